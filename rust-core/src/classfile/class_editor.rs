@@ -1,0 +1,285 @@
+//! Writing a class: a parsed class, possibly edited. Whatever is not edited
+//! (the original pool entries, untouched members and attributes) is written as
+//! its original bytes, so an unedited class comes out byte-identical.
+#![forbid(unsafe_code)]
+
+use super::attribute::{name, Attribute};
+use super::class_file::{ClassFile, Member, MAGIC};
+use super::encode::Put;
+use super::error::{ClassFileError, Result};
+use super::pool_builder::PoolBuilder;
+use super::reader::Reader;
+
+/// An attribute to write: the original, or new content under a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttributeEntry<'a> {
+    Original(Attribute<'a>),
+    New { name_index: u16, data: Vec<u8> },
+}
+
+impl AttributeEntry<'_> {
+    fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+        match self {
+            AttributeEntry::Original(attribute) => out.extend_from_slice(attribute.raw),
+            AttributeEntry::New { name_index, data } => {
+                let len = u32::try_from(data.len())
+                    .map_err(|_| ClassFileError::limit(0, "an attribute longer than 4 GiB"))?;
+                out.u16(*name_index);
+                out.u32(len);
+                out.extend_from_slice(data);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A field or method to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemberEntry<'a> {
+    /// Written as its original bytes.
+    Original(Member<'a>),
+    Edited(MemberBuilder<'a>),
+}
+
+/// A new or changed field or method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberBuilder<'a> {
+    pub access_flags: u16,
+    pub name_index: u16,
+    pub descriptor_index: u16,
+    pub attributes: Vec<AttributeEntry<'a>>,
+}
+
+impl<'a> MemberBuilder<'a> {
+    /// An editable copy of an existing member, its attributes still original.
+    pub fn from_member(member: &Member<'a>) -> Self {
+        MemberBuilder {
+            access_flags: member.access_flags,
+            name_index: member.name_index,
+            descriptor_index: member.descriptor_index,
+            attributes: member.attributes.iter().map(|a| AttributeEntry::Original(*a)).collect(),
+        }
+    }
+
+    /// Replaces the attribute with `name_index`'s name, or appends it.
+    pub fn set_attribute(&mut self, attribute_name: &str, name_index: u16, data: Vec<u8>) {
+        let entry = AttributeEntry::New { name_index, data };
+        let existing = self.attributes.iter().position(|a| match a {
+            AttributeEntry::Original(original) => original.is(attribute_name),
+            AttributeEntry::New { name_index: i, .. } => *i == name_index,
+        });
+        match existing {
+            Some(i) => {
+                if let Some(slot) = self.attributes.get_mut(i) {
+                    *slot = entry;
+                }
+            }
+            None => self.attributes.push(entry),
+        }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+        out.u16(self.access_flags);
+        out.u16(self.name_index);
+        out.u16(self.descriptor_index);
+        write_attributes(&self.attributes, out)
+    }
+}
+
+fn write_attributes(attributes: &[AttributeEntry<'_>], out: &mut Vec<u8>) -> Result<()> {
+    let count = u16::try_from(attributes.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 attributes"))?;
+    out.u16(count);
+    attributes.iter().try_for_each(|a| a.write(out))
+}
+
+/// One bootstrap method: a MethodHandle constant and its static arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BootstrapMethod {
+    pub method_handle: u16,
+    pub arguments: Vec<u16>,
+}
+
+/// A class being written.
+#[derive(Debug, Clone)]
+pub struct ClassEditor<'a> {
+    pub minor_version: u16,
+    pub major_version: u16,
+    pub pool: PoolBuilder<'a>,
+    pub access_flags: u16,
+    pub this_class: u16,
+    pub super_class: u16,
+    pub interfaces: Vec<u16>,
+    pub fields: Vec<MemberEntry<'a>>,
+    pub methods: Vec<MemberEntry<'a>>,
+    pub attributes: Vec<AttributeEntry<'a>>,
+    /// The BootstrapMethods table, once something was added to it.
+    bootstrap_methods: Option<Vec<BootstrapMethod>>,
+    /// Size of the class as read, to size the output.
+    original_len: usize,
+}
+
+impl<'a> ClassEditor<'a> {
+    /// Starts from `class`, everything original.
+    pub fn new(class: &ClassFile<'a>) -> Self {
+        ClassEditor {
+            minor_version: class.minor_version(),
+            major_version: class.major_version(),
+            pool: PoolBuilder::new(class.constant_pool().clone()),
+            access_flags: class.access_flags(),
+            this_class: class.this_class_index(),
+            super_class: class.super_class_index(),
+            interfaces: class.interface_indexes().to_vec(),
+            fields: class.fields().iter().cloned().map(MemberEntry::Original).collect(),
+            methods: class.methods().iter().cloned().map(MemberEntry::Original).collect(),
+            attributes: class.attributes().iter().map(|a| AttributeEntry::Original(*a)).collect(),
+            bootstrap_methods: None,
+            original_len: class.bytes().len(),
+        }
+    }
+
+    /// An editable form of method `index`; later edits go to the returned builder.
+    pub fn edit_method(&mut self, index: usize) -> Option<&mut MemberBuilder<'a>> {
+        edit_member(&mut self.methods, index)
+    }
+
+    pub fn edit_field(&mut self, index: usize) -> Option<&mut MemberBuilder<'a>> {
+        edit_member(&mut self.fields, index)
+    }
+
+    pub fn add_field(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<&mut MemberBuilder<'a>> {
+        let member = self.new_member(access_flags, name, descriptor)?;
+        self.fields.push(MemberEntry::Edited(member));
+        last_builder(&mut self.fields)
+    }
+
+    pub fn add_method(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<&mut MemberBuilder<'a>> {
+        let member = self.new_member(access_flags, name, descriptor)?;
+        self.methods.push(MemberEntry::Edited(member));
+        last_builder(&mut self.methods)
+    }
+
+    fn new_member(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<MemberBuilder<'a>> {
+        Ok(MemberBuilder {
+            access_flags,
+            name_index: self.pool.utf8(name)?,
+            descriptor_index: self.pool.utf8(descriptor)?,
+            attributes: Vec::new(),
+        })
+    }
+
+    /// Replaces the class attribute called `attribute_name`, or appends it.
+    pub fn set_attribute(&mut self, attribute_name: &str, data: Vec<u8>) -> Result<()> {
+        let name_index = self.pool.utf8(attribute_name)?;
+        let entry = AttributeEntry::New { name_index, data };
+        let existing = self.attributes.iter().position(|a| match a {
+            AttributeEntry::Original(original) => original.is(attribute_name),
+            AttributeEntry::New { name_index: i, .. } => *i == name_index,
+        });
+        match existing.and_then(|i| self.attributes.get_mut(i)) {
+            Some(slot) => *slot = entry,
+            None => self.attributes.push(entry),
+        }
+        Ok(())
+    }
+
+    /// The index of a bootstrap method equal to `method`, adding it if needed.
+    pub fn add_bootstrap_method(&mut self, method: BootstrapMethod) -> Result<u16> {
+        if self.bootstrap_methods.is_none() {
+            self.bootstrap_methods = Some(self.read_bootstrap_methods()?);
+            // Named now, so that writing never has to add to the pool.
+            self.pool.utf8(name::BOOTSTRAP_METHODS)?;
+        }
+        let table = self.bootstrap_methods.get_or_insert_with(Vec::new);
+        if let Some(i) = table.iter().position(|m| *m == method) {
+            return Ok(i as u16);
+        }
+        if table.len() >= usize::from(u16::MAX) {
+            return Err(ClassFileError::limit(0, "more than 65,535 bootstrap methods"));
+        }
+        table.push(method);
+        Ok((table.len() - 1) as u16)
+    }
+
+    fn read_bootstrap_methods(&self) -> Result<Vec<BootstrapMethod>> {
+        let original = self.attributes.iter().find_map(|a| match a {
+            AttributeEntry::Original(a) if a.is(name::BOOTSTRAP_METHODS) => Some(*a),
+            _ => None,
+        });
+        let Some(attribute) = original else { return Ok(Vec::new()) };
+        let mut r: Reader<'_> = attribute.reader();
+        let count = r.count(4)?;
+        let mut table = Vec::with_capacity(count);
+        for _ in 0..count {
+            let method_handle = r.u16()?;
+            let arguments_count = r.count(2)?;
+            let arguments = (0..arguments_count).map(|_| r.u16()).collect::<Result<_>>()?;
+            table.push(BootstrapMethod { method_handle, arguments });
+        }
+        r.finish()?;
+        Ok(table)
+    }
+
+    /// The class file's bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut attributes = self.attributes.clone();
+        if let Some(table) = &self.bootstrap_methods {
+            let mut data = Vec::new();
+            data.u16(table.len() as u16);
+            for method in table {
+                data.u16(method.method_handle);
+                data.u16(method.arguments.len() as u16);
+                method.arguments.iter().for_each(|&a| data.u16(a));
+            }
+            let mut pool = self.pool.clone();
+            let name_index = pool.utf8(name::BOOTSTRAP_METHODS)?;
+            let entry = AttributeEntry::New { name_index, data };
+            let existing = attributes
+                .iter()
+                .position(|a| matches!(a, AttributeEntry::Original(o) if o.is(name::BOOTSTRAP_METHODS)));
+            match existing.and_then(|i| attributes.get_mut(i)) {
+                Some(slot) => *slot = entry,
+                None => attributes.push(entry),
+            }
+        }
+        let mut out = Vec::with_capacity(self.original_len + 256);
+        out.u32(MAGIC);
+        out.u16(self.minor_version);
+        out.u16(self.major_version);
+        self.pool.write(&mut out);
+        out.u16(self.access_flags);
+        out.u16(self.this_class);
+        out.u16(self.super_class);
+        out.u16(self.interfaces.len() as u16);
+        self.interfaces.iter().for_each(|&i| out.u16(i));
+        for members in [&self.fields, &self.methods] {
+            let count = u16::try_from(members.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 members"))?;
+            out.u16(count);
+            for member in members {
+                match member {
+                    MemberEntry::Original(m) => out.extend_from_slice(m.raw),
+                    MemberEntry::Edited(m) => m.write(&mut out)?,
+                }
+            }
+        }
+        write_attributes(&attributes, &mut out)?;
+        Ok(out)
+    }
+}
+
+fn edit_member<'m, 'a>(members: &'m mut [MemberEntry<'a>], index: usize) -> Option<&'m mut MemberBuilder<'a>> {
+    let entry = members.get_mut(index)?;
+    if let MemberEntry::Original(member) = entry {
+        *entry = MemberEntry::Edited(MemberBuilder::from_member(member));
+    }
+    match entry {
+        MemberEntry::Edited(builder) => Some(builder),
+        MemberEntry::Original(_) => None,
+    }
+}
+
+fn last_builder<'m, 'a>(members: &'m mut [MemberEntry<'a>]) -> Result<&'m mut MemberBuilder<'a>> {
+    match members.last_mut() {
+        Some(MemberEntry::Edited(builder)) => Ok(builder),
+        _ => Err(ClassFileError::malformed(0, "the member just added is missing")),
+    }
+}

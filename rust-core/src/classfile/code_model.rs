@@ -1,0 +1,522 @@
+//! The editable form of a method's code: a list of instructions in which
+//! branch targets, handler ranges, line numbers, local-variable ranges,
+//! type-annotation targets and stack map frames all refer to [`Label`]s, never
+//! to offsets. Inserting or replacing instructions needs no fixups; the
+//! assembler ([`super::assembler`]) computes offsets, widens branches and
+//! re-encodes every table.
+#![forbid(unsafe_code)]
+
+use super::annotations::skip_annotation;
+use super::attribute::{name, Attribute};
+use super::class_file::{ClassFile, Member};
+use super::code::CodeAttribute;
+use super::error::{ClassFileError, Result};
+use super::opcodes::{self as op, Operands};
+use super::pool_builder::PoolBuilder;
+use super::reader::Reader;
+use super::stack_map::{self, Frame, VType};
+
+/// A position in the code, bound where its [`Insn::Label`] sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub(crate) u32);
+
+impl Label {
+    pub fn id(&self) -> u32 {
+        self.0
+    }
+}
+
+/// One element of the code: an instruction, or a label binding.
+///
+/// Forms are kept as read (`ldc_w` for a small index, `wide iload 3`,
+/// `goto_w`), so that unedited code assembles to the same bytes; new code may
+/// use any form, the assembler picks the encoding the operands need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Insn {
+    Label(Label),
+    /// An instruction without operands (`iadd`, `aload_0`, `areturn`, …).
+    Simple(u8),
+    /// `bipush` or `sipush`.
+    Push { opcode: u8, value: i16 },
+    /// `ldc`, `ldc_w` or `ldc2_w`; `ldc` is widened when the index needs it.
+    Ldc { opcode: u8, index: u16 },
+    /// A load, store or `ret` with an explicit local index.
+    Local { opcode: u8, index: u16, wide: bool },
+    Iinc { index: u16, delta: i16, wide: bool },
+    /// An instruction with a two-byte pool index: field access, invocation
+    /// (but invokeinterface/invokedynamic), `new`, `anewarray`, `checkcast`, `instanceof`.
+    Pool { opcode: u8, index: u16 },
+    InvokeInterface { index: u16, count: u8 },
+    InvokeDynamic { index: u16 },
+    NewArray { atype: u8 },
+    MultiANewArray { index: u16, dimensions: u8 },
+    /// Any jump; a short form is widened when its target is too far.
+    Branch { opcode: u8, target: Label },
+    TableSwitch { default: Label, low: i32, targets: Vec<Label> },
+    LookupSwitch { default: Label, pairs: Vec<(i32, Label)> },
+}
+
+impl Insn {
+    /// The opcode, `None` for a label.
+    pub fn opcode(&self) -> Option<u8> {
+        Some(match self {
+            Insn::Label(_) => return None,
+            Insn::Simple(o)
+            | Insn::Push { opcode: o, .. }
+            | Insn::Ldc { opcode: o, .. }
+            | Insn::Local { opcode: o, .. }
+            | Insn::Pool { opcode: o, .. }
+            | Insn::Branch { opcode: o, .. } => *o,
+            Insn::Iinc { .. } => op::IINC,
+            Insn::InvokeInterface { .. } => op::INVOKEINTERFACE,
+            Insn::InvokeDynamic { .. } => op::INVOKEDYNAMIC,
+            Insn::NewArray { .. } => op::NEWARRAY,
+            Insn::MultiANewArray { .. } => op::MULTIANEWARRAY,
+            Insn::TableSwitch { .. } => op::TABLESWITCH,
+            Insn::LookupSwitch { .. } => op::LOOKUPSWITCH,
+        })
+    }
+
+    pub fn is_return(&self) -> bool {
+        self.opcode().is_some_and(op::is_return)
+    }
+
+    /// Loads an int constant with the shortest instruction (constants
+    /// outside the short range need a pool entry: use `ldc`).
+    pub fn int_constant(value: i16) -> Insn {
+        match value {
+            -1..=5 => Insn::Simple((i32::from(op::ICONST_0) + i32::from(value)) as u8),
+            -128..=127 => Insn::Push { opcode: op::BIPUSH, value },
+            _ => Insn::Push { opcode: op::SIPUSH, value },
+        }
+    }
+
+    /// Labels this instruction may jump to.
+    pub fn targets(&self) -> Vec<Label> {
+        match self {
+            Insn::Branch { target, .. } => vec![*target],
+            Insn::TableSwitch { default, targets, .. } => std::iter::once(*default).chain(targets.iter().copied()).collect(),
+            Insn::LookupSwitch { default, pairs } => std::iter::once(*default).chain(pairs.iter().map(|p| p.1)).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// An exception-table entry: `[start, end)` is covered, control goes to `handler`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handler {
+    pub start: Label,
+    pub end: Label,
+    pub handler: Label,
+    /// A Class constant, or 0 for any throwable.
+    pub catch_type: u16,
+}
+
+/// A LocalVariableTable or LocalVariableTypeTable entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalVariable {
+    pub start: Label,
+    pub end: Label,
+    pub name_index: u16,
+    /// Descriptor, or signature for the type table.
+    pub descriptor_index: u16,
+    pub index: u16,
+}
+
+/// Where a type annotation in code points (JVMS 4.7.20.1, targets 0x40–0x4B).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeTarget {
+    /// Local variable ranges: start, end, local index.
+    LocalVariable(Vec<(Label, Label, u16)>),
+    /// An index into the exception table.
+    Catch(u16),
+    /// `instanceof`, `new`, method references.
+    Offset(Label),
+    /// Casts and type arguments of calls.
+    TypeArgument(Label, u8),
+}
+
+/// A type annotation on code: its target, relocated, and the rest
+/// (type path and annotation) copied as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeAnnotation<'a> {
+    pub target_type: u8,
+    pub target: CodeTarget,
+    pub rest: &'a [u8],
+}
+
+/// An attribute of the Code attribute, in its original order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeAttributeModel<'a> {
+    /// Where the StackMapTable goes; its content is [`CodeModel::frames`].
+    StackMapTable { name_index: u16 },
+    LineNumbers { name_index: u16, entries: Vec<(Label, u16)> },
+    LocalVariables { name_index: u16, entries: Vec<LocalVariable> },
+    LocalVariableTypes { name_index: u16, entries: Vec<LocalVariable> },
+    TypeAnnotations { name_index: u16, entries: Vec<TypeAnnotation<'a>> },
+    /// Any other attribute, written back as read.
+    Other(Attribute<'a>),
+}
+
+/// A method's code, ready for editing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeModel<'a> {
+    pub max_stack: u16,
+    pub max_locals: u16,
+    pub elements: Vec<Insn>,
+    /// In priority order: the first matching entry catches.
+    pub handlers: Vec<Handler>,
+    pub attributes: Vec<CodeAttributeModel<'a>>,
+    /// Stack map frames, each at the label it describes; any order.
+    pub frames: Vec<(Label, Frame)>,
+    /// The frame implied by the method's descriptor, before the first instruction.
+    pub initial_frame: Frame,
+    /// Whether the class version needs a StackMapTable (50 and later).
+    pub frames_required: bool,
+    /// The class this code belongs to (a Class constant), for `this` in frames.
+    pub this_class: u16,
+    next_label: u32,
+}
+
+/// Labels by code offset while lifting.
+struct LabelMap {
+    by_offset: Vec<Option<Label>>,
+    /// Every (offset, file offset) that received a label, to check boundaries.
+    requested: Vec<(u32, usize)>,
+    next: u32,
+}
+
+impl LabelMap {
+    fn label(&mut self, offset: u32, at: usize) -> Result<Label> {
+        let slot = self
+            .by_offset
+            .get_mut(offset as usize)
+            .ok_or_else(|| ClassFileError::malformed(at, format!("code offset {offset} lies past the end of the code")))?;
+        if let Some(label) = *slot {
+            return Ok(label);
+        }
+        let label = Label(self.next);
+        self.next += 1;
+        *slot = Some(label);
+        self.requested.push((offset, at));
+        Ok(label)
+    }
+
+    fn relative(&mut self, from: u32, delta: i64, at: usize) -> Result<Label> {
+        let target = i64::from(from) + delta;
+        let offset = u32::try_from(target)
+            .map_err(|_| ClassFileError::malformed(at, format!("branch to code offset {target}")))?;
+        self.label(offset, at)
+    }
+}
+
+impl<'a> CodeModel<'a> {
+    /// Lifts the code of `method` of `class`. `pool` receives the Class
+    /// constants of parameter types that the first frame needs.
+    pub fn lift(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut PoolBuilder<'a>) -> Result<Option<Self>> {
+        let Some(code) = class.code(method)? else { return Ok(None) };
+        let descriptor = method.descriptor()?;
+        let initial_frame = Frame::initial(
+            class.this_class_index(),
+            method.access_flags & ACC_STATIC != 0,
+            method.name_is("<init>"),
+            &descriptor,
+            pool,
+        )
+        .map_err(|e| ClassFileError::new(method.offset + 4, e.kind))?;
+        Self::lift_code(&code, initial_frame, class.major_version() >= 50, class.this_class_index(), pool).map(Some)
+    }
+
+    /// Lifts a Code attribute whose first frame is `initial_frame`.
+    pub fn lift_code(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &PoolBuilder<'a>,
+    ) -> Result<Self> {
+        let code_len = code.code.len() as u32;
+        let mut labels =
+            LabelMap { by_offset: vec![None; code.code.len() + 1], requested: Vec::new(), next: 0 };
+        let instructions = decode_instructions(code, &mut labels)?;
+
+        let mut handlers = Vec::with_capacity(code.exception_table.len());
+        for (i, h) in code.exception_table.iter().enumerate() {
+            let at = code.code_offset + code.code.len() + 2 + i * 8;
+            handlers.push(Handler {
+                start: labels.label(u32::from(h.start_pc), at)?,
+                end: labels.label(u32::from(h.end_pc), at)?,
+                handler: labels.label(u32::from(h.handler_pc), at)?,
+                catch_type: h.catch_type,
+            });
+        }
+
+        let mut frames = Vec::new();
+        let mut attributes = Vec::with_capacity(code.attributes.len());
+        for attribute in &code.attributes {
+            let mut r = attribute.reader();
+            let name_index = attribute.name_index;
+            let model = if attribute.is(name::STACK_MAP_TABLE) {
+                let budget = 64 * code.attribute.raw.len() + 65_536;
+                let decoded = stack_map::decode(&mut r, &initial_frame, budget, &mut |o, at| labels.label(o, at))?;
+                stack_map::check_classes(&decoded, pool.original(), attribute.offset)?;
+                frames.extend(decoded);
+                CodeAttributeModel::StackMapTable { name_index }
+            } else if attribute.is(name::LINE_NUMBER_TABLE) {
+                let count = r.count(4)?;
+                let mut entries = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let at = r.offset();
+                    let pc = r.u16()?;
+                    entries.push((labels.label(u32::from(pc), at)?, r.u16()?));
+                }
+                CodeAttributeModel::LineNumbers { name_index, entries }
+            } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
+                let count = r.count(10)?;
+                let mut entries = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let at = r.offset();
+                    let start = r.u16()?;
+                    let length = r.u16()?;
+                    entries.push(LocalVariable {
+                        start: labels.label(u32::from(start), at)?,
+                        end: labels.label(u32::from(start) + u32::from(length), at)?,
+                        name_index: r.u16()?,
+                        descriptor_index: r.u16()?,
+                        index: r.u16()?,
+                    });
+                }
+                if attribute.is(name::LOCAL_VARIABLE_TABLE) {
+                    CodeAttributeModel::LocalVariables { name_index, entries }
+                } else {
+                    CodeAttributeModel::LocalVariableTypes { name_index, entries }
+                }
+            } else if attribute.is(name::RUNTIME_VISIBLE_TYPE_ANNOTATIONS)
+                || attribute.is(name::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS)
+            {
+                CodeAttributeModel::TypeAnnotations { name_index, entries: read_type_annotations(&mut r, &mut labels)? }
+            } else {
+                attributes.push(CodeAttributeModel::Other(*attribute));
+                continue;
+            };
+            r.finish()?;
+            attributes.push(model);
+        }
+
+        // Every label must sit on an instruction boundary (or the end of the code).
+        let mut boundary = vec![false; code.code.len() + 1];
+        for (offset, _) in &instructions {
+            if let Some(b) = boundary.get_mut(*offset as usize) {
+                *b = true;
+            }
+        }
+        if let Some(end) = boundary.get_mut(code_len as usize) {
+            *end = true;
+        }
+        for &(offset, at) in &labels.requested {
+            if !boundary.get(offset as usize).copied().unwrap_or(false) {
+                return Err(ClassFileError::malformed(at, format!("code offset {offset} is inside an instruction")));
+            }
+        }
+
+        let mut elements = Vec::with_capacity(instructions.len() + labels.requested.len());
+        for (offset, insn) in instructions {
+            if let Some(Some(label)) = labels.by_offset.get(offset as usize) {
+                elements.push(Insn::Label(*label));
+            }
+            elements.push(insn);
+        }
+        if let Some(Some(label)) = labels.by_offset.get(code_len as usize) {
+            elements.push(Insn::Label(*label));
+        }
+        Ok(CodeModel {
+            max_stack: code.max_stack,
+            max_locals: code.max_locals,
+            elements,
+            handlers,
+            attributes,
+            frames,
+            initial_frame,
+            frames_required,
+            this_class,
+            next_label: labels.next,
+        })
+    }
+
+    /// A label not yet bound anywhere.
+    pub fn new_label(&mut self) -> Label {
+        let label = Label(self.next_label);
+        self.next_label += 1;
+        label
+    }
+
+    /// Reserves `slots` new local slots (2 for long/double) and returns the first.
+    pub fn new_local(&mut self, slots: u16) -> Result<u16> {
+        let index = self.max_locals;
+        self.max_locals = index
+            .checked_add(slots)
+            .ok_or_else(|| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+        Ok(index)
+    }
+
+    /// Gives local `slot` the type `t` in every existing frame, so that a local
+    /// the instrumentation keeps stays typed at every branch target.
+    pub fn add_local_to_all_frames(&mut self, slot: u16, t: VType) {
+        for (_, frame) in &mut self.frames {
+            frame.set_local(usize::from(slot), t);
+        }
+    }
+
+    /// Inserts `insns` before element `index` (`elements.len()` appends).
+    pub fn insert(&mut self, index: usize, insns: impl IntoIterator<Item = Insn>) {
+        let index = index.min(self.elements.len());
+        self.elements.splice(index..index, insns);
+    }
+
+    /// Indexes of every return instruction, in code order.
+    pub fn return_indexes(&self) -> Vec<usize> {
+        self.elements.iter().enumerate().filter(|(_, i)| i.is_return()).map(|(i, _)| i).collect()
+    }
+
+    /// Inserts a label binding before element `index` and returns the label.
+    pub fn bind_label(&mut self, index: usize) -> Label {
+        let label = self.new_label();
+        self.insert(index, [Insn::Label(label)]);
+        label
+    }
+
+    /// The frame registered at `label`, if any.
+    pub fn frame_at(&self, label: Label) -> Option<&Frame> {
+        self.frames.iter().find(|(l, _)| *l == label).map(|(_, f)| f)
+    }
+
+    pub(crate) fn label_count(&self) -> u32 {
+        self.next_label
+    }
+}
+
+pub const ACC_STATIC: u16 = 0x0008;
+
+fn decode_instructions(code: &CodeAttribute<'_>, labels: &mut LabelMap) -> Result<Vec<(u32, Insn)>> {
+    let mut r = Reader::at_offset(code.code, code.code_offset);
+    let mut out = Vec::with_capacity(code.code.len() / 2 + 1);
+    while !r.is_empty() {
+        let offset = r.position() as u32;
+        let at = r.offset();
+        let opcode = r.u8()?;
+        let insn = match op::operands(opcode) {
+            Operands::None => Insn::Simple(opcode),
+            Operands::Byte => Insn::Push { opcode, value: i16::from(r.u8()? as i8) },
+            Operands::Short => Insn::Push { opcode, value: r.u16()? as i16 },
+            Operands::PoolByte => Insn::Ldc { opcode, index: u16::from(r.u8()?) },
+            Operands::Pool if matches!(opcode, op::LDC_W | op::LDC2_W) => Insn::Ldc { opcode, index: r.u16()? },
+            Operands::Pool => Insn::Pool { opcode, index: r.u16()? },
+            Operands::Local => Insn::Local { opcode, index: u16::from(r.u8()?), wide: false },
+            Operands::Iinc => Insn::Iinc { index: u16::from(r.u8()?), delta: i16::from(r.u8()? as i8), wide: false },
+            Operands::Branch => {
+                let delta = i64::from(r.u16()? as i16);
+                Insn::Branch { opcode, target: labels.relative(offset, delta, at)? }
+            }
+            Operands::BranchWide => {
+                let delta = i64::from(r.u32()? as i32);
+                Insn::Branch { opcode, target: labels.relative(offset, delta, at)? }
+            }
+            Operands::TableSwitch => {
+                r.skip(switch_padding(offset))?;
+                let default = labels.relative(offset, i64::from(r.u32()? as i32), at)?;
+                let low = r.u32()? as i32;
+                let high = r.u32()? as i32;
+                let count = i64::from(high) - i64::from(low) + 1;
+                if count < 1 || count * 4 > r.remaining() as i64 {
+                    return Err(ClassFileError::malformed(at, format!("tableswitch range {low}..{high} does not fit")));
+                }
+                let mut targets = Vec::with_capacity(count as usize);
+                for _ in 0..count {
+                    targets.push(labels.relative(offset, i64::from(r.u32()? as i32), at)?);
+                }
+                Insn::TableSwitch { default, low, targets }
+            }
+            Operands::LookupSwitch => {
+                r.skip(switch_padding(offset))?;
+                let default = labels.relative(offset, i64::from(r.u32()? as i32), at)?;
+                let count = i64::from(r.u32()? as i32);
+                if count < 0 || count * 8 > r.remaining() as i64 {
+                    return Err(ClassFileError::malformed(at, format!("lookupswitch with {count} pairs does not fit")));
+                }
+                let mut pairs = Vec::with_capacity(count as usize);
+                for _ in 0..count {
+                    let key = r.u32()? as i32;
+                    pairs.push((key, labels.relative(offset, i64::from(r.u32()? as i32), at)?));
+                }
+                Insn::LookupSwitch { default, pairs }
+            }
+            Operands::InvokeInterface => {
+                let index = r.u16()?;
+                let count = r.u8()?;
+                r.u8()?;
+                Insn::InvokeInterface { index, count }
+            }
+            Operands::InvokeDynamic => {
+                let index = r.u16()?;
+                r.u16()?;
+                Insn::InvokeDynamic { index }
+            }
+            Operands::NewArray => Insn::NewArray { atype: r.u8()? },
+            Operands::MultiANewArray => Insn::MultiANewArray { index: r.u16()?, dimensions: r.u8()? },
+            Operands::Wide => {
+                let opcode = r.u8()?;
+                match op::operands(opcode) {
+                    Operands::Local => Insn::Local { opcode, index: r.u16()?, wide: true },
+                    Operands::Iinc => Insn::Iinc { index: r.u16()?, delta: r.u16()? as i16, wide: true },
+                    _ => return Err(ClassFileError::malformed(at, format!("wide cannot modify opcode {opcode}"))),
+                }
+            }
+            Operands::Invalid => return Err(ClassFileError::malformed(at, format!("invalid opcode {opcode}"))),
+        };
+        out.push((offset, insn));
+    }
+    Ok(out)
+}
+
+/// Bytes between a switch opcode at `offset` and its 4-byte-aligned operands.
+pub(crate) fn switch_padding(offset: u32) -> usize {
+    ((4 - (offset + 1) % 4) % 4) as usize
+}
+
+fn read_type_annotations<'a>(r: &mut Reader<'a>, labels: &mut LabelMap) -> Result<Vec<TypeAnnotation<'a>>> {
+    let count = r.count(8)?;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = r.offset();
+        let target_type = r.u8()?;
+        let target = match target_type {
+            0x40 | 0x41 => {
+                let n = r.count(6)?;
+                let mut ranges = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let at = r.offset();
+                    let start = u32::from(r.u16()?);
+                    let length = u32::from(r.u16()?);
+                    ranges.push((labels.label(start, at)?, labels.label(start + length, at)?, r.u16()?));
+                }
+                CodeTarget::LocalVariable(ranges)
+            }
+            0x42 => CodeTarget::Catch(r.u16()?),
+            0x43..=0x46 => CodeTarget::Offset(labels.label(u32::from(r.u16()?), at)?),
+            0x47..=0x4B => {
+                let label = labels.label(u32::from(r.u16()?), at)?;
+                CodeTarget::TypeArgument(label, r.u8()?)
+            }
+            other => {
+                return Err(ClassFileError::malformed(at, format!("type annotation target 0x{other:02X} is not a code target")))
+            }
+        };
+        let rest_start = r.position();
+        let path_length = usize::from(r.u8()?);
+        r.skip(path_length * 2)?;
+        skip_annotation(r, 0)?;
+        let rest = r.data().get(rest_start..r.position()).unwrap_or_default();
+        out.push(TypeAnnotation { target_type, target, rest });
+    }
+    Ok(out)
+}

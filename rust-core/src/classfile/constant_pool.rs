@@ -1,0 +1,382 @@
+//! The constant pool (JVMS 4.4), read lazily: parsing records where each
+//! entry starts and checks every cross-reference's kind once; entries are
+//! decoded only when asked for.
+#![forbid(unsafe_code)]
+
+use super::error::{ClassFileError, ErrorKind, Result};
+use super::mutf8;
+use super::reader::Reader;
+use std::borrow::Cow;
+
+pub mod tag {
+    pub const UTF8: u8 = 1;
+    pub const INTEGER: u8 = 3;
+    pub const FLOAT: u8 = 4;
+    pub const LONG: u8 = 5;
+    pub const DOUBLE: u8 = 6;
+    pub const CLASS: u8 = 7;
+    pub const STRING: u8 = 8;
+    pub const FIELDREF: u8 = 9;
+    pub const METHODREF: u8 = 10;
+    pub const INTERFACE_METHODREF: u8 = 11;
+    pub const NAME_AND_TYPE: u8 = 12;
+    pub const METHOD_HANDLE: u8 = 15;
+    pub const METHOD_TYPE: u8 = 16;
+    pub const DYNAMIC: u8 = 17;
+    pub const INVOKE_DYNAMIC: u8 = 18;
+    pub const MODULE: u8 = 19;
+    pub const PACKAGE: u8 = 20;
+}
+
+/// One constant, decoded. Floating-point values keep their exact bits so that
+/// equal entries compare equal (NaN payloads included) and can be deduplicated.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Constant<'a> {
+    /// Raw modified-UTF-8 bytes; see [`mutf8::decode`].
+    Utf8(Cow<'a, [u8]>),
+    Integer(i32),
+    Float(u32),
+    Long(i64),
+    Double(u64),
+    Class { name: u16 },
+    String { value: u16 },
+    Fieldref { class: u16, name_and_type: u16 },
+    Methodref { class: u16, name_and_type: u16 },
+    InterfaceMethodref { class: u16, name_and_type: u16 },
+    NameAndType { name: u16, descriptor: u16 },
+    MethodHandle { kind: u8, reference: u16 },
+    MethodType { descriptor: u16 },
+    Dynamic { bootstrap_method: u16, name_and_type: u16 },
+    InvokeDynamic { bootstrap_method: u16, name_and_type: u16 },
+    Module { name: u16 },
+    Package { name: u16 },
+}
+
+impl Constant<'_> {
+    pub fn tag(&self) -> u8 {
+        match self {
+            Constant::Utf8(_) => tag::UTF8,
+            Constant::Integer(_) => tag::INTEGER,
+            Constant::Float(_) => tag::FLOAT,
+            Constant::Long(_) => tag::LONG,
+            Constant::Double(_) => tag::DOUBLE,
+            Constant::Class { .. } => tag::CLASS,
+            Constant::String { .. } => tag::STRING,
+            Constant::Fieldref { .. } => tag::FIELDREF,
+            Constant::Methodref { .. } => tag::METHODREF,
+            Constant::InterfaceMethodref { .. } => tag::INTERFACE_METHODREF,
+            Constant::NameAndType { .. } => tag::NAME_AND_TYPE,
+            Constant::MethodHandle { .. } => tag::METHOD_HANDLE,
+            Constant::MethodType { .. } => tag::METHOD_TYPE,
+            Constant::Dynamic { .. } => tag::DYNAMIC,
+            Constant::InvokeDynamic { .. } => tag::INVOKE_DYNAMIC,
+            Constant::Module { .. } => tag::MODULE,
+            Constant::Package { .. } => tag::PACKAGE,
+        }
+    }
+
+    /// Long and Double take two pool slots.
+    pub fn slots(&self) -> u16 {
+        match self {
+            Constant::Long(_) | Constant::Double(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Appends the entry's encoding (tag and content) to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.push(self.tag());
+        let u16s = |out: &mut Vec<u8>, values: &[u16]| values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes()));
+        match self {
+            Constant::Utf8(bytes) => {
+                out.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
+                out.extend_from_slice(bytes);
+            }
+            Constant::Integer(v) => out.extend_from_slice(&v.to_be_bytes()),
+            Constant::Float(bits) => out.extend_from_slice(&bits.to_be_bytes()),
+            Constant::Long(v) => out.extend_from_slice(&v.to_be_bytes()),
+            Constant::Double(bits) => out.extend_from_slice(&bits.to_be_bytes()),
+            Constant::Class { name: a }
+            | Constant::String { value: a }
+            | Constant::MethodType { descriptor: a }
+            | Constant::Module { name: a }
+            | Constant::Package { name: a } => u16s(out, &[*a]),
+            Constant::Fieldref { class: a, name_and_type: b }
+            | Constant::Methodref { class: a, name_and_type: b }
+            | Constant::InterfaceMethodref { class: a, name_and_type: b }
+            | Constant::NameAndType { name: a, descriptor: b }
+            | Constant::Dynamic { bootstrap_method: a, name_and_type: b }
+            | Constant::InvokeDynamic { bootstrap_method: a, name_and_type: b } => u16s(out, &[*a, *b]),
+            Constant::MethodHandle { kind, reference } => {
+                out.push(*kind);
+                u16s(out, &[*reference]);
+            }
+        }
+    }
+}
+
+/// A human name for a tag, for error messages.
+pub fn tag_name(tag: u8) -> &'static str {
+    match tag {
+        tag::UTF8 => "Utf8",
+        tag::INTEGER => "Integer",
+        tag::FLOAT => "Float",
+        tag::LONG => "Long",
+        tag::DOUBLE => "Double",
+        tag::CLASS => "Class",
+        tag::STRING => "String",
+        tag::FIELDREF => "Fieldref",
+        tag::METHODREF => "Methodref",
+        tag::INTERFACE_METHODREF => "InterfaceMethodref",
+        tag::NAME_AND_TYPE => "NameAndType",
+        tag::METHOD_HANDLE => "MethodHandle",
+        tag::METHOD_TYPE => "MethodType",
+        tag::DYNAMIC => "Dynamic",
+        tag::INVOKE_DYNAMIC => "InvokeDynamic",
+        tag::MODULE => "Module",
+        tag::PACKAGE => "Package",
+        _ => "unknown constant",
+    }
+}
+
+/// Marks slot 0 and the slot after a Long or Double.
+const NO_ENTRY: u32 = u32::MAX;
+
+/// A member reference resolved to names: owner class, member name, descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberRef<'a> {
+    pub owner: Cow<'a, str>,
+    pub name: Cow<'a, str>,
+    pub descriptor: Cow<'a, str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ConstantPool<'a> {
+    data: &'a [u8],
+    /// Offset of each entry's tag byte in `data`, by pool index.
+    offsets: Vec<u32>,
+    /// The pool's bytes, from the first entry to the end of the last.
+    range: (usize, usize),
+}
+
+impl<'a> ConstantPool<'a> {
+    /// Reads `constant_pool_count` and the entries after it.
+    pub(crate) fn parse(reader: &mut Reader<'a>) -> Result<Self> {
+        let count = reader.u16()?;
+        let start = reader.offset();
+        // Each entry takes at least 3 bytes: never reserve more than the input can hold.
+        let mut offsets = Vec::with_capacity(usize::from(count).min(reader.remaining() / 3 + 1));
+        offsets.push(NO_ENTRY);
+        while offsets.len() < usize::from(count) {
+            let at = reader.offset();
+            let tag = reader.u8()?;
+            let content = match tag {
+                tag::UTF8 => usize::from(reader.u16()?),
+                tag::INTEGER | tag::FLOAT => 4,
+                tag::LONG | tag::DOUBLE => 8,
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => 2,
+                tag::FIELDREF
+                | tag::METHODREF
+                | tag::INTERFACE_METHODREF
+                | tag::NAME_AND_TYPE
+                | tag::DYNAMIC
+                | tag::INVOKE_DYNAMIC => 4,
+                tag::METHOD_HANDLE => 3,
+                _ => return Err(ClassFileError::new(at, ErrorKind::BadConstantTag(tag))),
+            };
+            reader.skip(content)?;
+            offsets.push(at as u32);
+            if tag == tag::LONG || tag == tag::DOUBLE {
+                if offsets.len() >= usize::from(count) {
+                    return Err(ClassFileError::malformed(at, "a Long or Double constant takes the last pool slot"));
+                }
+                offsets.push(NO_ENTRY);
+            }
+        }
+        let pool = ConstantPool { data: reader.data(), offsets, range: (start, reader.offset()) };
+        pool.check_references()?;
+        Ok(pool)
+    }
+
+    /// Checks that every reference inside the pool points at an entry of the right kind.
+    fn check_references(&self) -> Result<()> {
+        for index in 1..self.offsets.len() as u16 {
+            let Some(constant) = self.get_opt(index)? else { continue };
+            let at = self.offset_of(index);
+            let expect = |target: u16, kinds: &[u8], expected: &'static str| -> Result<()> {
+                let found = self.tag_at(target).map_err(|e| ClassFileError::new(at, e.kind))?;
+                if kinds.contains(&found) {
+                    Ok(())
+                } else {
+                    Err(ClassFileError::new(
+                        at,
+                        ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
+                    ))
+                }
+            };
+            match constant {
+                Constant::Class { name: utf8 }
+                | Constant::String { value: utf8 }
+                | Constant::MethodType { descriptor: utf8 }
+                | Constant::Module { name: utf8 }
+                | Constant::Package { name: utf8 } => expect(utf8, &[tag::UTF8], "Utf8")?,
+                Constant::NameAndType { name, descriptor } => {
+                    expect(name, &[tag::UTF8], "Utf8")?;
+                    expect(descriptor, &[tag::UTF8], "Utf8")?;
+                }
+                Constant::Fieldref { class, name_and_type }
+                | Constant::Methodref { class, name_and_type }
+                | Constant::InterfaceMethodref { class, name_and_type } => {
+                    expect(class, &[tag::CLASS], "Class")?;
+                    expect(name_and_type, &[tag::NAME_AND_TYPE], "NameAndType")?;
+                }
+                Constant::Dynamic { name_and_type, .. } | Constant::InvokeDynamic { name_and_type, .. } => {
+                    expect(name_and_type, &[tag::NAME_AND_TYPE], "NameAndType")?
+                }
+                Constant::MethodHandle { kind, reference } => match kind {
+                    1..=4 => expect(reference, &[tag::FIELDREF], "Fieldref")?,
+                    5..=9 => expect(reference, &[tag::METHODREF, tag::INTERFACE_METHODREF], "Methodref")?,
+                    _ => return Err(ClassFileError::malformed(at, format!("method handle kind {kind} is not 1 to 9"))),
+                },
+                Constant::Utf8(_) | Constant::Integer(_) | Constant::Float(_) | Constant::Long(_) | Constant::Double(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `constant_pool_count`: one more than the highest index.
+    pub fn count(&self) -> u16 {
+        self.offsets.len() as u16
+    }
+
+    /// The bytes of every entry, as they appear in the file.
+    pub fn raw_bytes(&self) -> &'a [u8] {
+        self.data.get(self.range.0..self.range.1).unwrap_or_default()
+    }
+
+    /// Where entry `index` starts in the file (0 for an invalid index).
+    pub fn offset_of(&self, index: u16) -> usize {
+        match self.offsets.get(usize::from(index)) {
+            Some(&offset) if offset != NO_ENTRY => offset as usize,
+            _ => 0,
+        }
+    }
+
+    fn tag_at(&self, index: u16) -> Result<u8> {
+        match self.offsets.get(usize::from(index)) {
+            Some(&offset) if offset != NO_ENTRY => Ok(self.data.get(offset as usize).copied().unwrap_or(0)),
+            _ => Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
+        }
+    }
+
+    /// Decodes entry `index`; `None` for the unusable slot after a Long/Double and slot 0.
+    fn get_opt(&self, index: u16) -> Result<Option<Constant<'a>>> {
+        let offset = match self.offsets.get(usize::from(index)) {
+            Some(&offset) if offset != NO_ENTRY => offset as usize,
+            Some(_) => return Ok(None),
+            None => return Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
+        };
+        let mut r = Reader::window(self.data, offset, self.range.1.saturating_sub(offset))?;
+        let tag = r.u8()?;
+        Ok(Some(match tag {
+            tag::UTF8 => {
+                let len = usize::from(r.u16()?);
+                Constant::Utf8(Cow::Borrowed(r.bytes(len)?))
+            }
+            tag::INTEGER => Constant::Integer(r.i32()?),
+            tag::FLOAT => Constant::Float(r.u32()?),
+            tag::LONG => Constant::Long(r.u64()? as i64),
+            tag::DOUBLE => Constant::Double(r.u64()?),
+            tag::CLASS => Constant::Class { name: r.u16()? },
+            tag::STRING => Constant::String { value: r.u16()? },
+            tag::FIELDREF => Constant::Fieldref { class: r.u16()?, name_and_type: r.u16()? },
+            tag::METHODREF => Constant::Methodref { class: r.u16()?, name_and_type: r.u16()? },
+            tag::INTERFACE_METHODREF => Constant::InterfaceMethodref { class: r.u16()?, name_and_type: r.u16()? },
+            tag::NAME_AND_TYPE => Constant::NameAndType { name: r.u16()?, descriptor: r.u16()? },
+            tag::METHOD_HANDLE => Constant::MethodHandle { kind: r.u8()?, reference: r.u16()? },
+            tag::METHOD_TYPE => Constant::MethodType { descriptor: r.u16()? },
+            tag::DYNAMIC => Constant::Dynamic { bootstrap_method: r.u16()?, name_and_type: r.u16()? },
+            tag::INVOKE_DYNAMIC => Constant::InvokeDynamic { bootstrap_method: r.u16()?, name_and_type: r.u16()? },
+            tag::MODULE => Constant::Module { name: r.u16()? },
+            tag::PACKAGE => Constant::Package { name: r.u16()? },
+            other => return Err(ClassFileError::new(offset, ErrorKind::BadConstantTag(other))),
+        }))
+    }
+
+    /// Entry `index`. The error's offset is 0 for an index that names no entry:
+    /// callers that know where the index was read use [`ConstantPool::at`].
+    pub fn get(&self, index: u16) -> Result<Constant<'a>> {
+        self.get_opt(index)?.ok_or(ClassFileError::new(0, ErrorKind::BadConstantIndex(index)))
+    }
+
+    /// Every entry with its index, in pool order.
+    pub fn iter(&self) -> impl Iterator<Item = Result<(u16, Constant<'a>)>> + '_ {
+        (1..self.count()).filter_map(move |i| self.get_opt(i).transpose().map(|c| c.map(|c| (i, c))))
+    }
+
+    /// Re-reports an error of a lookup made for an index read at byte `at`.
+    pub fn at<T>(result: Result<T>, at: usize) -> Result<T> {
+        result.map_err(|e| if e.offset == 0 { ClassFileError::new(at, e.kind) } else { e })
+    }
+
+    fn wrong(&self, index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
+        ClassFileError::new(0, ErrorKind::WrongConstantKind { index, expected, found: tag_name(found.tag()) })
+    }
+
+    /// The raw modified-UTF-8 bytes of a Utf8 entry.
+    pub fn utf8_bytes(&self, index: u16) -> Result<&'a [u8]> {
+        match self.get(index)? {
+            Constant::Utf8(Cow::Borrowed(bytes)) => Ok(bytes),
+            other => Err(self.wrong(index, "Utf8", &other)),
+        }
+    }
+
+    /// A Utf8 entry as text.
+    pub fn utf8(&self, index: u16) -> Result<Cow<'a, str>> {
+        let bytes = self.utf8_bytes(index)?;
+        mutf8::decode(bytes).ok_or_else(|| {
+            ClassFileError::malformed(self.offset_of(index), format!("constant #{index} is not valid modified UTF-8"))
+        })
+    }
+
+    /// The internal name of a Class entry (`java/lang/String`, or an array descriptor).
+    pub fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
+        match self.get(index)? {
+            Constant::Class { name } => self.utf8(name),
+            other => Err(self.wrong(index, "Class", &other)),
+        }
+    }
+
+    /// Name and descriptor of a NameAndType entry.
+    pub fn name_and_type(&self, index: u16) -> Result<(Cow<'a, str>, Cow<'a, str>)> {
+        match self.get(index)? {
+            Constant::NameAndType { name, descriptor } => Ok((self.utf8(name)?, self.utf8(descriptor)?)),
+            other => Err(self.wrong(index, "NameAndType", &other)),
+        }
+    }
+
+    /// A Fieldref, Methodref or InterfaceMethodref resolved to names.
+    pub fn member_ref(&self, index: u16) -> Result<MemberRef<'a>> {
+        match self.get(index)? {
+            Constant::Fieldref { class, name_and_type }
+            | Constant::Methodref { class, name_and_type }
+            | Constant::InterfaceMethodref { class, name_and_type } => {
+                let (name, descriptor) = self.name_and_type(name_and_type)?;
+                Ok(MemberRef { owner: self.class_name(class)?, name, descriptor })
+            }
+            other => Err(self.wrong(index, "member reference", &other)),
+        }
+    }
+
+    /// Name and descriptor of a Dynamic or InvokeDynamic entry, with its bootstrap index.
+    pub fn dynamic(&self, index: u16) -> Result<(u16, Cow<'a, str>, Cow<'a, str>)> {
+        match self.get(index)? {
+            Constant::Dynamic { bootstrap_method, name_and_type }
+            | Constant::InvokeDynamic { bootstrap_method, name_and_type } => {
+                let (name, descriptor) = self.name_and_type(name_and_type)?;
+                Ok((bootstrap_method, name, descriptor))
+            }
+            other => Err(self.wrong(index, "Dynamic", &other)),
+        }
+    }
+}

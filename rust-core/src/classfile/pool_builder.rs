@@ -1,0 +1,232 @@
+//! Adding constants to a class's pool. The original entries keep their
+//! indexes and bytes; an addition equal to an existing entry reuses it.
+#![forbid(unsafe_code)]
+
+use super::constant_pool::{Constant, ConstantPool};
+use super::encode::Put;
+use super::error::{ClassFileError, Result};
+use super::mutf8;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// `constant_pool_count` is a u16, so the highest usable index is 65,534.
+pub const MAX_POOL_COUNT: u32 = 65_535;
+
+/// Method handle kinds (JVMS 5.4.3.5).
+pub mod handle_kind {
+    pub const GET_FIELD: u8 = 1;
+    pub const GET_STATIC: u8 = 2;
+    pub const PUT_FIELD: u8 = 3;
+    pub const PUT_STATIC: u8 = 4;
+    pub const INVOKE_VIRTUAL: u8 = 5;
+    pub const INVOKE_STATIC: u8 = 6;
+    pub const INVOKE_SPECIAL: u8 = 7;
+    pub const NEW_INVOKE_SPECIAL: u8 = 8;
+    pub const INVOKE_INTERFACE: u8 = 9;
+}
+
+#[derive(Debug, Clone)]
+pub struct PoolBuilder<'a> {
+    original: ConstantPool<'a>,
+    added: Vec<Constant<'a>>,
+    /// `constant_pool_count` after the additions.
+    count: u32,
+    /// Every entry by value, built on the first addition.
+    index: Option<HashMap<Constant<'a>, u16>>,
+}
+
+impl<'a> PoolBuilder<'a> {
+    pub fn new(original: ConstantPool<'a>) -> Self {
+        let count = u32::from(original.count());
+        PoolBuilder { original, added: Vec::new(), count, index: None }
+    }
+
+    /// The pool as read, without the additions.
+    pub fn original(&self) -> &ConstantPool<'a> {
+        &self.original
+    }
+
+    pub fn is_modified(&self) -> bool {
+        !self.added.is_empty()
+    }
+
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// Entry `index`, original or added.
+    pub fn get(&self, index: u16) -> Result<Constant<'a>> {
+        if index < self.original.count() {
+            return self.original.get(index);
+        }
+        let mut next = u32::from(self.original.count());
+        for constant in &self.added {
+            if next == u32::from(index) {
+                return Ok(constant.clone());
+            }
+            next += u32::from(constant.slots());
+        }
+        self.original.get(index)
+    }
+
+    /// The index of `constant`, adding it if the pool has no equal entry.
+    pub fn add(&mut self, constant: Constant<'a>) -> Result<u16> {
+        let original = &self.original;
+        let index = self.index.get_or_insert_with(|| {
+            let mut map = HashMap::with_capacity(usize::from(original.count()));
+            for (i, c) in original.iter().flatten() {
+                map.entry(c).or_insert(i);
+            }
+            map
+        });
+        if let Some(&existing) = index.get(&constant) {
+            return Ok(existing);
+        }
+        let at = self.count;
+        let next = at + u32::from(constant.slots());
+        if next > MAX_POOL_COUNT {
+            return Err(ClassFileError::limit(
+                0,
+                format!("the constant pool would pass 65,535 entries (adding {constant:?})"),
+            ));
+        }
+        index.insert(constant.clone(), at as u16);
+        self.added.push(constant);
+        self.count = next;
+        Ok(at as u16)
+    }
+
+    pub fn utf8(&mut self, text: &str) -> Result<u16> {
+        let bytes = mutf8::encode(text).into_owned();
+        if bytes.len() > usize::from(u16::MAX) {
+            return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
+        }
+        self.add(Constant::Utf8(Cow::Owned(bytes)))
+    }
+
+    pub fn class(&mut self, internal_name: &str) -> Result<u16> {
+        let name = self.utf8(internal_name)?;
+        self.add(Constant::Class { name })
+    }
+
+    pub fn string(&mut self, text: &str) -> Result<u16> {
+        let value = self.utf8(text)?;
+        self.add(Constant::String { value })
+    }
+
+    pub fn integer(&mut self, value: i32) -> Result<u16> {
+        self.add(Constant::Integer(value))
+    }
+
+    pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
+        let name = self.utf8(name)?;
+        let descriptor = self.utf8(descriptor)?;
+        self.add(Constant::NameAndType { name, descriptor })
+    }
+
+    pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let class = self.class(owner)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::Fieldref { class, name_and_type })
+    }
+
+    pub fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let class = self.class(owner)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::Methodref { class, name_and_type })
+    }
+
+    pub fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let class = self.class(owner)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::InterfaceMethodref { class, name_and_type })
+    }
+
+    pub fn method_type(&mut self, descriptor: &str) -> Result<u16> {
+        let descriptor = self.utf8(descriptor)?;
+        self.add(Constant::MethodType { descriptor })
+    }
+
+    /// A method handle on a member reference already in the pool.
+    pub fn method_handle(&mut self, kind: u8, reference: u16) -> Result<u16> {
+        self.add(Constant::MethodHandle { kind, reference })
+    }
+
+    /// An InvokeDynamic whose bootstrap is entry `bootstrap_method` of the
+    /// BootstrapMethods attribute (see `ClassEditor::add_bootstrap_method`).
+    pub fn invoke_dynamic(&mut self, bootstrap_method: u16, name: &str, descriptor: &str) -> Result<u16> {
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::InvokeDynamic { bootstrap_method, name_and_type })
+    }
+
+    /// Writes `constant_pool_count` and every entry: the original ones as their
+    /// original bytes, then the additions.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.u16(self.count as u16);
+        out.extend_from_slice(self.original.raw_bytes());
+        for constant in &self.added {
+            constant.encode(out);
+        }
+    }
+}
+
+/// Lookups that see the additions too, for code that was just built.
+impl PoolBuilder<'_> {
+    /// A Utf8 entry as text.
+    pub fn text(&self, index: u16) -> Result<String> {
+        match self.get(index)? {
+            Constant::Utf8(bytes) => mutf8::decode(&bytes)
+                .map(|t| t.into_owned())
+                .ok_or_else(|| ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"))),
+            other => Err(wrong_kind(index, "Utf8", &other)),
+        }
+    }
+
+    /// The internal name of a Class entry.
+    pub fn class_name(&self, index: u16) -> Result<String> {
+        match self.get(index)? {
+            Constant::Class { name } => self.text(name),
+            other => Err(wrong_kind(index, "Class", &other)),
+        }
+    }
+
+    /// The descriptor of a field or method reference, or of an (Invoke)Dynamic.
+    pub fn reference_descriptor(&self, index: u16) -> Result<String> {
+        let name_and_type = match self.get(index)? {
+            Constant::Fieldref { name_and_type, .. }
+            | Constant::Methodref { name_and_type, .. }
+            | Constant::InterfaceMethodref { name_and_type, .. }
+            | Constant::Dynamic { name_and_type, .. }
+            | Constant::InvokeDynamic { name_and_type, .. } => name_and_type,
+            other => return Err(wrong_kind(index, "reference", &other)),
+        };
+        match self.get(name_and_type)? {
+            Constant::NameAndType { descriptor, .. } => self.text(descriptor),
+            other => Err(wrong_kind(name_and_type, "NameAndType", &other)),
+        }
+    }
+
+    /// Owner class index and member name of a method reference.
+    pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, String)> {
+        match self.get(index)? {
+            Constant::Methodref { class, name_and_type } | Constant::InterfaceMethodref { class, name_and_type } => {
+                match self.get(name_and_type)? {
+                    Constant::NameAndType { name, .. } => Ok((class, self.text(name)?)),
+                    other => Err(wrong_kind(name_and_type, "NameAndType", &other)),
+                }
+            }
+            other => Err(wrong_kind(index, "Methodref", &other)),
+        }
+    }
+}
+
+fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
+    ClassFileError::new(
+        0,
+        super::error::ErrorKind::WrongConstantKind {
+            index,
+            expected,
+            found: super::constant_pool::tag_name(found.tag()),
+        },
+    )
+}

@@ -1,0 +1,139 @@
+//! max_stack and max_locals of edited code: a data-flow pass over operand
+//! stack depths (not types), so it needs no class hierarchy.
+#![forbid(unsafe_code)]
+
+use super::code_model::{Handler, Insn};
+use super::constant_pool::Constant;
+use super::descriptor;
+use super::error::{ClassFileError, Result};
+use super::opcodes as op;
+use super::pool_builder::PoolBuilder;
+use super::stack_map::Frame;
+
+/// Slots pushed minus slots popped by `insn`.
+pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<i32> {
+    Ok(match insn {
+        Insn::Label(_) => 0,
+        Insn::Ldc { opcode, index } => {
+            if *opcode == op::LDC2_W {
+                2
+            } else {
+                match pool.get(*index)? {
+                    Constant::Dynamic { .. } => i32::from(descriptor::parse_field(&pool.reference_descriptor(*index)?)?.slots()),
+                    _ => 1,
+                }
+            }
+        }
+        Insn::Pool { opcode, index } => match *opcode {
+            op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
+                let size = i32::from(descriptor::parse_field(&pool.reference_descriptor(*index)?)?.slots());
+                match *opcode {
+                    op::GETSTATIC => size,
+                    op::PUTSTATIC => -size,
+                    op::GETFIELD => size - 1,
+                    _ => -size - 1,
+                }
+            }
+            op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
+                let method = descriptor::method_slot_sizes(&pool.reference_descriptor(*index)?)?;
+                let receiver = if *opcode == op::INVOKESTATIC { 0 } else { 1 };
+                method.1 - method.0 - receiver
+            }
+            other => op::fixed_stack_effect(other),
+        },
+        Insn::InvokeInterface { index, .. } => {
+            let method = descriptor::method_slot_sizes(&pool.reference_descriptor(*index)?)?;
+            method.1 - method.0 - 1
+        }
+        Insn::InvokeDynamic { index } => {
+            let method = descriptor::method_slot_sizes(&pool.reference_descriptor(*index)?)?;
+            method.1 - method.0
+        }
+        Insn::MultiANewArray { dimensions, .. } => 1 - i32::from(*dimensions),
+        other => op::fixed_stack_effect(other.opcode().unwrap_or(op::NOP)),
+    })
+}
+
+/// The deepest operand stack any path through the code reaches.
+pub(crate) fn max_stack(
+    elements: &[Insn],
+    handlers: &[Handler],
+    label_index: &dyn Fn(super::code_model::Label) -> Option<usize>,
+    pool: &PoolBuilder<'_>,
+) -> Result<u16> {
+    let mut depth_at: Vec<Option<i32>> = vec![None; elements.len() + 1];
+    let mut pending: Vec<(usize, i32)> = vec![(0, 0)];
+    for h in handlers {
+        if let Some(i) = label_index(h.handler) {
+            pending.push((i, 1));
+        }
+    }
+    let mut max = 0i32;
+    while let Some((start, depth)) = pending.pop() {
+        let mut i = start;
+        let mut depth = depth;
+        loop {
+            // The verifier demands one depth per instruction, so a second
+            // arrival either agrees or the code is broken; never iterate.
+            match depth_at.get(i).copied() {
+                Some(Some(seen)) if seen == depth => break,
+                Some(Some(seen)) => {
+                    return Err(ClassFileError::malformed(
+                        0,
+                        format!("instruction {i} is reached with stack depths {seen} and {depth}"),
+                    ))
+                }
+                Some(None) => {}
+                None => break,
+            }
+            if let Some(slot) = depth_at.get_mut(i) {
+                *slot = Some(depth);
+            }
+            let Some(insn) = elements.get(i) else { break };
+            let effect = stack_effect(insn, pool)?;
+            // dup-like instructions peak before settling; the net effect is also their peak.
+            let after = depth + effect;
+            if after < 0 {
+                return Err(ClassFileError::malformed(0, format!("the operand stack underflows at instruction {i}")));
+            }
+            max = max.max(after).max(depth);
+            let opcode = insn.opcode();
+            for target in insn.targets() {
+                let target_index = label_index(target)
+                    .ok_or_else(|| ClassFileError::malformed(0, format!("label {} is not bound", target.id())))?;
+                // A jsr pushes the return address at its target, not on fall-through.
+                let target_depth = if matches!(opcode, Some(op::JSR | op::JSR_W)) { depth + 1 } else { after };
+                max = max.max(target_depth);
+                pending.push((target_index, target_depth));
+            }
+            match opcode {
+                Some(o) if op::ends_block(o) => break,
+                Some(op::JSR | op::JSR_W) => depth = after - 1,
+                _ => depth = after,
+            }
+            i += 1;
+        }
+    }
+    u16::try_from(max).map_err(|_| ClassFileError::limit(0, "the operand stack would pass 65,535 slots"))
+}
+
+/// Local slots used by the instructions and frames, at least `initial`'s.
+pub(crate) fn max_locals(elements: &[Insn], frames: &[(super::code_model::Label, Frame)], initial: &Frame) -> u32 {
+    let mut max = initial.local_slot_count() as u32;
+    for insn in elements {
+        let used = match insn {
+            Insn::Local { opcode, index, .. } => u32::from(*index) + u32::from(op::local_size(*opcode)),
+            Insn::Iinc { index, .. } => u32::from(*index) + 1,
+            Insn::Simple(opcode) => match op::implicit_local(*opcode) {
+                Some(index) => u32::from(index) + u32::from(op::local_size(*opcode)),
+                None => 0,
+            },
+            _ => 0,
+        };
+        max = max.max(used);
+    }
+    for (_, frame) in frames {
+        max = max.max(frame.local_slot_count() as u32);
+    }
+    max
+}

@@ -1,0 +1,350 @@
+//! StackMapTable frames (JVMS 4.7.4). Every compressed frame kind is decoded
+//! into a full frame; the encoder picks the most compact kind itself.
+#![forbid(unsafe_code)]
+
+use super::code_model::Label;
+use super::constant_pool::ConstantPool;
+use super::descriptor::{self, FieldType};
+use super::encode::Put;
+use super::error::{ClassFileError, Result};
+use super::pool_builder::PoolBuilder;
+use super::reader::Reader;
+
+/// A verification type. `Long` and `Double` stand for both of their slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VType {
+    Top,
+    Integer,
+    Float,
+    Double,
+    Long,
+    Null,
+    UninitializedThis,
+    /// A Class constant.
+    Object(u16),
+    /// The object created by the `new` at this label, before its constructor ran.
+    Uninitialized(Label),
+}
+
+impl VType {
+    pub fn slots(&self) -> usize {
+        match self {
+            VType::Long | VType::Double => 2,
+            _ => 1,
+        }
+    }
+
+    /// The type of a value of descriptor type `t`.
+    pub fn of(t: FieldType<'_>, pool: &mut PoolBuilder<'_>) -> Result<VType> {
+        Ok(match t {
+            FieldType::Int => VType::Integer,
+            FieldType::Float => VType::Float,
+            FieldType::Long => VType::Long,
+            FieldType::Double => VType::Double,
+            FieldType::Reference(name) => VType::Object(pool.class(name)?),
+        })
+    }
+}
+
+/// A full frame: locals and operand stack, each `Long`/`Double` one entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub locals: Vec<VType>,
+    pub stack: Vec<VType>,
+}
+
+impl Frame {
+    /// The first frame of a method, implied by its descriptor (JVMS 4.10.1.6).
+    pub fn initial(
+        class_index: u16,
+        is_static: bool,
+        is_constructor: bool,
+        descriptor: &str,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Frame> {
+        let method = descriptor::parse_method(descriptor)?;
+        let mut locals = Vec::with_capacity(method.parameters.len() + 1);
+        if !is_static {
+            // java/lang/Object's constructor has no superclass constructor to call.
+            let is_object = pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
+            locals.push(if is_constructor && !is_object { VType::UninitializedThis } else { VType::Object(class_index) });
+        }
+        for parameter in method.parameters {
+            locals.push(VType::of(parameter, pool)?);
+        }
+        Ok(Frame { locals, stack: Vec::new() })
+    }
+
+    /// Locals as one entry per slot: the second slot of a Long/Double is `Top`.
+    pub fn local_slots(&self) -> Vec<VType> {
+        to_slots(&self.locals)
+    }
+
+    pub fn set_local_slots(&mut self, slots: &[VType]) {
+        self.locals = from_slots(slots);
+    }
+
+    /// Number of local slots the frame describes.
+    pub fn local_slot_count(&self) -> usize {
+        self.locals.iter().map(VType::slots).sum()
+    }
+
+    pub fn stack_slot_count(&self) -> usize {
+        self.stack.iter().map(VType::slots).sum()
+    }
+
+    /// Sets local `slot` to `t`, padding with `Top` below it and invalidating
+    /// any long or double it overwrites half of.
+    pub fn set_local(&mut self, slot: usize, t: VType) {
+        let mut slots = self.local_slots();
+        set_slot(&mut slots, slot, t);
+        self.set_local_slots(&slots);
+    }
+}
+
+/// Writes `t` into slot form. In slot form the slot after a Long/Double is
+/// always `Top`, so only a pair whose second half is overwritten needs care.
+pub(crate) fn set_slot(slots: &mut Vec<VType>, slot: usize, t: VType) {
+    let needed = slot + t.slots();
+    if slots.len() < needed {
+        slots.resize(needed, VType::Top);
+    }
+    if let Some(before) = slot.checked_sub(1).and_then(|b| slots.get_mut(b)) {
+        if before.slots() == 2 {
+            *before = VType::Top;
+        }
+    }
+    if let Some(target) = slots.get_mut(slot) {
+        *target = t;
+    }
+    if t.slots() == 2 {
+        if let Some(second) = slots.get_mut(slot + 1) {
+            *second = VType::Top;
+        }
+    }
+}
+
+pub(crate) fn to_slots(entries: &[VType]) -> Vec<VType> {
+    let mut slots = Vec::with_capacity(entries.len() + 4);
+    for &t in entries {
+        slots.push(t);
+        if t.slots() == 2 {
+            slots.push(VType::Top);
+        }
+    }
+    slots
+}
+
+pub(crate) fn from_slots(slots: &[VType]) -> Vec<VType> {
+    let mut entries = Vec::with_capacity(slots.len());
+    let mut i = 0;
+    while let Some(&t) = slots.get(i) {
+        entries.push(t);
+        i += t.slots();
+    }
+    entries
+}
+
+mod kind {
+    pub const SAME_MAX: u8 = 63;
+    pub const SAME_LOCALS_1_STACK_ITEM: u8 = 64;
+    pub const SAME_LOCALS_1_STACK_ITEM_MAX: u8 = 127;
+    pub const SAME_LOCALS_1_STACK_ITEM_EXTENDED: u8 = 247;
+    pub const CHOP_MIN: u8 = 248;
+    pub const SAME_FRAME_EXTENDED: u8 = 251;
+    pub const APPEND_MAX: u8 = 254;
+    pub const FULL_FRAME: u8 = 255;
+}
+
+/// Decodes a StackMapTable. `label_at(offset, at)` gives the label of a code
+/// offset, failing (with file offset `at`) if it is no instruction boundary.
+/// `budget` bounds the total number of decoded entries.
+pub fn decode(
+    r: &mut Reader<'_>,
+    initial: &Frame,
+    budget: usize,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<Vec<(Label, Frame)>> {
+    let count = r.count(1)?;
+    let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count);
+    let mut previous = initial.clone();
+    let mut offset: i64 = -1;
+    let mut spent = 0usize;
+    for _ in 0..count {
+        let at = r.offset();
+        let frame_type = r.u8()?;
+        let (delta, frame) = match frame_type {
+            0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: previous.locals.clone(), stack: vec![] }),
+            kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
+                let item = read_vtype(r, label_at)?;
+                (u16::from(frame_type - 64), Frame { locals: previous.locals.clone(), stack: vec![item] })
+            }
+            kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
+                let delta = r.u16()?;
+                let item = read_vtype(r, label_at)?;
+                (delta, Frame { locals: previous.locals.clone(), stack: vec![item] })
+            }
+            kind::CHOP_MIN..=250 => {
+                let delta = r.u16()?;
+                let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
+                let keep = previous.locals.len().checked_sub(chop).ok_or_else(|| {
+                    ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {}", previous.locals.len()))
+                })?;
+                (delta, Frame { locals: previous.locals.get(..keep).unwrap_or_default().to_vec(), stack: vec![] })
+            }
+            kind::SAME_FRAME_EXTENDED => (r.u16()?, Frame { locals: previous.locals.clone(), stack: vec![] }),
+            252..=kind::APPEND_MAX => {
+                let delta = r.u16()?;
+                let mut locals = previous.locals.clone();
+                for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
+                    locals.push(read_vtype(r, label_at)?);
+                }
+                (delta, Frame { locals, stack: vec![] })
+            }
+            kind::FULL_FRAME => {
+                let delta = r.u16()?;
+                let n = r.count(1)?;
+                let locals = (0..n).map(|_| read_vtype(r, label_at)).collect::<Result<Vec<_>>>()?;
+                let n = r.count(1)?;
+                let stack = (0..n).map(|_| read_vtype(r, label_at)).collect::<Result<Vec<_>>>()?;
+                (delta, Frame { locals, stack })
+            }
+            _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
+        };
+        spent = spent.saturating_add(frame.locals.len() + frame.stack.len() + 1);
+        if spent > budget {
+            return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
+        }
+        offset += i64::from(delta) + 1;
+        let label = label_at(offset as u32, at)?;
+        previous = frame.clone();
+        frames.push((label, frame));
+    }
+    Ok(frames)
+}
+
+fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result<Label>) -> Result<VType> {
+    let at = r.offset();
+    Ok(match r.u8()? {
+        0 => VType::Top,
+        1 => VType::Integer,
+        2 => VType::Float,
+        3 => VType::Double,
+        4 => VType::Long,
+        5 => VType::Null,
+        6 => VType::UninitializedThis,
+        7 => VType::Object(r.u16()?),
+        8 => VType::Uninitialized(label_at(u32::from(r.u16()?), at)?),
+        tag => return Err(ClassFileError::malformed(at, format!("unknown verification type tag {tag}"))),
+    })
+}
+
+/// Checks that the Object types of decoded frames name Class constants.
+pub fn check_classes(frames: &[(Label, Frame)], pool: &ConstantPool<'_>, at: usize) -> Result<()> {
+    for (_, frame) in frames {
+        for t in frame.locals.iter().chain(&frame.stack) {
+            if let VType::Object(index) = t {
+                ConstantPool::at(pool.class_name(*index), at)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Encodes frames, given in increasing code order, as a StackMapTable's content.
+pub fn encode(
+    frames: &[(u32, &Frame)],
+    initial: &Frame,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(frames.len() * 4 + 2);
+    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+    out.u16(count);
+    let mut previous = initial;
+    let mut previous_offset: Option<u32> = None;
+    for &(offset, frame) in frames {
+        let delta = match previous_offset {
+            None => offset,
+            Some(p) if offset > p => offset - p - 1,
+            Some(_) => {
+                return Err(ClassFileError::malformed(0, format!("two stack map frames at code offset {offset}")));
+            }
+        };
+        let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
+        write_frame(&mut out, delta, previous, frame, offset_of)?;
+        previous = frame;
+        previous_offset = Some(offset);
+    }
+    Ok(out)
+}
+
+fn write_frame(
+    out: &mut Vec<u8>,
+    delta: u16,
+    previous: &Frame,
+    frame: &Frame,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+) -> Result<()> {
+    let same_locals = frame.locals == previous.locals;
+    let short = delta <= u16::from(kind::SAME_MAX);
+    if same_locals && frame.stack.is_empty() {
+        if short {
+            out.u8(delta as u8);
+        } else {
+            out.u8(kind::SAME_FRAME_EXTENDED);
+            out.u16(delta);
+        }
+        return Ok(());
+    }
+    if let (true, [item]) = (same_locals, frame.stack.as_slice()) {
+        if short {
+            out.u8(kind::SAME_LOCALS_1_STACK_ITEM + delta as u8);
+        } else {
+            out.u8(kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED);
+            out.u16(delta);
+        }
+        return write_vtype(out, *item, offset_of);
+    }
+    if frame.stack.is_empty() {
+        let (now, before) = (frame.locals.len(), previous.locals.len());
+        if now > before && now - before <= 3 && frame.locals.starts_with(&previous.locals) {
+            out.u8(kind::SAME_FRAME_EXTENDED + (now - before) as u8);
+            out.u16(delta);
+            return frame.locals.iter().skip(before).try_for_each(|&t| write_vtype(out, t, offset_of));
+        }
+        if now < before && before - now <= 3 && previous.locals.starts_with(&frame.locals) {
+            out.u8(kind::SAME_FRAME_EXTENDED - (before - now) as u8);
+            out.u16(delta);
+            return Ok(());
+        }
+    }
+    out.u8(kind::FULL_FRAME);
+    out.u16(delta);
+    for list in [&frame.locals, &frame.stack] {
+        let count = u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
+        out.u16(count);
+        list.iter().try_for_each(|&t| write_vtype(out, t, offset_of))?;
+    }
+    Ok(())
+}
+
+fn write_vtype(out: &mut Vec<u8>, t: VType, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
+    match t {
+        VType::Top => out.u8(0),
+        VType::Integer => out.u8(1),
+        VType::Float => out.u8(2),
+        VType::Double => out.u8(3),
+        VType::Long => out.u8(4),
+        VType::Null => out.u8(5),
+        VType::UninitializedThis => out.u8(6),
+        VType::Object(index) => {
+            out.u8(7);
+            out.u16(index);
+        }
+        VType::Uninitialized(label) => {
+            out.u8(8);
+            out.u16(offset_of(label)? as u16);
+        }
+    }
+    Ok(())
+}

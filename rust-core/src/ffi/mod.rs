@@ -1,0 +1,70 @@
+//! Entry points for foreign callers: JNI (the build plugins) and a C ABI.
+//!
+//! Both take one MessagePack request and give one MessagePack report (see
+//! [`crate::request`]); [`dispatch`] is the code path they share. Nothing here
+//! may unwind into the caller: a panic in the core becomes an
+//! [`Outcome::Panicked`] that each boundary reports in its own way.
+
+mod c_abi;
+mod jni;
+
+pub use c_abi::{tf_buffer_free, tf_enhance, TfBuffer, TfStatus};
+
+use crate::request::{EnhanceReport, EnhanceRequest, FORMAT_VERSION};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The result of one call, before a boundary turns it into its own form.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The MessagePack report; the run itself may still have failed (`ok == false`).
+    Report(Vec<u8>),
+    /// The request could not be decoded or has an unknown format version.
+    BadRequest(String),
+    /// The core panicked; the message says where and why.
+    Panicked(String),
+}
+
+/// Decode, run, encode; never unwinds.
+pub fn dispatch(request: &[u8]) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| dispatch_inner(request))) {
+        Ok(outcome) => outcome,
+        Err(payload) => Outcome::Panicked(format!("tf-core panicked: {}", panic_message(payload.as_ref()))),
+    }
+}
+
+fn dispatch_inner(request: &[u8]) -> Outcome {
+    let request = match decode_request(request) {
+        Ok(r) => r,
+        Err(message) => return Outcome::BadRequest(message),
+    };
+    let report: EnhanceReport = crate::pipeline::run(&request);
+    match rmp_serde::to_vec_named(&report) {
+        Ok(bytes) => Outcome::Report(bytes),
+        // Serializing our own plain struct cannot fail short of a bug.
+        Err(e) => Outcome::Panicked(format!("tf-core could not encode its report: {e}")),
+    }
+}
+
+/// Decodes a request, refusing format versions this core does not know.
+pub fn decode_request(bytes: &[u8]) -> Result<EnhanceRequest, String> {
+    let request: EnhanceRequest =
+        rmp_serde::from_slice(bytes).map_err(|e| format!("tf-core could not decode the request: {e}"))?;
+    if request.format_version != FORMAT_VERSION {
+        return Err(format!(
+            "tf-core speaks request format {FORMAT_VERSION}, the caller sent format {}: \
+             the plugin and its native library come from different TF versions",
+            request.format_version
+        ));
+    }
+    Ok(request)
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    }
+}

@@ -1,0 +1,17 @@
+//! tf-core: the class-file work of TF, the Tracing Facility.
+//!
+//! The data path, one module per stage:
+//! request → [`scan`] → validate → schema → tracegen → writes and [`metadata`] → report.
+//! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`].
+#![deny(unsafe_code)]
+
+pub mod classfile;
+pub mod cli;
+pub mod ffi;
+pub mod filter;
+pub mod metadata;
+mod output;
+pub mod pipeline;
+pub mod protocol;
+pub mod request;
+pub mod scan;

@@ -1,0 +1,140 @@
+//! The call protocol between enhanced classes and `tf-runtime`: every class,
+//! member and descriptor that generated code names lives here, and nowhere else.
+//!
+//! The Java side of each entry is in `runtime/`; `runtime`'s
+//! `ProtocolConformanceTest` loads `protocol.txt` (written from this module by
+//! `tf-enhance -protocol`) and checks every entry by reflection, so a rename on
+//! either side fails the build.
+#![forbid(unsafe_code)]
+
+/// Package of the annotations users write (`@MethodMonitorGroup`, `@InfoMethod`, …).
+pub const ANNOTATION_PACKAGE: &str = "org/tracingfacility/annotation/";
+
+/// `@MethodMonitorGroup(Class<? extends Annotation>[] value)`: marks a TF annotation.
+pub const METHOD_MONITOR_GROUP: &str = "Lorg/tracingfacility/annotation/MethodMonitorGroup;";
+/// `@InfoMethod(TimingPointType tpType() default NONE, String tpName() default "")`.
+pub const INFO_METHOD: &str = "Lorg/tracingfacility/annotation/InfoMethod;";
+/// `@TracingName(String value)`.
+pub const TRACING_NAME: &str = "Lorg/tracingfacility/annotation/TracingName;";
+/// `@TFEnhanced(int stage, String fingerprint)`: written by the enhancer on every class it changes.
+pub const TF_ENHANCED: &str = "Lorg/tracingfacility/annotation/TFEnhanced;";
+/// `@Redacted` on a parameter: its value never reaches a monitor.
+pub const REDACTED: &str = "Lorg/tracingfacility/annotation/Redacted;";
+/// Built-in group for methods selected by a `-filter` without `Group=`.
+pub const FILTERED_GROUP: &str = "org/tracingfacility/annotation/Filtered";
+
+/// Stage values of `@TFEnhanced(stage = …)`.
+pub const STAGE_SCHEMA: i32 = 1;
+pub const STAGE_TRACEGEN: i32 = 2;
+
+pub const METHOD_MONITOR: &str = "org/tracingfacility/runtime/MethodMonitor";
+pub const SYNCHRONIZED_HOLDER: &str = "org/tracingfacility/runtime/SynchronizedHolder";
+pub const TIMING_POINT_TYPE: &str = "org/tracingfacility/runtime/TimingPointType";
+/// The one class holding the helpers that only generated code calls.
+pub const ENHANCED_CODE_SUPPORT: &str = "org/tracingfacility/runtime/EnhancedCodeSupport";
+
+/// A member that generated code references: owner, name, descriptor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Member {
+    pub owner: &'static str,
+    pub name: &'static str,
+    pub descriptor: &'static str,
+}
+
+/// Holder field added per TF annotation; its name is `HOLDER_FIELD_PREFIX` + the
+/// index of the annotation in the class's sorted TF annotation list.
+pub const HOLDER_FIELD_PREFIX: &str = "__tf$holder$";
+pub const HOLDER_FIELD_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/SynchronizedHolder;";
+pub const HOLDER_FIELD_SIGNATURE: &str =
+    "Lorg/tracingfacility/runtime/SynchronizedHolder<Lorg/tracingfacility/runtime/MethodMonitor;>;";
+
+pub const HOLDER_INIT: Member = Member { owner: SYNCHRONIZED_HOLDER, name: "<init>", descriptor: "()V" };
+/// `Object content()`: the fallback monitor read for class files older than version 51.
+pub const HOLDER_CONTENT: Member =
+    Member { owner: SYNCHRONIZED_HOLDER, name: "content", descriptor: "()Ljava/lang/Object;" };
+
+/// Static-initializer call: `registerClass(Class cls, String[] methodNames,
+/// Class[] annotations, SynchronizedHolder[] holders)`; builds the spec's list and
+/// map and calls `MethodMonitorRegistry.registerClass`.
+pub const REGISTER_CLASS: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "registerClass",
+    descriptor: "(Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/Class;[Lorg/tracingfacility/runtime/SynchronizedHolder;)V",
+};
+
+/// Bootstrap of the `invokedynamic` that a monitored method uses to find its monitor
+/// (class files of version 51 and later). Static argument: the TF annotation's
+/// `CONSTANT_Class`. It returns one `MutableCallSite` per (class, annotation) whose
+/// target is a constant handle; registration retargets it, so the JIT folds the
+/// disabled check away.
+pub const LINK_MONITOR: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "linkMonitor",
+    descriptor: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;",
+};
+/// Name and type of the `invokedynamic` call itself.
+pub const MONITOR_INDY_NAME: &str = "monitor";
+pub const MONITOR_INDY_DESCRIPTOR: &str = "()Lorg/tracingfacility/runtime/MethodMonitor;";
+
+/// `static final Object[] NO_ARGS`: passed when the monitor does not want values.
+pub const NO_ARGS: Member =
+    Member { owner: ENHANCED_CODE_SUPPORT, name: "NO_ARGS", descriptor: "[Ljava/lang/Object;" };
+/// `static final Object REDACTED`: stands in for a `@Redacted` parameter's value.
+pub const REDACTED_VALUE: Member =
+    Member { owner: ENHANCED_CODE_SUPPORT, name: "REDACTED", descriptor: "Ljava/lang/Object;" };
+
+pub const MM_ENTER: Member = Member { owner: METHOD_MONITOR, name: "enter", descriptor: "(I[Ljava/lang/Object;)V" };
+pub const MM_INFO: Member = Member {
+    owner: METHOD_MONITOR,
+    name: "info",
+    descriptor: "([Ljava/lang/Object;IILorg/tracingfacility/runtime/TimingPointType;)V",
+};
+pub const MM_EXIT_VOID: Member = Member { owner: METHOD_MONITOR, name: "exit", descriptor: "(I)V" };
+pub const MM_EXIT_VALUE: Member =
+    Member { owner: METHOD_MONITOR, name: "exit", descriptor: "(ILjava/lang/Object;)V" };
+pub const MM_EXCEPTION: Member =
+    Member { owner: METHOD_MONITOR, name: "exception", descriptor: "(ILjava/lang/Throwable;)V" };
+/// `default boolean wantsArguments()`: false lets generated code skip boxing
+/// arguments and results (it passes `NO_ARGS` and a null result instead).
+pub const MM_WANTS_ARGUMENTS: Member =
+    Member { owner: METHOD_MONITOR, name: "wantsArguments", descriptor: "()Z" };
+
+/// The two parameters that the schema stage appends to every info method.
+pub const INFO_EXTRA_PARAMETERS: &str = "Lorg/tracingfacility/runtime/MethodMonitor;I";
+
+/// `TimingPointType` constants, by the name of the enum constant.
+pub const TIMING_POINT_TYPE_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/TimingPointType;";
+pub const TIMING_POINT_TYPES: [&str; 3] = ["ENTER", "EXIT", "NONE"];
+
+/// Every member generated code may reference, for the conformance check.
+pub const MEMBERS: &[Member] = &[
+    HOLDER_INIT,
+    HOLDER_CONTENT,
+    REGISTER_CLASS,
+    LINK_MONITOR,
+    NO_ARGS,
+    REDACTED_VALUE,
+    MM_ENTER,
+    MM_INFO,
+    MM_EXIT_VOID,
+    MM_EXIT_VALUE,
+    MM_EXCEPTION,
+    MM_WANTS_ARGUMENTS,
+];
+
+/// The protocol as text, one `owner name descriptor` line per member, then the
+/// annotation types; what `tf-enhance -protocol` prints.
+pub fn describe() -> String {
+    let mut out = String::new();
+    for m in MEMBERS {
+        out.push_str(&format!("member {} {} {}\n", m.owner, m.name, m.descriptor));
+    }
+    for a in [METHOD_MONITOR_GROUP, INFO_METHOD, TRACING_NAME, TF_ENHANCED, REDACTED] {
+        out.push_str(&format!("annotation {}\n", &a[1..a.len() - 1]));
+    }
+    out.push_str(&format!("annotation {FILTERED_GROUP}\n"));
+    for t in TIMING_POINT_TYPES {
+        out.push_str(&format!("enum {TIMING_POINT_TYPE} {t}\n"));
+    }
+    out
+}

@@ -1,0 +1,134 @@
+//! What a caller asks of the core, and what it gets back.
+//!
+//! Across JNI and the C ABI both travel as one MessagePack map each (field
+//! names as keys, `rmp_serde::to_vec_named`). Fields added later get
+//! `#[serde(default)]`, so an older plugin's request still decodes; a request
+//! whose `format_version` the core does not know is refused.
+#![forbid(unsafe_code)]
+
+use serde::{Deserialize, Serialize};
+
+/// The wire format version; bump it when a field changes meaning.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One enhancement run over one directory of classes (one source set).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EnhanceRequest {
+    pub format_version: u32,
+    /// The class directory to scan and enhance in place (`-dir`).
+    pub class_dir: String,
+    /// Where to write the TF annotation list (`-rf`); default
+    /// `<class_dir>/META-INF/tf/tfannotations.properties`.
+    #[serde(default)]
+    pub resource_file: Option<String>,
+    /// Directories and jars searched for TF annotation types defined elsewhere.
+    #[serde(default)]
+    pub classpath: Vec<String>,
+    /// Run stage 2 (tracing code) after stage 1 (schema).
+    #[serde(default = "default_true")]
+    pub tracegen: bool,
+    /// Report what would be done; write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Write enhanced classes to `<file>.new` beside the original instead of in place.
+    #[serde(default)]
+    pub new_out: bool,
+    /// 0 (summary only) to 4 (everything).
+    #[serde(default)]
+    pub verbose: u8,
+    #[serde(default)]
+    pub debug: bool,
+    /// Method filters in JEP 520's grammar, each optionally prefixed by `Group=`.
+    #[serde(default)]
+    pub filters: Vec<String>,
+    /// Worker threads; 0 means one per core.
+    #[serde(default)]
+    pub threads: u32,
+    /// Directory of the incremental cache; none means no cache.
+    #[serde(default)]
+    pub cache_dir: Option<String>,
+    /// Test hook: panic inside the core with this message (proves that a panic
+    /// reaches the JVM as an exception, not as an abort).
+    #[serde(default)]
+    pub inject_panic: Option<String>,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl EnhanceRequest {
+    /// A request with the spec's defaults for `class_dir`.
+    pub fn new(class_dir: impl Into<String>) -> Self {
+        EnhanceRequest {
+            format_version: FORMAT_VERSION,
+            class_dir: class_dir.into(),
+            resource_file: None,
+            classpath: Vec::new(),
+            tracegen: true,
+            dry_run: false,
+            new_out: false,
+            verbose: 0,
+            debug: false,
+            filters: Vec::new(),
+            threads: 0,
+            cache_dir: None,
+            inject_panic: None,
+        }
+    }
+}
+
+/// One offence or failure, located as precisely as the core knows it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
+pub struct Diagnostic {
+    /// The class file (or jar entry) concerned, as a path.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// The class, in binary name form (`com.example.Foo`).
+    #[serde(default)]
+    pub class: Option<String>,
+    /// The method, as `name(descriptor)`.
+    #[serde(default)]
+    pub method: Option<String>,
+    /// A short rule identifier, e.g. `parse`, `info-method-not-private`.
+    pub rule: String,
+    /// The whole sentence a user reads.
+    pub message: String,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
+        if let Some(class) = &self.class {
+            write!(f, "{class}")?;
+            if let Some(method) = &self.method {
+                write!(f, ".{method}")?;
+            }
+            write!(f, ": ")?;
+        }
+        write!(f, "{} [{}]", self.message, self.rule)
+    }
+}
+
+/// What the run did. `ok == false` means nothing was written and `errors` says why.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
+pub struct EnhanceReport {
+    pub format_version: u32,
+    pub ok: bool,
+    /// TF annotation types found, binary names, sorted.
+    pub annotations: Vec<String>,
+    /// The annotation list file written, if any.
+    #[serde(default)]
+    pub resource_file: Option<String>,
+    pub classes_scanned: u64,
+    pub classes_enhanced: u64,
+    pub classes_unchanged: u64,
+    pub classes_failed: u64,
+    pub errors: Vec<Diagnostic>,
+    /// Progress lines for the build log, at the requested verbosity.
+    pub messages: Vec<String>,
+    /// One line: what a build log shows by default.
+    pub summary: String,
+}

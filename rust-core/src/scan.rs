@@ -1,0 +1,142 @@
+//! Stage 0: find the class files under a directory and what TF needs to know
+//! of each — today, which are TF annotation types (annotation interfaces
+//! carrying `@MethodMonitorGroup`) and which subgroups they list.
+#![forbid(unsafe_code)]
+
+use crate::classfile::{ClassFile, ElementValue};
+use crate::protocol;
+use crate::request::Diagnostic;
+use std::collections::BTreeSet;
+use std::io;
+use std::path::{Path, PathBuf};
+
+const ACC_ANNOTATION: u16 = 0x2000;
+
+/// What scanning learnt of one class file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScannedClass {
+    pub file: PathBuf,
+    /// Binary name, `com.example.Foo$Bar`.
+    pub name: String,
+    /// Present when the class is a TF annotation type: the subgroups its
+    /// `@MethodMonitorGroup` lists, as binary names.
+    pub group: Option<Vec<String>>,
+}
+
+/// Every class under one directory, in path order.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub classes: Vec<ScannedClass>,
+}
+
+impl Scan {
+    /// TF annotation types: every `@MethodMonitorGroup` annotation type found,
+    /// and every annotation a group lists as a subgroup; sorted.
+    pub fn tf_annotation_names(&self) -> Vec<String> {
+        let mut names = BTreeSet::new();
+        for class in &self.classes {
+            if let Some(subgroups) = &class.group {
+                names.insert(class.name.clone());
+                names.extend(subgroups.iter().cloned());
+            }
+        }
+        names.into_iter().collect()
+    }
+}
+
+/// Scans every `.class` file under `dir`. Every file that cannot be read or
+/// parsed is reported, not just the first.
+pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
+    let files = class_files(dir).map_err(|e| {
+        vec![Diagnostic {
+            file: Some(dir.display().to_string()),
+            rule: "io".into(),
+            message: format!("could not list the class files: {e}"),
+            ..Diagnostic::default()
+        }]
+    })?;
+    let mut scan = Scan::default();
+    let mut errors = Vec::new();
+    for file in files {
+        match std::fs::read(&file) {
+            Ok(bytes) => match scan_class(&file, &bytes) {
+                Ok(class) => scan.classes.push(class),
+                Err(e) => errors.push(e),
+            },
+            Err(e) => errors.push(Diagnostic {
+                file: Some(file.display().to_string()),
+                rule: "io".into(),
+                message: format!("could not read the class file: {e}"),
+                ..Diagnostic::default()
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(scan)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads what scanning needs from one class file.
+pub fn scan_class(file: &Path, bytes: &[u8]) -> Result<ScannedClass, Diagnostic> {
+    let parse_error = |e: &dyn std::fmt::Display| Diagnostic {
+        file: Some(file.display().to_string()),
+        rule: "parse".into(),
+        message: format!("not a valid class file: {e}"),
+        ..Diagnostic::default()
+    };
+    let class = ClassFile::parse(bytes).map_err(|e| parse_error(&e))?;
+    let name = binary_name(&class.this_class().map_err(|e| parse_error(&e))?);
+    let mut group = None;
+    if class.access_flags() & ACC_ANNOTATION != 0 {
+        for annotation in class.annotations().map_err(|e| parse_error(&e))? {
+            if annotation.type_descriptor == protocol::METHOD_MONITOR_GROUP {
+                let mut subgroups = Vec::new();
+                for (element, value) in &annotation.elements {
+                    if element == "value" {
+                        collect_classes(value, &mut subgroups);
+                    }
+                }
+                group = Some(subgroups);
+            }
+        }
+    }
+    Ok(ScannedClass { file: file.to_path_buf(), name, group })
+}
+
+fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {
+    match value {
+        ElementValue::Class(descriptor) => {
+            if let Some(internal) = descriptor.strip_prefix('L').and_then(|d| d.strip_suffix(';')) {
+                out.push(binary_name(internal));
+            }
+        }
+        ElementValue::Array(values) => values.iter().for_each(|v| collect_classes(v, out)),
+        _ => {}
+    }
+}
+
+/// `com/example/Foo$Bar` → `com.example.Foo$Bar`.
+pub fn binary_name(internal: &str) -> String {
+    internal.replace('/', ".")
+}
+
+/// Every `*.class` file under `dir`, sorted so that output never depends on
+/// directory order.
+pub fn class_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "class") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
