@@ -3,9 +3,14 @@
 //! metadata → report. Nothing is written unless every stage succeeded.
 #![forbid(unsafe_code)]
 
+use crate::classfile::ClassFile;
+use crate::filter::FilterSpec;
 use crate::metadata;
+use crate::model::{self, Groups, Selection};
+use crate::protocol;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
-use crate::scan::{self, Scan};
+use crate::scan::{self, Scan, ScannedClass};
+use crate::validate;
 use std::path::{Path, PathBuf};
 
 /// Runs `request` to completion; failures are in the report, never panics.
@@ -39,12 +44,99 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             report.messages.push(format!("TF annotation: {name}"));
         }
     }
-    // The enhancement stages (validate, schema, tracegen) come with the enhancer;
-    // until then every class is left as it is.
+    let groups = Groups::new(report.annotations.iter().cloned());
+    let selections = match resolve_filters(&request.filters, &groups) {
+        Ok(s) => s,
+        Err(errors) => {
+            report.errors = errors;
+            return finish(report, request);
+        }
+    };
+
+    let mut tf_classes = 0;
+    for class in &scan.classes {
+        match check_class(class, &groups, &selections) {
+            Ok(true) => tf_classes += 1,
+            Ok(false) => {}
+            Err(errors) => {
+                report.classes_failed += 1;
+                report.errors.extend(errors);
+            }
+        }
+    }
+    if !report.errors.is_empty() {
+        return finish(report, request);
+    }
+    if request.verbose > 0 {
+        report.messages.push(format!("{tf_classes} classes use TF"));
+    }
+    // The schema and tracegen stages come with the enhancer; until then every
+    // class is left as it is.
     report.classes_unchanged = report.classes_scanned;
 
     write_resource(&mut report, request, &scan);
     finish(report, request)
+}
+
+/// Builds the TF view of one class and checks the spec's rules; `Ok(true)` when
+/// the class uses TF.
+fn check_class(class: &ScannedClass, groups: &Groups, selections: &[Selection]) -> Result<bool, Vec<Diagnostic>> {
+    let file = class.file.display().to_string();
+    let located = |mut d: Diagnostic| {
+        d.file = Some(file.clone());
+        d
+    };
+    let parse_error = |e: crate::classfile::ClassFileError| {
+        vec![located(Diagnostic {
+            class: Some(class.name.clone()),
+            rule: "parse".into(),
+            message: format!("not a valid class file: {e}"),
+            ..Diagnostic::default()
+        })]
+    };
+    let parsed = ClassFile::parse(&class.bytes).map_err(parse_error)?;
+    let tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
+    if !tf.is_relevant() {
+        return Ok(false);
+    }
+    let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
+    if offences.is_empty() {
+        Ok(true)
+    } else {
+        Err(offences.into_iter().map(located).collect())
+    }
+}
+
+/// Parses every `-filter` and resolves its group; every bad filter is reported.
+fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>, Vec<Diagnostic>> {
+    let mut selections = Vec::new();
+    let mut errors = Vec::new();
+    let filter_error = |message: String| Diagnostic { rule: "filter".into(), message, ..Diagnostic::default() };
+    for text in filters {
+        let spec = match FilterSpec::parse(text) {
+            Ok(spec) => spec,
+            Err(e) => {
+                errors.push(filter_error(e.to_string()));
+                continue;
+            }
+        };
+        let group = match &spec.group {
+            Some(written) => match groups.resolve(written) {
+                Ok(g) => g,
+                Err(message) => {
+                    errors.push(filter_error(format!("filter '{text}': {message}")));
+                    continue;
+                }
+            },
+            None => protocol::FILTERED_GROUP.replace('/', "."),
+        };
+        selections.push(Selection { spec, group });
+    }
+    if errors.is_empty() {
+        Ok(selections)
+    } else {
+        Err(errors)
+    }
 }
 
 fn write_resource(report: &mut EnhanceReport, request: &EnhanceRequest, scan: &Scan) {

@@ -21,6 +21,8 @@ pub struct ScannedClass {
     /// Present when the class is a TF annotation type: the subgroups its
     /// `@MethodMonitorGroup` lists, as binary names.
     pub group: Option<Vec<String>>,
+    /// The file's bytes, for the later stages.
+    pub bytes: Vec<u8>,
 }
 
 /// Every class under one directory, in path order.
@@ -59,7 +61,7 @@ pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     for file in files {
         match std::fs::read(&file) {
-            Ok(bytes) => match scan_class(&file, &bytes) {
+            Ok(bytes) => match scan_class(&file, bytes) {
                 Ok(class) => scan.classes.push(class),
                 Err(e) => errors.push(e),
             },
@@ -79,14 +81,14 @@ pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
 }
 
 /// Reads what scanning needs from one class file.
-pub fn scan_class(file: &Path, bytes: &[u8]) -> Result<ScannedClass, Diagnostic> {
+pub fn scan_class(file: &Path, bytes: Vec<u8>) -> Result<ScannedClass, Diagnostic> {
     let parse_error = |e: &dyn std::fmt::Display| Diagnostic {
         file: Some(file.display().to_string()),
         rule: "parse".into(),
         message: format!("not a valid class file: {e}"),
         ..Diagnostic::default()
     };
-    let class = ClassFile::parse(bytes).map_err(|e| parse_error(&e))?;
+    let class = ClassFile::parse(&bytes).map_err(|e| parse_error(&e))?;
     let name = binary_name(&class.this_class().map_err(|e| parse_error(&e))?);
     let mut group = None;
     if class.access_flags() & ACC_ANNOTATION != 0 {
@@ -102,7 +104,8 @@ pub fn scan_class(file: &Path, bytes: &[u8]) -> Result<ScannedClass, Diagnostic>
             }
         }
     }
-    Ok(ScannedClass { file: file.to_path_buf(), name, group })
+    drop(class);
+    Ok(ScannedClass { file: file.to_path_buf(), name, group, bytes })
 }
 
 fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {

@@ -13,6 +13,33 @@ pub const METHOD_MONITOR_GROUP: (&str, &str) = (
      public @interface MethodMonitorGroup { Class<? extends Annotation>[] value() default {}; }",
 );
 
+/// Copies of tf-runtime's annotations, for fixtures that use info methods and tracing names.
+pub const TF_API: &[(&str, &str)] = &[
+    METHOD_MONITOR_GROUP,
+    (
+        "org/tracingfacility/runtime/TimingPointType.java",
+        "package org.tracingfacility.runtime; public enum TimingPointType { ENTER, EXIT, NONE }",
+    ),
+    (
+        "org/tracingfacility/annotation/InfoMethod.java",
+        "package org.tracingfacility.annotation; import java.lang.annotation.*;
+         import org.tracingfacility.runtime.TimingPointType;
+         @Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD)
+         public @interface InfoMethod { TimingPointType tpType() default TimingPointType.NONE; String tpName() default \"\"; }",
+    ),
+    (
+        "org/tracingfacility/annotation/TracingName.java",
+        "package org.tracingfacility.annotation; import java.lang.annotation.*;
+         @Retention(RetentionPolicy.RUNTIME) @Target(ElementType.METHOD)
+         public @interface TracingName { String value(); }",
+    ),
+];
+
+/// `TF_API` plus `sources`.
+pub fn with_tf_api<'a>(sources: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    TF_API.iter().copied().chain(sources.iter().copied()).collect()
+}
+
 /// Writes `sources` (path, text) under `dir/src`, compiles them with `javac`
 /// (from `$JAVA_HOME` or PATH) into `dir/classes`, and returns that directory.
 pub fn javac(dir: &Path, release: &str, sources: &[(&str, &str)]) -> PathBuf {

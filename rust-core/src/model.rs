@@ -1,0 +1,375 @@
+//! TF's view of one class: which TF groups it carries, which of its methods
+//! are monitored or info methods, and their tracing names and identifiers.
+//! Built from the class file alone; [`crate::validate`] judges it.
+#![forbid(unsafe_code)]
+
+use crate::classfile::{Annotation, ClassFile, ClassFileError, ElementValue, Member};
+use crate::filter::{FilterSpec, MethodRef};
+use crate::protocol;
+use std::collections::BTreeSet;
+
+pub const ACC_PRIVATE: u16 = 0x0002;
+pub const ACC_STATIC: u16 = 0x0008;
+pub const ACC_BRIDGE: u16 = 0x0040;
+pub const ACC_NATIVE: u16 = 0x0100;
+pub const ACC_ABSTRACT: u16 = 0x0400;
+pub const ACC_SYNTHETIC: u16 = 0x1000;
+
+/// The TF annotation types known to a run (binary names): those found in the
+/// scanned directory, their subgroups, and those on the class path.
+#[derive(Debug, Clone, Default)]
+pub struct Groups {
+    names: BTreeSet<String>,
+}
+
+impl Groups {
+    pub fn new(names: impl IntoIterator<Item = String>) -> Self {
+        Groups { names: names.into_iter().collect() }
+    }
+
+    /// The group an annotation descriptor (`Lcom/ex/IO;`) names, if it is one.
+    pub fn of_descriptor(&self, descriptor: &str) -> Option<String> {
+        let name = descriptor_to_binary(descriptor)?;
+        self.names.contains(&name).then_some(name)
+    }
+
+    /// Resolves a group as a user writes it: a binary name, or a simple name
+    /// that only one known group has.
+    pub fn resolve(&self, written: &str) -> Result<String, String> {
+        if self.names.contains(written) {
+            return Ok(written.to_string());
+        }
+        let simple: Vec<&String> =
+            self.names.iter().filter(|n| n.rsplit(['.', '$']).next() == Some(written)).collect();
+        match simple.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(format!("'{written}' is not a TF annotation (an annotation type marked @MethodMonitorGroup)")),
+            many => Err(format!(
+                "'{written}' could be any of {}: write the full name",
+                many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &String> {
+        self.names.iter()
+    }
+}
+
+/// A filter with its group resolved.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub spec: FilterSpec,
+    /// Binary name of the group the selected methods join.
+    pub group: String,
+}
+
+/// What a method is to TF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// Monitored under this group (binary name); `selected` when a filter, not
+    /// an annotation, chose it.
+    Monitored { group: String, selected: bool },
+    Info { tp_type: String, tp_name: String },
+}
+
+/// A monitored or info method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TfMethod {
+    /// Index in the class's method table.
+    pub index: usize,
+    pub name: String,
+    pub descriptor: String,
+    pub access_flags: u16,
+    pub role: Role,
+    /// `@TracingName`, if given.
+    pub explicit_tracing_name: Option<String>,
+    pub tracing_name: String,
+    /// Every TF annotation on the method (more than one is an error).
+    pub tf_annotations: Vec<String>,
+    /// Slot indexes in the boxed argument array whose values are `@Redacted`.
+    pub redacted_parameters: Vec<usize>,
+}
+
+impl TfMethod {
+    pub fn signature(&self) -> String {
+        format!("{}{}", self.name, self.descriptor)
+    }
+
+    pub fn is_monitored(&self) -> bool {
+        matches!(self.role, Role::Monitored { .. })
+    }
+
+    pub fn is_info(&self) -> bool {
+        matches!(self.role, Role::Info { .. })
+    }
+}
+
+/// `@TFEnhanced` as found on a class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnhancedMark {
+    pub stage: i32,
+    pub fingerprint: String,
+}
+
+/// TF's view of a class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TfClass {
+    /// Internal name (`com/ex/Foo`).
+    pub internal_name: String,
+    /// TF annotations on the class itself.
+    pub class_groups: Vec<String>,
+    /// Groups of the holder fields: the class's own plus those filters bring, sorted.
+    pub holder_groups: Vec<String>,
+    pub methods: Vec<TfMethod>,
+    /// Methods that carry a TF annotation or `@InfoMethod` but cannot be
+    /// enhanced (abstract, native): kept for the validator's message.
+    pub without_code: Vec<TfMethod>,
+    /// The sorted tracing names; a method's identifier is its index here.
+    pub tracing_names: Vec<String>,
+    pub enhanced: Option<EnhancedMark>,
+}
+
+impl TfClass {
+    pub fn binary_name(&self) -> String {
+        self.internal_name.replace('/', ".")
+    }
+
+    /// The identifier of a method's tracing name.
+    pub fn identifier(&self, tracing_name: &str) -> Option<usize> {
+        self.tracing_names.binary_search_by(|n| n.as_str().cmp(tracing_name)).ok()
+    }
+
+    /// Is there anything for TF to do or check in this class?
+    pub fn is_relevant(&self) -> bool {
+        !self.class_groups.is_empty() || !self.methods.is_empty() || !self.without_code.is_empty()
+    }
+}
+
+/// Builds the TF view of `class`.
+pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -> Result<TfClass, ClassFileError> {
+    let internal_name = class.this_class()?.into_owned();
+    let binary_name = internal_name.replace('/', ".");
+    let class_annotations = class.annotations()?;
+    let class_annotation_names: Vec<String> =
+        class_annotations.iter().filter_map(|a| descriptor_to_binary(&a.type_descriptor)).collect();
+    let class_groups: Vec<String> =
+        class_annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
+    let enhanced = enhanced_mark(&class_annotations);
+
+    let mut methods = Vec::new();
+    let mut without_code = Vec::new();
+    for (index, member) in class.methods().iter().enumerate() {
+        let Some(method) =
+            method_role(class, member, index, groups, selections, &binary_name, &class_annotation_names)?
+        else {
+            continue;
+        };
+        let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
+        match (&method.role, has_code) {
+            (_, true) => methods.push(method),
+            // Filters never select what has no bytecode (as in JEP 520).
+            (Role::Monitored { selected: true, .. }, false) => {}
+            (_, false) => without_code.push(method),
+        }
+    }
+    name_selected_overloads(&mut methods);
+
+    let mut holder_groups: BTreeSet<String> = class_groups.iter().cloned().collect();
+    for m in &methods {
+        if let Role::Monitored { group, .. } = &m.role {
+            holder_groups.insert(group.clone());
+        }
+    }
+    let tracing_names: BTreeSet<String> = methods.iter().map(|m| m.tracing_name.clone()).collect();
+    Ok(TfClass {
+        internal_name,
+        class_groups,
+        holder_groups: holder_groups.into_iter().collect(),
+        methods,
+        without_code,
+        tracing_names: tracing_names.into_iter().collect(),
+        enhanced,
+    })
+}
+
+fn method_role(
+    class: &ClassFile<'_>,
+    member: &Member<'_>,
+    index: usize,
+    groups: &Groups,
+    selections: &[Selection],
+    class_name: &str,
+    class_annotation_names: &[String],
+) -> Result<Option<TfMethod>, ClassFileError> {
+    let annotations = class.member_annotations(member)?;
+    let tf_annotations: Vec<String> =
+        annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
+    let info = annotations.iter().find(|a| a.type_descriptor == protocol::INFO_METHOD);
+    let explicit_tracing_name = annotations
+        .iter()
+        .find(|a| a.type_descriptor == protocol::TRACING_NAME)
+        .and_then(|a| match a.element("value") {
+            Some(ElementValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        });
+    let name = member.name()?.into_owned();
+    let descriptor = member.descriptor()?.into_owned();
+
+    let role = if let Some(info) = info {
+        Role::Info { tp_type: enum_element(info, "tpType").unwrap_or_else(|| "NONE".into()), tp_name: string_element(info, "tpName") }
+    } else if let Some(group) = tf_annotations.first() {
+        Role::Monitored { group: group.clone(), selected: false }
+    } else if let Some(group) = selected_group(member, selections, class_name, &name, class_annotation_names, &annotations) {
+        Role::Monitored { group, selected: true }
+    } else {
+        return Ok(None);
+    };
+    let redacted_parameters = class
+        .parameter_annotations(member)?
+        .iter()
+        .enumerate()
+        .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
+        .map(|(i, _)| i)
+        .collect();
+    let tracing_name = explicit_tracing_name.clone().unwrap_or_else(|| name.clone());
+    Ok(Some(TfMethod {
+        index,
+        name,
+        descriptor,
+        access_flags: member.access_flags,
+        role,
+        explicit_tracing_name,
+        tracing_name,
+        tf_annotations,
+        redacted_parameters,
+    }))
+}
+
+fn selected_group(
+    member: &Member<'_>,
+    selections: &[Selection],
+    class_name: &str,
+    method_name: &str,
+    class_annotations: &[String],
+    method_annotations: &[Annotation<'_>],
+) -> Option<String> {
+    // Bridges forward to the real method, and synthetic methods have no source.
+    if member.access_flags & (ACC_BRIDGE | ACC_SYNTHETIC) != 0 || selections.is_empty() {
+        return None;
+    }
+    let method_annotations: Vec<String> =
+        method_annotations.iter().filter_map(|a| descriptor_to_binary(&a.type_descriptor)).collect();
+    let reference = MethodRef {
+        class: class_name,
+        method: method_name,
+        class_annotations,
+        method_annotations: &method_annotations,
+    };
+    selections.iter().find(|s| s.spec.matches(&reference)).map(|s| s.group.clone())
+}
+
+/// Overloads that a filter selected (and that have no `@TracingName`) are told
+/// apart by their parameter types, `write(int)`, `write(byte[],int,int)`:
+/// the spec's rule that overloads need distinct tracing names would otherwise
+/// make every filter over real code fail.
+fn name_selected_overloads(methods: &mut [TfMethod]) {
+    let overloaded: BTreeSet<String> = {
+        let mut seen = BTreeSet::new();
+        let mut twice = BTreeSet::new();
+        for m in methods.iter() {
+            if !seen.insert(m.name.clone()) {
+                twice.insert(m.name.clone());
+            }
+        }
+        twice
+    };
+    for m in methods.iter_mut() {
+        let selected = matches!(m.role, Role::Monitored { selected: true, .. });
+        if selected && m.explicit_tracing_name.is_none() && overloaded.contains(&m.name) {
+            m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor));
+        }
+    }
+}
+
+/// `(I[BLjava/lang/String;)V` → `int,byte[],String`.
+pub fn readable_parameters(descriptor: &str) -> String {
+    let params = descriptor.strip_prefix('(').and_then(|d| d.split(')').next()).unwrap_or("");
+    let mut out = Vec::new();
+    let mut dims = 0;
+    let mut chars = params.chars();
+    while let Some(c) = chars.next() {
+        let base = match c {
+            '[' => {
+                dims += 1;
+                continue;
+            }
+            'L' => {
+                let name: String = chars.by_ref().take_while(|&c| c != ';').collect();
+                name.rsplit('/').next().unwrap_or("").to_string()
+            }
+            'B' => "byte".into(),
+            'C' => "char".into(),
+            'D' => "double".into(),
+            'F' => "float".into(),
+            'I' => "int".into(),
+            'J' => "long".into(),
+            'S' => "short".into(),
+            'Z' => "boolean".into(),
+            other => other.to_string(),
+        };
+        out.push(format!("{base}{}", "[]".repeat(dims)));
+        dims = 0;
+    }
+    out.join(",")
+}
+
+fn enhanced_mark(annotations: &[Annotation<'_>]) -> Option<EnhancedMark> {
+    let a = annotations.iter().find(|a| a.type_descriptor == protocol::TF_ENHANCED)?;
+    let stage = match a.element("stage") {
+        Some(ElementValue::Int(s)) => *s,
+        _ => 0,
+    };
+    Some(EnhancedMark { stage, fingerprint: string_element(a, "fingerprint") })
+}
+
+fn enum_element(a: &Annotation<'_>, name: &str) -> Option<String> {
+    match a.element(name) {
+        Some(ElementValue::Enum { name, .. }) => Some(name.to_string()),
+        _ => None,
+    }
+}
+
+fn string_element(a: &Annotation<'_>, name: &str) -> String {
+    match a.element(name) {
+        Some(ElementValue::String(s)) => s.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// `Lcom/ex/IO;` → `com.ex.IO`.
+pub fn descriptor_to_binary(descriptor: &str) -> Option<String> {
+    descriptor.strip_prefix('L')?.strip_suffix(';').map(|n| n.replace('/', "."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readable_parameter_lists() {
+        assert_eq!(readable_parameters("()V"), "");
+        assert_eq!(readable_parameters("(I[BLjava/lang/String;[[J)V"), "int,byte[],String,long[][]");
+    }
+
+    #[test]
+    fn groups_resolve_by_full_or_unique_simple_name() {
+        let g = Groups::new(["a.IO".to_string(), "b.IO".to_string(), "a.Timing".to_string()]);
+        assert_eq!(g.resolve("a.IO").unwrap(), "a.IO");
+        assert_eq!(g.resolve("Timing").unwrap(), "a.Timing");
+        assert!(g.resolve("IO").unwrap_err().contains("could be any of a.IO, b.IO"));
+        assert!(g.resolve("Nope").unwrap_err().contains("is not a TF annotation"));
+        assert_eq!(g.of_descriptor("La/IO;").as_deref(), Some("a.IO"));
+        assert_eq!(g.of_descriptor("La/Other;"), None);
+    }
+}

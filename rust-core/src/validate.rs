@@ -1,0 +1,173 @@
+//! The spec's rules for TF classes. Every offence is reported, each naming the
+//! class, the method and the rule; one offence anywhere fails the whole run.
+#![forbid(unsafe_code)]
+
+use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
+use crate::model::{Role, TfClass, TfMethod, ACC_PRIVATE, ACC_STATIC};
+use crate::request::Diagnostic;
+use std::collections::BTreeMap;
+
+const INVOKEVIRTUAL: u8 = 0xb6;
+const INVOKESPECIAL: u8 = 0xb7;
+const INVOKESTATIC: u8 = 0xb8;
+const RETURN: u8 = 0xb1;
+
+/// Checks `tf` (built from `class`); returns every offence.
+pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, ClassFileError> {
+    let mut out = Offences { class: tf.binary_name(), list: Vec::new() };
+    for m in &tf.without_code {
+        let what = if m.is_info() { "an info method" } else { "a monitored method" };
+        out.add(m, "method-without-code", format!("{what} must have a body: abstract and native methods cannot be enhanced"));
+    }
+    for m in &tf.methods {
+        check_annotations(tf, m, &mut out);
+        if m.is_info() && tf.enhanced.is_none() {
+            check_info_method(class, m, &mut out)?;
+        }
+    }
+    check_overloads(class, tf, &mut out)?;
+    check_tracing_names(tf, &mut out);
+    check_info_calls(class, tf, &mut out)?;
+    Ok(out.list)
+}
+
+struct Offences {
+    class: String,
+    list: Vec<Diagnostic>,
+}
+
+impl Offences {
+    fn add(&mut self, m: &TfMethod, rule: &str, message: String) {
+        self.add_for(Some(m.signature()), rule, message);
+    }
+
+    fn add_for(&mut self, method: Option<String>, rule: &str, message: String) {
+        self.list.push(Diagnostic { file: None, class: Some(self.class.clone()), method, rule: rule.into(), message });
+    }
+}
+
+fn check_annotations(tf: &TfClass, m: &TfMethod, out: &mut Offences) {
+    if m.tf_annotations.len() > 1 {
+        out.add(m, "multiple-tf-annotations", format!("a method may carry one TF annotation, this one has {}", m.tf_annotations.join(", ")));
+    }
+    match &m.role {
+        Role::Info { .. } if !m.tf_annotations.is_empty() => {
+            out.add(m, "info-method-with-tf-annotation", format!("@InfoMethod cannot be combined with a TF annotation ({})", m.tf_annotations.join(", ")));
+        }
+        Role::Monitored { selected: false, .. } => {
+            for group in &m.tf_annotations {
+                if !tf.class_groups.contains(group) {
+                    out.add(m, "tf-annotation-missing-on-class", format!("the method is annotated @{group}, so its class must be too"));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_info_method(class: &ClassFile<'_>, m: &TfMethod, out: &mut Offences) -> Result<(), ClassFileError> {
+    if m.access_flags & ACC_PRIVATE == 0 {
+        out.add(m, "info-method-not-private", "an info method must be private".into());
+    }
+    if m.access_flags & ACC_STATIC != 0 {
+        out.add(m, "info-method-static", "an info method must not be static".into());
+    }
+    if !m.descriptor.ends_with(")V") {
+        out.add(m, "info-method-not-void", "an info method must return void".into());
+    }
+    let member = &class.methods()[m.index];
+    if let Some(code) = class.code(member)? {
+        if code.code != [RETURN] {
+            out.add(m, "info-method-has-body", "an info method must have an empty body: TF replaces it".into());
+        }
+    }
+    Ok(())
+}
+
+/// Overloading is all or nothing: all overloads of a name monitored, or all
+/// info methods, or none; and TF overloads need distinct tracing names.
+fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> Result<(), ClassFileError> {
+    let mut by_name: BTreeMap<String, Vec<Option<&TfMethod>>> = BTreeMap::new();
+    for (index, member) in class.methods().iter().enumerate() {
+        let tf_method = tf.methods.iter().chain(&tf.without_code).find(|m| m.index == index);
+        by_name.entry(member.name()?.into_owned()).or_default().push(tf_method);
+    }
+    for (name, overloads) in by_name.iter().filter(|(_, o)| o.len() > 1) {
+        let kinds: Vec<&str> = overloads
+            .iter()
+            .map(|m| match m {
+                Some(m) if m.is_info() => "info",
+                Some(_) => "monitored",
+                None => "plain",
+            })
+            .collect();
+        if kinds.iter().any(|k| *k != kinds[0]) {
+            out.add_for(
+                Some(name.clone()),
+                "overload-mixed",
+                format!("overloads of {name} must all be monitored, all be info methods, or none be either; found {}", kinds.join(", ")),
+            );
+            continue;
+        }
+        let tf_overloads: Vec<&TfMethod> = overloads.iter().flatten().copied().collect();
+        let mut names: Vec<&str> = tf_overloads.iter().map(|m| m.tracing_name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        if !tf_overloads.is_empty() && names.len() != tf_overloads.len() {
+            out.add_for(
+                Some(name.clone()),
+                "overload-needs-tracing-name",
+                format!("the {} overloads of {name} need distinct @TracingName values", tf_overloads.len()),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn check_tracing_names(tf: &TfClass, out: &mut Offences) {
+    let mut by_tracing_name: BTreeMap<&str, Vec<&TfMethod>> = BTreeMap::new();
+    for m in &tf.methods {
+        by_tracing_name.entry(&m.tracing_name).or_default().push(m);
+    }
+    for (tracing_name, methods) in by_tracing_name {
+        // Overloads of one name are reported by check_overloads.
+        if methods.len() > 1 && methods.iter().any(|m| m.name != methods[0].name) {
+            let who: Vec<String> = methods.iter().map(|m| m.signature()).collect();
+            out.add_for(None, "duplicate-tracing-name", format!("tracing name '{tracing_name}' is used by {}", who.join(", ")));
+        }
+    }
+}
+
+/// An info method may be called only from a monitored method of its class.
+fn check_info_calls(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> Result<(), ClassFileError> {
+    let infos: Vec<&TfMethod> = tf.methods.iter().filter(|m| m.is_info()).collect();
+    if infos.is_empty() {
+        return Ok(());
+    }
+    let mut pool = PoolBuilder::new(class.constant_pool().clone());
+    for (index, member) in class.methods().iter().enumerate() {
+        let caller = tf.methods.iter().find(|m| m.index == index);
+        if caller.is_some_and(|m| m.is_monitored()) {
+            continue;
+        }
+        let Some(code) = CodeModel::lift(class, member, &mut pool)? else { continue };
+        for insn in &code.elements {
+            let Insn::Pool { opcode: INVOKEVIRTUAL | INVOKESPECIAL | INVOKESTATIC, index: reference } = insn else {
+                continue;
+            };
+            let target = class.constant_pool().member_ref(*reference)?;
+            if target.owner != tf.internal_name.as_str() {
+                continue;
+            }
+            if let Some(info) = infos.iter().find(|i| target.name == i.name.as_str() && target.descriptor == i.descriptor.as_str()) {
+                let caller_name = format!("{}{}", member.name()?, member.descriptor()?);
+                out.add_for(
+                    Some(caller_name),
+                    "info-call-outside-monitored-method",
+                    format!("calls info method {} but is not a monitored method", info.signature()),
+                );
+            }
+        }
+    }
+    Ok(())
+}
