@@ -6,6 +6,7 @@
 #![deny(unsafe_code)]
 
 pub mod classfile;
+pub mod classpath;
 pub mod cli;
 pub mod ffi;
 pub mod filter;

@@ -40,6 +40,37 @@ pub fn write(path: &Path, annotation_names: &[String]) -> io::Result<()> {
     write_atomically(path, render(annotation_names).as_bytes())
 }
 
+/// The annotation names listed in a resource (the inverse of [`render`]).
+pub fn parse(text: &str) -> Vec<String> {
+    let prefix = format!("{ENTRY_KEY_PREFIX}.");
+    text.lines()
+        .filter_map(|line| line.split_once('='))
+        .filter(|(key, _)| key.trim().strip_prefix(&prefix).is_some_and(|n| n.parse::<u32>().is_ok()))
+        .map(|(_, value)| unescape(value.trim()))
+        .collect()
+}
+
+fn unescape(value: &str) -> String {
+    let mut units = Vec::new();
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u16; 2];
+            units.extend_from_slice(c.encode_utf16(&mut buf));
+            continue;
+        }
+        match chars.next() {
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                units.push(u16::from_str_radix(&hex, 16).unwrap_or(u16::from(b'?')));
+            }
+            Some(other) => units.push(other as u16),
+            None => {}
+        }
+    }
+    String::from_utf16_lossy(&units)
+}
+
 /// Escapes a value for `java.util.Properties` (ISO-8859-1 with `\uXXXX`):
 /// class names may hold any Unicode letter.
 fn escape(value: &str) -> String {
@@ -73,6 +104,12 @@ mod tests {
              org.tracingfacility.tf.annotation.1=a.X\n\
              org.tracingfacility.tf.annotation.2=b.Y\n"
         );
+    }
+
+    #[test]
+    fn parse_reads_back_what_render_writes() {
+        let names = vec!["a.X".to_string(), "b.Y$Z".to_string(), "\u{e9}.\u{1F600}".to_string()];
+        assert_eq!(parse(&render(&names)), names);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::ClassFile;
+use crate::classpath;
 use crate::filter::FilterSpec;
 use crate::metadata;
 use crate::model::{self, Groups, Selection};
@@ -44,7 +45,15 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             report.messages.push(format!("TF annotation: {name}"));
         }
     }
-    let groups = Groups::new(report.annotations.iter().cloned());
+    let on_classpath = match classpath::tf_annotations(&request.classpath) {
+        Ok(names) => names,
+        Err(errors) => {
+            report.errors = errors;
+            return finish(report, request);
+        }
+    };
+    let builtin = protocol::FILTERED_GROUP.replace('/', ".");
+    let groups = Groups::new(report.annotations.iter().cloned().chain(on_classpath).chain([builtin]));
     let selections = match resolve_filters(&request.filters, &groups) {
         Ok(s) => s,
         Err(errors) => {
@@ -128,7 +137,7 @@ fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>
                     continue;
                 }
             },
-            None => protocol::FILTERED_GROUP.replace('/', "."),
+            None => protocol::FILTERED_GROUP.replace('/', "."), // always among `groups`
         };
         selections.push(Selection { spec, group });
     }
