@@ -8,6 +8,8 @@
 pub mod classfile;
 pub mod classpath;
 pub mod cli;
+pub mod codegen;
+pub mod enhance;
 pub mod ffi;
 pub mod filter;
 pub mod metadata;
@@ -17,4 +19,5 @@ pub mod pipeline;
 pub mod protocol;
 pub mod request;
 pub mod scan;
+pub mod schema;
 pub mod validate;

@@ -3,15 +3,15 @@
 //! metadata → report. Nothing is written unless every stage succeeded.
 #![forbid(unsafe_code)]
 
-use crate::classfile::ClassFile;
 use crate::classpath;
+use crate::enhance::{self, Outcome, Settings};
 use crate::filter::FilterSpec;
 use crate::metadata;
-use crate::model::{self, Groups, Selection};
+use crate::model::{Groups, Selection};
 use crate::protocol;
+use crate::output;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::{self, Scan, ScannedClass};
-use crate::validate;
 use std::path::{Path, PathBuf};
 
 /// Runs `request` to completion; failures are in the report, never panics.
@@ -62,11 +62,12 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     };
 
-    let mut tf_classes = 0;
+    let settings = Settings { tracegen: request.tracegen, filters: request.filters.clone() };
+    let mut enhanced = Vec::new();
     for class in &scan.classes {
-        match check_class(class, &groups, &selections) {
-            Ok(true) => tf_classes += 1,
-            Ok(false) => {}
+        match enhance::enhance_class(class, &groups, &selections, &settings) {
+            Ok(Outcome::Enhanced(bytes)) => enhanced.push((class, bytes)),
+            Ok(Outcome::Untouched | Outcome::Current) => report.classes_unchanged += 1,
             Err(errors) => {
                 report.classes_failed += 1;
                 report.errors.extend(errors);
@@ -76,43 +77,45 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     if !report.errors.is_empty() {
         return finish(report, request);
     }
-    if request.verbose > 0 {
-        report.messages.push(format!("{tf_classes} classes use TF"));
+    write_classes(&mut report, request, enhanced);
+    if !report.errors.is_empty() {
+        return finish(report, request);
     }
-    // The schema and tracegen stages come with the enhancer; until then every
-    // class is left as it is.
-    report.classes_unchanged = report.classes_scanned;
 
     write_resource(&mut report, request, &scan);
     finish(report, request)
 }
 
-/// Builds the TF view of one class and checks the spec's rules; `Ok(true)` when
-/// the class uses TF.
-fn check_class(class: &ScannedClass, groups: &Groups, selections: &[Selection]) -> Result<bool, Vec<Diagnostic>> {
-    let file = class.file.display().to_string();
-    let located = |mut d: Diagnostic| {
-        d.file = Some(file.clone());
-        d
-    };
-    let parse_error = |e: crate::classfile::ClassFileError| {
-        vec![located(Diagnostic {
-            class: Some(class.name.clone()),
-            rule: "parse".into(),
-            message: format!("not a valid class file: {e}"),
-            ..Diagnostic::default()
-        })]
-    };
-    let parsed = ClassFile::parse(&class.bytes).map_err(parse_error)?;
-    let tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
-    if !tf.is_relevant() {
-        return Ok(false);
-    }
-    let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
-    if offences.is_empty() {
-        Ok(true)
-    } else {
-        Err(offences.into_iter().map(located).collect())
+/// Writes each enhanced class atomically, in place or as `NAME.class.new`.
+fn write_classes(report: &mut EnhanceReport, request: &EnhanceRequest, enhanced: Vec<(&ScannedClass, Vec<u8>)>) {
+    for (class, bytes) in enhanced {
+        let target = if request.new_out {
+            let mut name = class.file.clone().into_os_string();
+            name.push(".new");
+            PathBuf::from(name)
+        } else {
+            class.file.clone()
+        };
+        if request.dry_run {
+            report.messages.push(format!("dry run: would enhance {} ({})", class.name, target.display()));
+            report.classes_enhanced += 1;
+            continue;
+        }
+        match output::write_atomically(&target, &bytes) {
+            Ok(()) => {
+                report.classes_enhanced += 1;
+                if request.verbose > 1 {
+                    report.messages.push(format!("enhanced {}", class.name));
+                }
+            }
+            Err(e) => report.errors.push(Diagnostic {
+                file: Some(target.display().to_string()),
+                class: Some(class.name.clone()),
+                rule: "write".into(),
+                message: format!("could not write the enhanced class: {e}"),
+                ..Diagnostic::default()
+            }),
+        }
     }
 }
 

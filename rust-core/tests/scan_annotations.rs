@@ -21,7 +21,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("com/example/trace/NotTf.java", "package com.example.trace; public @interface NotTf {}"),
     ("com/example/Stream.java",
      "package com.example; import com.example.trace.*;
-      @IO public class Stream { @IORead int read() { return 1; } class Inner {} }"),
+      @IO @IORead public class Stream { @IORead int read() { return 1; } class Inner {} }"),
 ];
 
 fn enhance(classes: &Path) -> tf_core::request::EnhanceReport {

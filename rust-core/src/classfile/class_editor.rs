@@ -5,6 +5,7 @@
 
 use super::attribute::{name, Attribute};
 use super::class_file::{ClassFile, Member, MAGIC};
+use super::code_model::CodeModel;
 use super::encode::Put;
 use super::error::{ClassFileError, Result};
 use super::pool_builder::PoolBuilder;
@@ -140,6 +141,27 @@ impl<'a> ClassEditor<'a> {
     /// An editable form of method `index`; later edits go to the returned builder.
     pub fn edit_method(&mut self, index: usize) -> Option<&mut MemberBuilder<'a>> {
         edit_member(&mut self.methods, index)
+    }
+
+    /// The code of method `index` of `class` (the class this editor was made
+    /// from) as an editable model; `None` for abstract and native methods.
+    pub fn lift_code(&mut self, class: &ClassFile<'a>, index: usize) -> Result<Option<CodeModel<'a>>> {
+        let method = class
+            .methods()
+            .get(index)
+            .ok_or_else(|| ClassFileError::malformed(0, format!("the class has no method #{index}")))?;
+        CodeModel::lift(class, method, &mut self.pool)
+    }
+
+    /// Assembles `code` and makes it the Code attribute of method `index`.
+    pub fn replace_code(&mut self, index: usize, code: &CodeModel<'a>) -> Result<()> {
+        let data = code.assemble(&mut self.pool)?;
+        let name_index = self.pool.utf8(name::CODE)?;
+        let method = self
+            .edit_method(index)
+            .ok_or_else(|| ClassFileError::malformed(0, format!("the class has no method #{index}")))?;
+        method.set_attribute(name::CODE, name_index, data);
+        Ok(())
     }
 
     pub fn edit_field(&mut self, index: usize) -> Option<&mut MemberBuilder<'a>> {

@@ -259,7 +259,7 @@ impl<'a> CodeModel<'a> {
             let model = if attribute.is(name::STACK_MAP_TABLE) {
                 let budget = 64 * code.attribute.raw.len() + 65_536;
                 let decoded = stack_map::decode(&mut r, &initial_frame, budget, &mut |o, at| labels.label(o, at))?;
-                stack_map::check_classes(&decoded, pool.original(), attribute.offset)?;
+                stack_map::check_classes(&decoded, pool, attribute.offset)?;
                 frames.extend(decoded);
                 CodeAttributeModel::StackMapTable { name_index }
             } else if attribute.is(name::LINE_NUMBER_TABLE) {

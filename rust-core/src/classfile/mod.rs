@@ -20,22 +20,31 @@
 #![forbid(unsafe_code)]
 
 mod annotations;
+mod assembler;
 mod attribute;
 mod class_editor;
 mod class_file;
 mod code;
+pub mod code_model;
 mod constant_pool;
+pub mod descriptor;
 mod encode;
 mod error;
+mod frame_infer;
 pub mod mutf8;
+pub mod opcodes;
 mod pool_builder;
 mod reader;
 mod roundtrip;
+mod stack_depth;
+pub mod stack_map;
 
 pub use annotations::{Annotation, ElementValue};
 pub use attribute::{name as attribute_name, Attribute};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use class_file::{ClassFile, Member, MAGIC};
+pub use code_model::{CodeAttributeModel, CodeModel, CodeTarget, Handler, Insn, Label, LocalVariable, TypeAnnotation};
+pub use stack_map::{Frame, VType};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
 pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef};
 pub use error::{ClassFileError, ErrorKind};

@@ -80,14 +80,6 @@ impl<'a> Reader<'a> {
         Ok(u32::from_be_bytes(self.array()?))
     }
 
-    pub fn i8(&mut self) -> Result<i8> {
-        Ok(self.u8()? as i8)
-    }
-
-    pub fn i16(&mut self) -> Result<i16> {
-        Ok(self.u16()? as i16)
-    }
-
     pub fn i32(&mut self) -> Result<i32> {
         Ok(self.u32()? as i32)
     }

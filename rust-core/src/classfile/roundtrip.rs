@@ -5,6 +5,8 @@
 
 use super::class_editor::ClassEditor;
 use super::class_file::ClassFile;
+use super::code_model::CodeModel;
+use super::pool_builder::PoolBuilder;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -31,10 +33,33 @@ pub fn roundtrip_class(bytes: &[u8]) -> Option<String> {
         Err(e) => return Some(format!("parse: {e}")),
     };
     match ClassEditor::new(&class).to_bytes() {
-        Ok(written) if written == bytes => None,
-        Ok(written) => Some(first_difference(bytes, &written)),
-        Err(e) => Some(format!("write: {e}")),
+        Ok(written) if written == bytes => {}
+        Ok(written) => return Some(first_difference(bytes, &written)),
+        Err(e) => return Some(format!("write: {e}")),
     }
+    code_round_trips(&class).err()
+}
+
+/// Lifts every method's code into the code model and assembles it again with
+/// no edit: the Code attribute must come out byte-identical, which exercises
+/// labels, relocation of every offset table, and the StackMapTable codec.
+fn code_round_trips(class: &ClassFile<'_>) -> Result<(), String> {
+    let mut pool = PoolBuilder::new(class.constant_pool().clone());
+    for method in class.methods() {
+        let name = || format!("{}{}", method.name().unwrap_or_default(), method.descriptor().unwrap_or_default());
+        let model = match CodeModel::lift(class, method, &mut pool) {
+            Ok(Some(model)) => model,
+            Ok(None) => continue,
+            Err(e) => return Err(format!("lift {}: {e}", name())),
+        };
+        let original = class.code(method).ok().flatten().map(|c| c.attribute.data()).unwrap_or_default();
+        match model.assemble(&mut pool) {
+            Ok(code) if code == original => {}
+            Ok(code) => return Err(format!("code of {}: {}", name(), first_difference(original, &code))),
+            Err(e) => return Err(format!("assemble {}: {e}", name())),
+        }
+    }
+    Ok(())
 }
 
 fn first_difference(expected: &[u8], actual: &[u8]) -> String {

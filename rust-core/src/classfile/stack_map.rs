@@ -159,7 +159,7 @@ mod kind {
 /// Decodes a StackMapTable. `label_at(offset, at)` gives the label of a code
 /// offset, failing (with file offset `at`) if it is no instruction boundary.
 /// `budget` bounds the total number of decoded entries.
-pub fn decode(
+pub(crate) fn decode(
     r: &mut Reader<'_>,
     initial: &Frame,
     budget: usize,
@@ -240,7 +240,7 @@ fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result
 }
 
 /// Checks that the Object types of decoded frames name Class constants.
-pub fn check_classes(frames: &[(Label, Frame)], pool: &ConstantPool<'_>, at: usize) -> Result<()> {
+pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, at: usize) -> Result<()> {
     for (_, frame) in frames {
         for t in frame.locals.iter().chain(&frame.stack) {
             if let VType::Object(index) = t {

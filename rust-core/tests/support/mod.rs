@@ -43,6 +43,11 @@ pub fn with_tf_api<'a>(sources: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)
 /// Writes `sources` (path, text) under `dir/src`, compiles them with `javac`
 /// (from `$JAVA_HOME` or PATH) into `dir/classes`, and returns that directory.
 pub fn javac(dir: &Path, release: &str, sources: &[(&str, &str)]) -> PathBuf {
+    javac_against(dir, release, &[], sources)
+}
+
+/// [`javac`] with a class path to compile against.
+pub fn javac_against(dir: &Path, release: &str, classpath: &[&Path], sources: &[(&str, &str)]) -> PathBuf {
     let src = dir.join("src");
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).unwrap();
@@ -53,18 +58,69 @@ pub fn javac(dir: &Path, release: &str, sources: &[(&str, &str)]) -> PathBuf {
         std::fs::write(&file, text).unwrap();
         files.push(file);
     }
-    let javac = std::env::var_os("JAVA_HOME")
-        .map(|home| PathBuf::from(home).join("bin/javac"))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("javac"));
-    let output = Command::new(javac)
-        .args(["-nowarn", "--release", release, "-d"])
-        .arg(&classes)
+    let mut command = Command::new(java_tool("javac"));
+    command.args(["-nowarn", "--release", release, "-d"]).arg(&classes);
+    if !classpath.is_empty() {
+        command.arg("-cp").arg(std::env::join_paths(classpath).unwrap());
+    }
+    let output = command
         .args(&files)
         .output()
         .expect("run javac");
     assert!(output.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&output.stderr));
     classes
+}
+
+/// tf-runtime's classes, compiled once per test binary from `runtime/src/main/java`.
+pub fn tf_runtime_classes() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/main/java");
+        let out = std::env::temp_dir().join(format!("tf-runtime-classes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let sources: Vec<PathBuf> = files_under(&root)
+            .into_iter()
+            .filter(|f| f.ends_with(".java") && !f.ends_with("module-info.java"))
+            .map(|f| root.join(f))
+            .collect();
+        let output = Command::new(java_tool("javac"))
+            .args(["-nowarn", "--release", "11", "-d"])
+            .arg(&out)
+            .args(&sources)
+            .output()
+            .expect("run javac");
+        assert!(output.status.success(), "javac of tf-runtime failed:\n{}", String::from_utf8_lossy(&output.stderr));
+        out
+    })
+    .clone()
+}
+
+/// A JDK tool from `$JAVA_HOME/bin`, or PATH.
+pub fn java_tool(name: &str) -> PathBuf {
+    std::env::var_os("JAVA_HOME")
+        .map(|home| PathBuf::from(home).join("bin").join(name))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+/// Runs `main` with the HotSpot verifier on for every class; returns stdout,
+/// failing the test with stderr if the JVM fails.
+pub fn run_verified(classpath: &[&Path], main: &str) -> String {
+    let cp = std::env::join_paths(classpath).unwrap();
+    let output = Command::new(java_tool("java"))
+        .args(["-Xverify:all", "-XX:-UseSharedSpaces", "-cp"])
+        .arg(cp)
+        .arg(main)
+        .output()
+        .expect("run java");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "java {main} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
 }
 
 /// Every file under `dir`, relative, sorted.

@@ -1,0 +1,268 @@
+//! Instruction sequences that the schema and tracegen stages both emit:
+//! constants, loads by type, boxing, and `Object[]` of a method's arguments.
+#![forbid(unsafe_code)]
+
+use crate::classfile::{ClassFileError, Insn, PoolBuilder};
+
+pub mod op {
+    pub const ACONST_NULL: u8 = 0x01;
+    pub const ICONST_0: u8 = 0x03;
+    pub const LDC: u8 = 0x12;
+    pub const ILOAD: u8 = 0x15;
+    pub const LLOAD: u8 = 0x16;
+    pub const FLOAD: u8 = 0x17;
+    pub const DLOAD: u8 = 0x18;
+    pub const ALOAD: u8 = 0x19;
+    pub const ISTORE: u8 = 0x36;
+    pub const LSTORE: u8 = 0x37;
+    pub const FSTORE: u8 = 0x38;
+    pub const DSTORE: u8 = 0x39;
+    pub const ASTORE: u8 = 0x3a;
+    pub const AASTORE: u8 = 0x53;
+    pub const DUP: u8 = 0x59;
+    pub const IRETURN: u8 = 0xac;
+    pub const LRETURN: u8 = 0xad;
+    pub const FRETURN: u8 = 0xae;
+    pub const DRETURN: u8 = 0xaf;
+    pub const ARETURN: u8 = 0xb0;
+    pub const RETURN: u8 = 0xb1;
+    pub const GETSTATIC: u8 = 0xb2;
+    pub const PUTSTATIC: u8 = 0xb3;
+    pub const INVOKEVIRTUAL: u8 = 0xb6;
+    pub const INVOKESPECIAL: u8 = 0xb7;
+    pub const INVOKESTATIC: u8 = 0xb8;
+    pub const INVOKEINTERFACE: u8 = 0xb9;
+    pub const NEW: u8 = 0xbb;
+    pub const ANEWARRAY: u8 = 0xbd;
+    pub const ATHROW: u8 = 0xbf;
+    pub const CHECKCAST: u8 = 0xc0;
+    pub const IFEQ: u8 = 0x99;
+    pub const IFNULL: u8 = 0xc6;
+    pub const GOTO: u8 = 0xa7;
+}
+
+type Result<T> = std::result::Result<T, ClassFileError>;
+
+/// A Java type as a descriptor names it, primitives kept apart (for boxing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JavaType<'d> {
+    Boolean,
+    Byte,
+    Char,
+    Short,
+    Int,
+    Long,
+    Float,
+    Double,
+    /// A class or array descriptor's internal form (`java/lang/String`, `[I`).
+    Reference(&'d str),
+}
+
+impl<'d> JavaType<'d> {
+    pub fn slots(self) -> u16 {
+        match self {
+            JavaType::Long | JavaType::Double => 2,
+            _ => 1,
+        }
+    }
+
+    /// The load instruction's opcode for this type.
+    pub fn load_opcode(self) -> u8 {
+        match self {
+            JavaType::Long => op::LLOAD,
+            JavaType::Float => op::FLOAD,
+            JavaType::Double => op::DLOAD,
+            JavaType::Reference(_) => op::ALOAD,
+            _ => op::ILOAD,
+        }
+    }
+
+    pub fn store_opcode(self) -> u8 {
+        match self {
+            JavaType::Long => op::LSTORE,
+            JavaType::Float => op::FSTORE,
+            JavaType::Double => op::DSTORE,
+            JavaType::Reference(_) => op::ASTORE,
+            _ => op::ISTORE,
+        }
+    }
+
+    /// `(box class, primitive descriptor)`, for `valueOf`.
+    fn boxing(self) -> Option<(&'static str, &'static str)> {
+        Some(match self {
+            JavaType::Boolean => ("java/lang/Boolean", "Z"),
+            JavaType::Byte => ("java/lang/Byte", "B"),
+            JavaType::Char => ("java/lang/Character", "C"),
+            JavaType::Short => ("java/lang/Short", "S"),
+            JavaType::Int => ("java/lang/Integer", "I"),
+            JavaType::Long => ("java/lang/Long", "J"),
+            JavaType::Float => ("java/lang/Float", "F"),
+            JavaType::Double => ("java/lang/Double", "D"),
+            JavaType::Reference(_) => return None,
+        })
+    }
+}
+
+/// A method descriptor's parameter and return types.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature<'d> {
+    pub parameters: Vec<JavaType<'d>>,
+    /// `None` for void.
+    pub returns: Option<JavaType<'d>>,
+}
+
+impl<'d> Signature<'d> {
+    pub fn parse(descriptor: &'d str) -> Result<Self> {
+        let bad = || ClassFileError::malformed(0, format!("bad method descriptor '{descriptor}'"));
+        let inner = descriptor.strip_prefix('(').ok_or_else(bad)?;
+        let (params, returns) = inner.split_once(')').ok_or_else(bad)?;
+        let mut parameters = Vec::new();
+        let mut rest = params;
+        while !rest.is_empty() {
+            let (t, after) = one_type(rest).ok_or_else(bad)?;
+            parameters.push(t);
+            rest = after;
+        }
+        let returns = match returns {
+            "V" => None,
+            r => match one_type(r) {
+                Some((t, "")) => Some(t),
+                _ => return Err(bad()),
+            },
+        };
+        Ok(Signature { parameters, returns })
+    }
+
+    /// Local slots the parameters take (without `this`).
+    pub fn parameter_slots(&self) -> u16 {
+        self.parameters.iter().map(|t| t.slots()).sum()
+    }
+}
+
+fn one_type(text: &str) -> Option<(JavaType<'_>, &str)> {
+    let rest = text.get(1..)?;
+    Some(match text.as_bytes().first()? {
+        b'Z' => (JavaType::Boolean, rest),
+        b'B' => (JavaType::Byte, rest),
+        b'C' => (JavaType::Char, rest),
+        b'S' => (JavaType::Short, rest),
+        b'I' => (JavaType::Int, rest),
+        b'J' => (JavaType::Long, rest),
+        b'F' => (JavaType::Float, rest),
+        b'D' => (JavaType::Double, rest),
+        b'L' => {
+            let end = rest.find(';')?;
+            (JavaType::Reference(&rest[..end]), &rest[end + 1..])
+        }
+        b'[' => {
+            let dims = text.bytes().take_while(|&b| b == b'[').count();
+            let (_, after) = one_type(&text[dims..])?;
+            let len = text.len() - after.len();
+            (JavaType::Reference(&text[..len]), after)
+        }
+        _ => return None,
+    })
+}
+
+/// Pushes an int constant with the shortest instruction.
+pub fn push_int(value: i32, pool: &mut PoolBuilder<'_>) -> Result<Insn> {
+    Ok(match i16::try_from(value) {
+        Ok(v) => Insn::int_constant(v),
+        Err(_) => Insn::Ldc { opcode: op::LDC, index: pool.integer(value)? },
+    })
+}
+
+pub fn load(t: JavaType<'_>, slot: u16) -> Insn {
+    Insn::Local { opcode: t.load_opcode(), index: slot, wide: false }
+}
+
+pub fn store(t: JavaType<'_>, slot: u16) -> Insn {
+    Insn::Local { opcode: t.store_opcode(), index: slot, wide: false }
+}
+
+pub fn aload(slot: u16) -> Insn {
+    Insn::Local { opcode: op::ALOAD, index: slot, wide: false }
+}
+
+pub fn astore(slot: u16) -> Insn {
+    Insn::Local { opcode: op::ASTORE, index: slot, wide: false }
+}
+
+/// Boxes the value on the stack if `t` is primitive.
+pub fn box_value(t: JavaType<'_>, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
+    match t.boxing() {
+        None => Ok(Vec::new()),
+        Some((class, primitive)) => {
+            let index = pool.method_ref(class, "valueOf", &format!("({primitive})L{class};"))?;
+            Ok(vec![Insn::Pool { opcode: op::INVOKESTATIC, index }])
+        }
+    }
+}
+
+/// `new Object[] { args… }` from the parameters in their slots, starting at
+/// `first_slot`; a parameter whose index is in `redacted` is replaced by
+/// `redacted_marker` (a getstatic of the runtime's marker).
+pub fn argument_array(
+    parameters: &[JavaType<'_>],
+    first_slot: u16,
+    redacted: &[usize],
+    redacted_marker: Option<Insn>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<Insn>> {
+    let object = pool.class("java/lang/Object")?;
+    let count = i32::try_from(parameters.len()).unwrap_or(i32::MAX);
+    let mut out = vec![push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: object }];
+    let mut slot = first_slot;
+    for (i, t) in parameters.iter().enumerate() {
+        out.push(Insn::Simple(op::DUP));
+        out.push(push_int(i32::try_from(i).unwrap_or(i32::MAX), pool)?);
+        match (&redacted_marker, redacted.contains(&i)) {
+            (Some(marker), true) => out.push(marker.clone()),
+            _ => {
+                out.push(load(*t, slot));
+                out.extend(box_value(*t, pool)?);
+            }
+        }
+        out.push(Insn::Simple(op::AASTORE));
+        slot += t.slots();
+    }
+    Ok(out)
+}
+
+/// `new T[] { … }` whose elements each come from `element`'s instructions.
+pub fn array_of(
+    element_class: &str,
+    elements: Vec<Vec<Insn>>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<Insn>> {
+    let class = pool.class(element_class)?;
+    let count = i32::try_from(elements.len()).unwrap_or(i32::MAX);
+    let mut out = vec![push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: class }];
+    for (i, element) in elements.into_iter().enumerate() {
+        out.push(Insn::Simple(op::DUP));
+        out.push(push_int(i32::try_from(i).unwrap_or(i32::MAX), pool)?);
+        out.extend(element);
+        out.push(Insn::Simple(op::AASTORE));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_keep_primitive_kinds() {
+        let s = Signature::parse("(ZBCSIJFD[[ILjava/lang/String;)Ljava/util/List;").unwrap();
+        use JavaType::*;
+        assert_eq!(
+            s.parameters,
+            [Boolean, Byte, Char, Short, Int, Long, Float, Double, Reference("[[I"), Reference("java/lang/String")]
+        );
+        assert_eq!(s.returns, Some(Reference("java/util/List")));
+        assert_eq!(s.parameter_slots(), 12);
+        assert_eq!(Signature::parse("()V").unwrap().returns, None);
+        assert!(Signature::parse("(Q)V").is_err());
+        assert!(Signature::parse("(I").is_err());
+    }
+}

@@ -1,0 +1,107 @@
+//! One class through the per-class stages: model → validate → schema →
+//! (tracegen). Pure: bytes in, bytes or offences out; the pipeline writes.
+#![forbid(unsafe_code)]
+
+use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
+use crate::model::{self, Groups, Selection};
+use crate::request::Diagnostic;
+use crate::scan::ScannedClass;
+use crate::{protocol, schema, validate};
+use sha2::{Digest, Sha256};
+
+/// The settings that shape enhanced output; their fingerprint goes into
+/// `@TFEnhanced` so a later run can tell whether a class is current.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub tracegen: bool,
+    pub filters: Vec<String>,
+}
+
+impl Settings {
+    /// Stable across runs, paths and filter order.
+    pub fn fingerprint(&self) -> String {
+        let mut filters = self.filters.clone();
+        filters.sort();
+        let text = format!(
+            "tf-core {}\ntracegen={}\nfilters={}\n",
+            env!("CARGO_PKG_VERSION"),
+            self.tracegen,
+            filters.join("\n")
+        );
+        let digest = Sha256::digest(text.as_bytes());
+        digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn stage(&self) -> i32 {
+        if self.tracegen {
+            protocol::STAGE_TRACEGEN
+        } else {
+            protocol::STAGE_SCHEMA
+        }
+    }
+}
+
+/// What became of one class.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing of TF in it.
+    Untouched,
+    /// Already enhanced with these settings.
+    Current,
+    Enhanced(Vec<u8>),
+}
+
+pub fn enhance_class(
+    class: &ScannedClass,
+    groups: &Groups,
+    selections: &[Selection],
+    settings: &Settings,
+) -> Result<Outcome, Vec<Diagnostic>> {
+    let file = class.file.display().to_string();
+    let diagnostic = |method: Option<String>, rule: &str, message: String| Diagnostic {
+        file: Some(file.clone()),
+        class: Some(class.name.clone()),
+        method,
+        rule: rule.into(),
+        message,
+    };
+    let parse_error = |e: ClassFileError| vec![diagnostic(None, "parse", format!("not a valid class file: {e}"))];
+
+    let parsed = ClassFile::parse(&class.bytes).map_err(parse_error)?;
+    let tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
+    if !tf.is_relevant() {
+        return Ok(Outcome::Untouched);
+    }
+    let fingerprint = settings.fingerprint();
+    if let Some(mark) = &tf.enhanced {
+        return if mark.fingerprint == fingerprint && mark.stage == settings.stage() {
+            Ok(Outcome::Current)
+        } else {
+            Err(vec![diagnostic(
+                None,
+                "enhanced-with-other-settings",
+                format!(
+                    "the class was enhanced before (stage {}, fingerprint {}) with other settings and its original \
+                     is gone: run a clean build",
+                    mark.stage, mark.fingerprint
+                ),
+            )])
+        };
+    }
+    let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
+    if !offences.is_empty() {
+        return Err(offences.into_iter().map(|d| Diagnostic { file: Some(file.clone()), ..d }).collect());
+    }
+    if settings.tracegen {
+        // Stage 2 is not built yet: classes stay as they are rather than
+        // half-enhanced. (`-tracegen false` runs stage 1 alone.)
+        return Ok(Outcome::Untouched);
+    }
+    let enhance_error = |e: ClassFileError| vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))];
+    let mut editor = ClassEditor::new(&parsed);
+    schema::apply(&parsed, &tf, &fingerprint, &mut editor).map_err(enhance_error)?;
+    let bytes = editor.to_bytes().map_err(enhance_error)?;
+    // Never write a class the engine cannot read back.
+    ClassFile::parse(&bytes).map_err(|e| enhance_error(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;
+    Ok(Outcome::Enhanced(bytes))
+}

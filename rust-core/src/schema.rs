@@ -1,0 +1,326 @@
+//! Stage 1, the schema stage (build time only: it changes the class's shape).
+//!
+//! - one `private static final` holder field per TF group the class uses;
+//! - the start of `<clinit>` (made if missing) creates the holders and calls
+//!   `EnhancedCodeSupport.registerClass(class, tracing names, groups, holders)`;
+//! - each info method gets two trailing parameters `(MethodMonitor, int callerId)`
+//!   and the body `if (mm != null) mm.info(args, callerId, selfId, tpType)`;
+//! - each call of an info method from a monitored method passes `(null, 0)`,
+//!   whatever the invoke instruction (javac 11+ uses `invokevirtual` for private
+//!   methods, older javac `invokespecial`, interfaces `invokeinterface`);
+//! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
+#![forbid(unsafe_code)]
+
+use crate::classfile::{
+    attribute_name, Attribute, ClassEditor, ClassFile, ClassFileError, CodeAttribute, CodeModel, Frame, Insn,
+    PoolBuilder,
+};
+use crate::codegen::{self, op, JavaType, Signature};
+use crate::model::{Role, TfClass, TfMethod};
+use crate::protocol;
+
+type Result<T> = std::result::Result<T, ClassFileError>;
+
+const ACC_PRIVATE: u16 = 0x0002;
+const ACC_STATIC: u16 = 0x0008;
+const ACC_FINAL: u16 = 0x0010;
+const ACC_SYNTHETIC: u16 = 0x1000;
+
+/// Annotations and `ldc` of a class constant need version 49 (Java 5).
+pub const MIN_MAJOR_VERSION: u16 = 49;
+
+/// Applies stage 1 to `editor`, made from `class`.
+pub fn apply<'a>(class: &ClassFile<'a>, tf: &TfClass, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
+    if class.major_version() < MIN_MAJOR_VERSION {
+        return Err(ClassFileError::limit(
+            0,
+            format!("class file version {} is older than Java 5 (49), which TF needs", class.major_version()),
+        ));
+    }
+    let holders = add_holder_fields(tf, editor)?;
+    register_in_clinit(class, tf, &holders, editor)?;
+    for info in tf.methods.iter().filter(|m| m.is_info()) {
+        rewrite_info_method(class, tf, info, editor)?;
+    }
+    for monitored in tf.methods.iter().filter(|m| m.is_monitored()) {
+        pass_null_to_info_calls(class, tf, monitored, editor)?;
+    }
+    mark_enhanced(class, protocol::STAGE_SCHEMA, fingerprint, editor)
+}
+
+/// The new descriptor of an info method: two parameters appended.
+pub fn info_descriptor(descriptor: &str) -> String {
+    match descriptor.split_once(')') {
+        Some((params, ret)) => format!("{params}{}){ret}", protocol::INFO_EXTRA_PARAMETERS),
+        None => descriptor.to_string(),
+    }
+}
+
+/// Name of the holder field of the group at `index` in `tf.holder_groups`.
+pub fn holder_field(index: usize) -> String {
+    format!("{}{index}", protocol::HOLDER_FIELD_PREFIX)
+}
+
+fn add_holder_fields(tf: &TfClass, editor: &mut ClassEditor<'_>) -> Result<Vec<String>> {
+    let signature = editor.pool.utf8(protocol::HOLDER_FIELD_SIGNATURE)?;
+    let signature_name = editor.pool.utf8(attribute_name::SIGNATURE)?;
+    let mut names = Vec::new();
+    for index in 0..tf.holder_groups.len() {
+        let name = holder_field(index);
+        let field = editor.add_field(
+            ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC,
+            &name,
+            protocol::HOLDER_FIELD_DESCRIPTOR,
+        )?;
+        field.set_attribute(attribute_name::SIGNATURE, signature_name, signature.to_be_bytes().to_vec());
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// The registration sequence, inserted first in `<clinit>`: monitors must be
+/// known before any code of the class can run.
+fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
+    let this = &tf.internal_name;
+    let holder_class = pool.class(protocol::SYNCHRONIZED_HOLDER)?;
+    let holder_init = pool.method_ref(protocol::SYNCHRONIZED_HOLDER, "<init>", "()V")?;
+    let mut out = Vec::new();
+    let mut holder_refs = Vec::new();
+    for name in holders {
+        let field = pool.field_ref(this, name, protocol::HOLDER_FIELD_DESCRIPTOR)?;
+        out.extend([
+            Insn::Pool { opcode: op::NEW, index: holder_class },
+            Insn::Simple(op::DUP),
+            Insn::Pool { opcode: op::INVOKESPECIAL, index: holder_init },
+            Insn::Pool { opcode: op::PUTSTATIC, index: field },
+        ]);
+        holder_refs.push(field);
+    }
+    out.push(Insn::Ldc { opcode: op::LDC, index: pool.class(this)? });
+    let names = tf
+        .tracing_names
+        .iter()
+        .map(|n| Ok(vec![Insn::Ldc { opcode: op::LDC, index: pool.string(n)? }]))
+        .collect::<Result<Vec<_>>>()?;
+    out.extend(codegen::array_of("java/lang/String", names, pool)?);
+    let groups = tf
+        .holder_groups
+        .iter()
+        .map(|g| Ok(vec![Insn::Ldc { opcode: op::LDC, index: pool.class(&g.replace('.', "/"))? }]))
+        .collect::<Result<Vec<_>>>()?;
+    out.extend(codegen::array_of("java/lang/Class", groups, pool)?);
+    let holders = holder_refs.into_iter().map(|f| vec![Insn::Pool { opcode: op::GETSTATIC, index: f }]).collect();
+    out.extend(codegen::array_of(protocol::SYNCHRONIZED_HOLDER, holders, pool)?);
+    let register = pool.method_ref(
+        protocol::REGISTER_CLASS.owner,
+        protocol::REGISTER_CLASS.name,
+        protocol::REGISTER_CLASS.descriptor,
+    )?;
+    out.push(Insn::Pool { opcode: op::INVOKESTATIC, index: register });
+    Ok(out)
+}
+
+fn register_in_clinit<'a>(class: &ClassFile<'a>, tf: &TfClass, holders: &[String], editor: &mut ClassEditor<'a>) -> Result<()> {
+    let existing = class.methods().iter().position(|m| m.name_is("<clinit>") && m.descriptor_is("()V"));
+    let (index, mut code) = match existing {
+        Some(index) => match editor.lift_code(class, index)? {
+            Some(code) => (index, code),
+            None => return Err(ClassFileError::malformed(0, "<clinit> has no code")),
+        },
+        None => {
+            editor.add_method(ACC_STATIC, "<clinit>", "()V")?;
+            let code = empty_method_body(class, &mut editor.pool)?;
+            (editor.methods.len() - 1, code)
+        }
+    };
+    let sequence = registration(tf, holders, &mut editor.pool)?;
+    code.insert(0, sequence);
+    editor.replace_code(index, &code)
+}
+
+/// The Code attribute of a method whose body is `return` and that takes no
+/// arguments: the start of a new `<clinit>`.
+const EMPTY_STATIC_BODY: &[u8] = &[
+    0, 0, 0, 0, 0, 0, // attribute header (name, length): not read
+    0, 0, 0, 0, 0, 0, 0, 1, op::RETURN, 0, 0, 0, 0,
+];
+
+fn empty_method_body<'a>(class: &ClassFile<'a>, pool: &mut PoolBuilder<'a>) -> Result<CodeModel<'a>> {
+    let attribute = Attribute { name_index: 0, name: attribute_name::CODE.as_bytes(), offset: 0, raw: EMPTY_STATIC_BODY };
+    let code = CodeAttribute::parse(attribute, pool.original())?;
+    let initial = Frame::initial(class.this_class_index(), true, false, "()V", pool)?;
+    CodeModel::lift_code(&code, initial, class.major_version() >= 50, class.this_class_index(), pool)
+}
+
+/// `private void note(String s)` becomes `note(String s, MethodMonitor mm, int callerId)`
+/// whose body reports the call to `mm` when there is one.
+fn rewrite_info_method<'a>(class: &ClassFile<'a>, tf: &TfClass, info: &TfMethod, editor: &mut ClassEditor<'a>) -> Result<()> {
+    let Role::Info { tp_type, .. } = &info.role else { return Ok(()) };
+    let signature = Signature::parse(&info.descriptor)?;
+    let new_descriptor = info_descriptor(&info.descriptor);
+    let self_id = tf.identifier(&info.tracing_name).unwrap_or(0);
+    let monitor_slot = 1 + signature.parameter_slots();
+    let caller_slot = monitor_slot + 1;
+
+    let Some(mut code) = editor.lift_code(class, info.index)? else {
+        return Err(ClassFileError::malformed(0, "an info method has no code"));
+    };
+    let pool = &mut editor.pool;
+    let done = code.new_label();
+    let info_call = pool.interface_method_ref(protocol::MM_INFO.owner, protocol::MM_INFO.name, protocol::MM_INFO.descriptor)?;
+    let redacted = pool.field_ref(protocol::REDACTED_VALUE.owner, protocol::REDACTED_VALUE.name, protocol::REDACTED_VALUE.descriptor)?;
+    let tp = pool.field_ref(protocol::TIMING_POINT_TYPE, tp_type, protocol::TIMING_POINT_TYPE_DESCRIPTOR)?;
+    let mut body = vec![
+        codegen::aload(monitor_slot),
+        Insn::Branch { opcode: op::IFNULL, target: done },
+        codegen::aload(monitor_slot),
+    ];
+    body.extend(codegen::argument_array(
+        &signature.parameters,
+        1,
+        &info.redacted_parameters,
+        Some(Insn::Pool { opcode: op::GETSTATIC, index: redacted }),
+        pool,
+    )?);
+    body.push(codegen::load(JavaType::Int, caller_slot));
+    body.push(codegen::push_int(i32::try_from(self_id).unwrap_or(0), pool)?);
+    body.push(Insn::Pool { opcode: op::GETSTATIC, index: tp });
+    body.push(Insn::InvokeInterface { index: info_call, count: 5 });
+    body.push(Insn::Label(done));
+    // The old body is a lone `return`: ours goes before it.
+    code.insert(0, body);
+    code.initial_frame = Frame::initial(class.this_class_index(), false, false, &new_descriptor, pool)?;
+    if code.frames_required {
+        code.frames.push((done, code.initial_frame.clone()));
+    }
+    code.max_locals = code.max_locals.max(caller_slot + 1);
+    editor.replace_code(info.index, &code)?;
+
+    let descriptor_index = editor.pool.utf8(&new_descriptor)?;
+    let extra = extended_attributes(class, info, &mut editor.pool)?;
+    let method = editor
+        .edit_method(info.index)
+        .ok_or_else(|| ClassFileError::malformed(0, "info method vanished"))?;
+    method.descriptor_index = descriptor_index;
+    for (name, name_index, data) in extra {
+        method.set_attribute(name, name_index, data);
+    }
+    Ok(())
+}
+
+/// A generic info method's Signature and its MethodParameters must list the
+/// two new parameters too, or reflection on the method fails.
+fn extended_attributes(
+    class: &ClassFile<'_>,
+    info: &TfMethod,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<(&'static str, u16, Vec<u8>)>> {
+    let member = &class.methods()[info.index];
+    let mut out = Vec::new();
+    if let Some(signature) = member.attribute(attribute_name::SIGNATURE) {
+        let index = u16::from_be_bytes(fixed(signature.data())?);
+        let text = class.constant_pool().utf8(index)?;
+        let new_text = info_descriptor(&text);
+        out.push((attribute_name::SIGNATURE, pool.utf8(attribute_name::SIGNATURE)?, pool.utf8(&new_text)?.to_be_bytes().to_vec()));
+    }
+    if let Some(parameters) = member.attribute(attribute_name::METHOD_PARAMETERS) {
+        let data = parameters.data();
+        let count = *data.first().ok_or_else(|| ClassFileError::malformed(parameters.offset, "empty MethodParameters"))?;
+        let count = count.checked_add(2).ok_or_else(|| ClassFileError::limit(parameters.offset, "an info method with 254 parameters"))?;
+        let mut new_data = vec![count];
+        new_data.extend_from_slice(&data[1..]);
+        // Nameless, synthetic: the monitor and the caller's identifier.
+        new_data.extend_from_slice(&[0, 0, 0x10, 0x00, 0, 0, 0x10, 0x00]);
+        out.push((attribute_name::METHOD_PARAMETERS, pool.utf8(attribute_name::METHOD_PARAMETERS)?, new_data));
+    }
+    Ok(out)
+}
+
+fn fixed<const N: usize>(data: &[u8]) -> Result<[u8; N]> {
+    data.get(..N)
+        .and_then(|d| d.try_into().ok())
+        .ok_or_else(|| ClassFileError::malformed(0, "an attribute shorter than its kind"))
+}
+
+/// In a monitored method, every call of an info method passes `(null, 0)`;
+/// tracegen later replaces them by the monitor and the caller's identifier.
+fn pass_null_to_info_calls<'a>(class: &ClassFile<'a>, tf: &TfClass, monitored: &TfMethod, editor: &mut ClassEditor<'a>) -> Result<()> {
+    let infos: Vec<&TfMethod> = tf.methods.iter().filter(|m| m.is_info()).collect();
+    if infos.is_empty() {
+        return Ok(());
+    }
+    let Some(mut code) = editor.lift_code(class, monitored.index)? else { return Ok(()) };
+    let mut changed = false;
+    let mut i = 0;
+    while i < code.elements.len() {
+        let reference = match &code.elements[i] {
+            Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } => *index,
+            Insn::InvokeInterface { index, .. } => *index,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let target = class.constant_pool().member_ref(reference)?;
+        let is_info = target.owner == tf.internal_name.as_str()
+            && infos.iter().any(|m| target.name == m.name.as_str() && target.descriptor == m.descriptor.as_str());
+        if !is_info {
+            i += 1;
+            continue;
+        }
+        let new_descriptor = info_descriptor(&target.descriptor);
+        let interface = matches!(editor.pool.get(reference)?, crate::classfile::Constant::InterfaceMethodref { .. });
+        let new_reference = if interface {
+            editor.pool.interface_method_ref(&tf.internal_name, &target.name, &new_descriptor)?
+        } else {
+            editor.pool.method_ref(&tf.internal_name, &target.name, &new_descriptor)?
+        };
+        code.elements[i] = match &code.elements[i] {
+            Insn::InvokeInterface { count, .. } => Insn::InvokeInterface { index: new_reference, count: count + 2 },
+            Insn::Pool { opcode, .. } => Insn::Pool { opcode: *opcode, index: new_reference },
+            other => other.clone(),
+        };
+        code.insert(i, [Insn::Simple(op::ACONST_NULL), Insn::Simple(op::ICONST_0)]);
+        i += 3;
+        changed = true;
+    }
+    if changed {
+        editor.replace_code(monitored.index, &code)?;
+    }
+    Ok(())
+}
+
+/// Adds `@TFEnhanced(stage, fingerprint)` to the class's visible annotations.
+fn mark_enhanced<'a>(class: &ClassFile<'a>, stage: i32, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
+    let pool = &mut editor.pool;
+    let mut annotation = Vec::new();
+    annotation.extend(pool.utf8(protocol::TF_ENHANCED)?.to_be_bytes());
+    annotation.extend(2u16.to_be_bytes());
+    annotation.extend(pool.utf8("stage")?.to_be_bytes());
+    annotation.push(b'I');
+    annotation.extend(pool.integer(stage)?.to_be_bytes());
+    annotation.extend(pool.utf8("fingerprint")?.to_be_bytes());
+    annotation.push(b's');
+    annotation.extend(pool.utf8(fingerprint)?.to_be_bytes());
+
+    let existing = class.attributes().iter().find(|a| a.is(attribute_name::RUNTIME_VISIBLE_ANNOTATIONS));
+    let data = match existing {
+        Some(attribute) => {
+            let data = attribute.data();
+            let count = u16::from_be_bytes(fixed(data)?);
+            let count = count
+                .checked_add(1)
+                .ok_or_else(|| ClassFileError::limit(attribute.offset, "a class with 65,535 annotations"))?;
+            let mut out = count.to_be_bytes().to_vec();
+            out.extend_from_slice(&data[2..]);
+            out.extend(annotation);
+            out
+        }
+        None => {
+            let mut out = 1u16.to_be_bytes().to_vec();
+            out.extend(annotation);
+            out
+        }
+    };
+    editor.set_attribute(attribute_name::RUNTIME_VISIBLE_ANNOTATIONS, data)
+}
