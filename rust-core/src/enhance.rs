@@ -6,7 +6,8 @@ use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
 use crate::model::{self, Groups, Selection};
 use crate::request::Diagnostic;
 use crate::scan::ScannedClass;
-use crate::{protocol, schema, validate};
+use crate::schema::{self, Bodies};
+use crate::{protocol, tracegen, validate};
 use sha2::{Digest, Sha256};
 
 /// The settings that shape enhanced output; their fingerprint goes into
@@ -92,14 +93,15 @@ pub fn enhance_class(
     if !offences.is_empty() {
         return Err(offences.into_iter().map(|d| Diagnostic { file: Some(file.clone()), ..d }).collect());
     }
-    if settings.tracegen {
-        // Stage 2 is not built yet: classes stay as they are rather than
-        // half-enhanced. (`-tracegen false` runs stage 1 alone.)
-        return Ok(Outcome::Untouched);
-    }
     let enhance_error = |e: ClassFileError| vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))];
     let mut editor = ClassEditor::new(&parsed);
-    schema::apply(&parsed, &tf, &fingerprint, &mut editor).map_err(enhance_error)?;
+    let mut bodies = Bodies::default();
+    schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(enhance_error)?;
+    if settings.tracegen {
+        tracegen::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(enhance_error)?;
+    }
+    bodies.assemble_into(&mut editor).map_err(enhance_error)?;
+    schema::mark_enhanced(&parsed, settings.stage(), &fingerprint, &mut editor).map_err(enhance_error)?;
     let bytes = editor.to_bytes().map_err(enhance_error)?;
     // Never write a class the engine cannot read back.
     ClassFile::parse(&bytes).map_err(|e| enhance_error(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;

@@ -20,4 +20,5 @@ pub mod protocol;
 pub mod request;
 pub mod scan;
 pub mod schema;
+pub mod tracegen;
 pub mod validate;

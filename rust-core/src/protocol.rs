@@ -76,6 +76,17 @@ pub const LINK_MONITOR: Member = Member {
 pub const MONITOR_INDY_NAME: &str = "monitor";
 pub const MONITOR_INDY_DESCRIPTOR: &str = "()Lorg/tracingfacility/runtime/MethodMonitor;";
 
+/// `static void thrown(Throwable t, Throwable lastReported, MethodMonitor mm, int id)`:
+/// reports an explicit `throw` when `mm` is not null and `t` is not the
+/// throwable this invocation reported last (a `finally` block's rethrow). A
+/// call rather than a branch, so the throw site needs no stack map frame
+/// whatever else is on the stack.
+pub const THROWN: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "thrown",
+    descriptor: "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;I)V",
+};
+
 /// `static final Object[] NO_ARGS`: passed when the monitor does not want values.
 pub const NO_ARGS: Member =
     Member { owner: ENHANCED_CODE_SUPPORT, name: "NO_ARGS", descriptor: "[Ljava/lang/Object;" };
@@ -112,6 +123,7 @@ pub const MEMBERS: &[Member] = &[
     HOLDER_CONTENT,
     REGISTER_CLASS,
     LINK_MONITOR,
+    THROWN,
     NO_ARGS,
     REDACTED_VALUE,
     MM_ENTER,

@@ -21,6 +21,40 @@ use crate::protocol;
 
 type Result<T> = std::result::Result<T, ClassFileError>;
 
+/// Method bodies being edited, by method index: both stages edit the same
+/// model of a method, and the caller assembles each once, at the end.
+#[derive(Default)]
+pub struct Bodies<'a> {
+    models: std::collections::BTreeMap<usize, CodeModel<'a>>,
+}
+
+impl<'a> Bodies<'a> {
+    /// The model of method `index`, lifted on first use; `None` without code.
+    pub fn get(&mut self, class: &ClassFile<'a>, editor: &mut ClassEditor<'a>, index: usize) -> Result<Option<&mut CodeModel<'a>>> {
+        if !self.models.contains_key(&index) {
+            match editor.lift_code(class, index)? {
+                Some(model) => {
+                    self.models.insert(index, model);
+                }
+                None => return Ok(None),
+            }
+        }
+        Ok(self.models.get_mut(&index))
+    }
+
+    fn insert(&mut self, index: usize, model: CodeModel<'a>) {
+        self.models.insert(index, model);
+    }
+
+    /// Assembles every edited body into its method's Code attribute.
+    pub fn assemble_into(self, editor: &mut ClassEditor<'a>) -> Result<()> {
+        for (index, model) in &self.models {
+            editor.replace_code(*index, model)?;
+        }
+        Ok(())
+    }
+}
+
 const ACC_PRIVATE: u16 = 0x0002;
 const ACC_STATIC: u16 = 0x0008;
 const ACC_FINAL: u16 = 0x0010;
@@ -29,8 +63,13 @@ const ACC_SYNTHETIC: u16 = 0x1000;
 /// Annotations and `ldc` of a class constant need version 49 (Java 5).
 pub const MIN_MAJOR_VERSION: u16 = 49;
 
-/// Applies stage 1 to `editor`, made from `class`.
-pub fn apply<'a>(class: &ClassFile<'a>, tf: &TfClass, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
+/// Applies stage 1 to `editor`, made from `class`; edited code goes to `bodies`.
+pub fn apply<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> Result<()> {
     if class.major_version() < MIN_MAJOR_VERSION {
         return Err(ClassFileError::limit(
             0,
@@ -38,14 +77,14 @@ pub fn apply<'a>(class: &ClassFile<'a>, tf: &TfClass, fingerprint: &str, editor:
         ));
     }
     let holders = add_holder_fields(tf, editor)?;
-    register_in_clinit(class, tf, &holders, editor)?;
+    register_in_clinit(class, tf, &holders, editor, bodies)?;
     for info in tf.methods.iter().filter(|m| m.is_info()) {
-        rewrite_info_method(class, tf, info, editor)?;
+        rewrite_info_method(class, tf, info, editor, bodies)?;
     }
     for monitored in tf.methods.iter().filter(|m| m.is_monitored()) {
-        pass_null_to_info_calls(class, tf, monitored, editor)?;
+        pass_null_to_info_calls(class, tf, monitored, editor, bodies)?;
     }
-    mark_enhanced(class, protocol::STAGE_SCHEMA, fingerprint, editor)
+    Ok(())
 }
 
 /// The new descriptor of an info method: two parameters appended.
@@ -120,22 +159,36 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
     Ok(out)
 }
 
-fn register_in_clinit<'a>(class: &ClassFile<'a>, tf: &TfClass, holders: &[String], editor: &mut ClassEditor<'a>) -> Result<()> {
-    let existing = class.methods().iter().position(|m| m.name_is("<clinit>") && m.descriptor_is("()V"));
-    let (index, mut code) = match existing {
-        Some(index) => match editor.lift_code(class, index)? {
-            Some(code) => (index, code),
-            None => return Err(ClassFileError::malformed(0, "<clinit> has no code")),
-        },
+fn register_in_clinit<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    holders: &[String],
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> Result<()> {
+    let sequence = registration(tf, holders, &mut editor.pool)?;
+    match class.methods().iter().position(|m| m.name_is("<clinit>") && m.descriptor_is("()V")) {
+        Some(index) => {
+            let code = bodies
+                .get(class, editor, index)?
+                .ok_or_else(|| ClassFileError::malformed(0, "<clinit> has no code"))?;
+            code.insert(0, sequence);
+        }
         None => {
             editor.add_method(ACC_STATIC, "<clinit>", "()V")?;
-            let code = empty_method_body(class, &mut editor.pool)?;
-            (editor.methods.len() - 1, code)
+            let mut code = empty_method_body(class, &mut editor.pool)?;
+            code.insert(0, sequence);
+            bodies.insert(editor.methods.len() - 1, code);
         }
-    };
-    let sequence = registration(tf, holders, &mut editor.pool)?;
-    code.insert(0, sequence);
-    editor.replace_code(index, &code)
+    }
+    Ok(())
+}
+
+/// Is `insn` the registration call that stage 1 puts first in `<clinit>`?
+pub fn is_registration(insn: &Insn, pool: &PoolBuilder<'_>) -> bool {
+    let Insn::Pool { opcode: op::INVOKESTATIC, index } = insn else { return false };
+    matches!(pool.method_owner_and_name(*index), Ok((_, name)) if name == protocol::REGISTER_CLASS.name)
+        && matches!(pool.reference_descriptor(*index), Ok(d) if d == protocol::REGISTER_CLASS.descriptor)
 }
 
 /// The Code attribute of a method whose body is `return` and that takes no
@@ -154,7 +207,13 @@ fn empty_method_body<'a>(class: &ClassFile<'a>, pool: &mut PoolBuilder<'a>) -> R
 
 /// `private void note(String s)` becomes `note(String s, MethodMonitor mm, int callerId)`
 /// whose body reports the call to `mm` when there is one.
-fn rewrite_info_method<'a>(class: &ClassFile<'a>, tf: &TfClass, info: &TfMethod, editor: &mut ClassEditor<'a>) -> Result<()> {
+fn rewrite_info_method<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    info: &TfMethod,
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> Result<()> {
     let Role::Info { tp_type, .. } = &info.role else { return Ok(()) };
     let signature = Signature::parse(&info.descriptor)?;
     let new_descriptor = info_descriptor(&info.descriptor);
@@ -194,7 +253,7 @@ fn rewrite_info_method<'a>(class: &ClassFile<'a>, tf: &TfClass, info: &TfMethod,
         code.frames.push((done, code.initial_frame.clone()));
     }
     code.max_locals = code.max_locals.max(caller_slot + 1);
-    editor.replace_code(info.index, &code)?;
+    bodies.insert(info.index, code);
 
     let descriptor_index = editor.pool.utf8(&new_descriptor)?;
     let extra = extended_attributes(class, info, &mut editor.pool)?;
@@ -244,13 +303,18 @@ fn fixed<const N: usize>(data: &[u8]) -> Result<[u8; N]> {
 
 /// In a monitored method, every call of an info method passes `(null, 0)`;
 /// tracegen later replaces them by the monitor and the caller's identifier.
-fn pass_null_to_info_calls<'a>(class: &ClassFile<'a>, tf: &TfClass, monitored: &TfMethod, editor: &mut ClassEditor<'a>) -> Result<()> {
+fn pass_null_to_info_calls<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    monitored: &TfMethod,
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> Result<()> {
     let infos: Vec<&TfMethod> = tf.methods.iter().filter(|m| m.is_info()).collect();
     if infos.is_empty() {
         return Ok(());
     }
-    let Some(mut code) = editor.lift_code(class, monitored.index)? else { return Ok(()) };
-    let mut changed = false;
+    let Some(code) = bodies.get(class, editor, monitored.index)? else { return Ok(()) };
     let mut i = 0;
     while i < code.elements.len() {
         let reference = match &code.elements[i] {
@@ -282,16 +346,12 @@ fn pass_null_to_info_calls<'a>(class: &ClassFile<'a>, tf: &TfClass, monitored: &
         };
         code.insert(i, [Insn::Simple(op::ACONST_NULL), Insn::Simple(op::ICONST_0)]);
         i += 3;
-        changed = true;
-    }
-    if changed {
-        editor.replace_code(monitored.index, &code)?;
     }
     Ok(())
 }
 
 /// Adds `@TFEnhanced(stage, fingerprint)` to the class's visible annotations.
-fn mark_enhanced<'a>(class: &ClassFile<'a>, stage: i32, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
+pub fn mark_enhanced<'a>(class: &ClassFile<'a>, stage: i32, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
     let pool = &mut editor.pool;
     let mut annotation = Vec::new();
     annotation.extend(pool.utf8(protocol::TF_ENHANCED)?.to_be_bytes());

@@ -48,6 +48,11 @@ pub fn javac(dir: &Path, release: &str, sources: &[(&str, &str)]) -> PathBuf {
 
 /// [`javac`] with a class path to compile against.
 pub fn javac_against(dir: &Path, release: &str, classpath: &[&Path], sources: &[(&str, &str)]) -> PathBuf {
+    javac_with(&java_tool("javac"), dir, release, classpath, sources)
+}
+
+/// [`javac_against`] with a given `javac` executable.
+pub fn javac_with(javac: &Path, dir: &Path, release: &str, classpath: &[&Path], sources: &[(&str, &str)]) -> PathBuf {
     let src = dir.join("src");
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).unwrap();
@@ -58,7 +63,7 @@ pub fn javac_against(dir: &Path, release: &str, classpath: &[&Path], sources: &[
         std::fs::write(&file, text).unwrap();
         files.push(file);
     }
-    let mut command = Command::new(java_tool("javac"));
+    let mut command = Command::new(javac);
     command.args(["-nowarn", "--release", release, "-d"]).arg(&classes);
     if !classpath.is_empty() {
         command.arg("-cp").arg(std::env::join_paths(classpath).unwrap());
@@ -96,6 +101,13 @@ pub fn tf_runtime_classes() -> PathBuf {
     .clone()
 }
 
+/// The Temurin JDK 25 on these machines (javac 25, JFR method timing).
+pub fn jdk25_home() -> PathBuf {
+    std::env::var_os("TF_JDK25_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64"))
+}
+
 /// A JDK tool from `$JAVA_HOME/bin`, or PATH.
 pub fn java_tool(name: &str) -> PathBuf {
     std::env::var_os("JAVA_HOME")
@@ -107,8 +119,13 @@ pub fn java_tool(name: &str) -> PathBuf {
 /// Runs `main` with the HotSpot verifier on for every class; returns stdout,
 /// failing the test with stderr if the JVM fails.
 pub fn run_verified(classpath: &[&Path], main: &str) -> String {
+    run_verified_with(&java_tool("java"), classpath, main)
+}
+
+/// [`run_verified`] with a given `java` executable.
+pub fn run_verified_with(java: &Path, classpath: &[&Path], main: &str) -> String {
     let cp = std::env::join_paths(classpath).unwrap();
-    let output = Command::new(java_tool("java"))
+    let output = Command::new(java)
         .args(["-Xverify:all", "-XX:-UseSharedSpaces", "-cp"])
         .arg(cp)
         .arg(main)

@@ -1,0 +1,479 @@
+//! Stage 2, tracegen: the monitoring code of each monitored method.
+//!
+//! ```text
+//! [constructor: up to its super(...)/this(...) call]  [<clinit>: up to registerClass]
+//!     mm = <monitor>                 invokedynamic bound to a MutableCallSite (version ≥ 51),
+//!                                    else the holder field's content()
+//!     reported = null
+//!     if (mm != null) mm.enter(id, mm.wantsArguments() ? new Object[]{args…} : NO_ARGS)
+//! body:                              ─┐ try (catch-all handler, lowest priority)
+//!     info(…, null, 0)  → info(…, mm, id)
+//!     throw t           → EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t
+//!     return v          → result = v; goto exit
+//!                                    ─┘
+//! exit:   if (mm != null) mm.exit(id[, mm.wantsArguments() ? box(result) : null]); return result
+//! handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exit(id[, null]) } throw t
+//! ```
+//!
+//! Frames: only what is known is declared — this stage's own locals, the
+//! method's parameters in the prologue, a Throwable in the handler — and every
+//! other local is Top, so no class hierarchy is needed. Frames already in the
+//! body learn the two locals that live across it (`mm`, `reported`).
+#![forbid(unsafe_code)]
+
+use crate::classfile::{BootstrapMethod, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType};
+use crate::codegen::{self, op, JavaType, Signature};
+use crate::model::{TfClass, TfMethod};
+use crate::protocol;
+use crate::schema::{self, Bodies};
+
+type Result<T> = std::result::Result<T, ClassFileError>;
+
+/// `REF_invokeStatic` (JVMS 4.4.8).
+const REF_INVOKE_STATIC: u8 = 6;
+const IF_ACMPEQ: u8 = 0xa5;
+const ACC_STATIC: u16 = 0x0008;
+
+/// Adds the monitoring code to every monitored method of `tf`.
+pub fn apply<'a>(class: &ClassFile<'a>, tf: &TfClass, editor: &mut ClassEditor<'a>, bodies: &mut Bodies<'a>) -> Result<()> {
+    for method in tf.methods.iter().filter(|m| m.is_monitored()) {
+        let monitor = monitor_lookup(class, tf, method, editor)?;
+        let Some(code) = bodies.get(class, editor, method.index)? else { continue };
+        instrument(class, tf, method, monitor, code, &mut editor.pool)?;
+    }
+    Ok(())
+}
+
+/// The instructions that leave the method's monitor on the stack.
+fn monitor_lookup(class: &ClassFile<'_>, tf: &TfClass, method: &TfMethod, editor: &mut ClassEditor<'_>) -> Result<Vec<Insn>> {
+    let crate::model::Role::Monitored { group, .. } = &method.role else { return Ok(Vec::new()) };
+    let holder = tf.holder_groups.iter().position(|g| g == group).unwrap_or(0);
+    if class.major_version() >= 51 {
+        let pool = &mut editor.pool;
+        let link = protocol::LINK_MONITOR;
+        let bootstrap = pool.method_ref(link.owner, link.name, link.descriptor)?;
+        let handle = pool.method_handle(REF_INVOKE_STATIC, bootstrap)?;
+        let group_class = pool.class(&group.replace('.', "/"))?;
+        let index = editor.add_bootstrap_method(BootstrapMethod { method_handle: handle, arguments: vec![group_class] })?;
+        let call = editor.pool.invoke_dynamic(index, protocol::MONITOR_INDY_NAME, protocol::MONITOR_INDY_DESCRIPTOR)?;
+        Ok(vec![Insn::InvokeDynamic { index: call }])
+    } else {
+        let pool = &mut editor.pool;
+        let field = pool.field_ref(&tf.internal_name, &schema::holder_field(holder), protocol::HOLDER_FIELD_DESCRIPTOR)?;
+        let content = pool.method_ref(protocol::HOLDER_CONTENT.owner, protocol::HOLDER_CONTENT.name, protocol::HOLDER_CONTENT.descriptor)?;
+        let monitor_class = pool.class(protocol::METHOD_MONITOR)?;
+        Ok(vec![
+            Insn::Pool { opcode: op::GETSTATIC, index: field },
+            Insn::Pool { opcode: op::INVOKEVIRTUAL, index: content },
+            Insn::Pool { opcode: op::CHECKCAST, index: monitor_class },
+        ])
+    }
+}
+
+/// The locals this stage adds.
+struct Locals<'d> {
+    monitor: u16,
+    reported: u16,
+    thrown: u16,
+    /// The return value's type and slot, for non-void methods.
+    result: Option<(JavaType<'d>, u16)>,
+}
+
+fn instrument<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    method: &TfMethod,
+    monitor: Vec<Insn>,
+    code: &mut CodeModel<'a>,
+    pool: &mut PoolBuilder<'a>,
+) -> Result<()> {
+    let signature = Signature::parse(&method.descriptor)?;
+    let id = i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0);
+    let is_static = method.access_flags & ACC_STATIC != 0;
+    let result_type = signature.returns;
+    let locals = Locals {
+        monitor: code.new_local(1)?,
+        reported: code.new_local(1)?,
+        thrown: code.new_local(1)?,
+        result: match result_type {
+            Some(t) => Some((t, code.new_local(t.slots())?)),
+            None => None,
+        },
+    };
+    let types = Types {
+        monitor: VType::Object(pool.class(protocol::METHOD_MONITOR)?),
+        throwable: VType::Object(pool.class("java/lang/Throwable")?),
+        this: VType::Object(class.this_class_index()),
+    };
+
+    let body_start = body_start(class, method, code, pool)?;
+    // Frames in the body learn the locals that live across it; frames before
+    // it (a constructor's code before super(...)) must not.
+    add_locals_to_body_frames(code, body_start, &[(locals.monitor, types.monitor), (locals.reported, types.throwable)]);
+
+    let labels = Labels {
+        body: code.new_label(),
+        body_end: code.new_label(),
+        exit: code.new_label(),
+        ret: code.new_label(),
+        handler: code.new_label(),
+    };
+    rewrite_body(tf, code, body_start, &locals, &labels, id, pool)?;
+
+    // The prologue's frames: the parameters as declared, `this` initialized.
+    let mut entry = code.initial_frame.clone();
+    if method.name == "<init>" {
+        for local in &mut entry.locals {
+            if *local == VType::UninitializedThis {
+                *local = types.this;
+            }
+        }
+    }
+    entry.set_local(usize::from(locals.monitor), types.monitor);
+    entry.set_local(usize::from(locals.reported), types.throwable);
+    let prologue = prologue(&signature, is_static, method, monitor, &locals, &labels, &entry, id, code, pool)?;
+    code.insert(body_start, prologue);
+
+    let tail = epilogue(&signature, &locals, &labels, &types, id, code, pool)?;
+    code.elements.push(Insn::Label(labels.body_end));
+    code.elements.extend(tail);
+    // Lowest priority: the method's own handlers see their exceptions first.
+    code.handlers.push(Handler { start: labels.body, end: labels.body_end, handler: labels.handler, catch_type: 0 });
+    if code.frames_required {
+        code.frames.push((labels.body, entry));
+    }
+    Ok(())
+}
+
+struct Types {
+    monitor: VType,
+    throwable: VType,
+    this: VType,
+}
+
+struct Labels {
+    body: Label,
+    body_end: Label,
+    exit: Label,
+    ret: Label,
+    handler: Label,
+}
+
+/// Where the body starts: after a constructor's super(...)/this(...) call,
+/// after the registration in `<clinit>`, else at the first instruction.
+fn body_start(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'_>, pool: &PoolBuilder<'_>) -> Result<usize> {
+    match method.name.as_str() {
+        "<init>" => {
+            // The first <init> call not matched by an earlier `new` is the
+            // constructor chaining call: javac's code is structured, so a linear
+            // count of `new` and <init> pairs finds it.
+            let mut pending_new = 0usize;
+            for (i, insn) in code.elements.iter().enumerate() {
+                match insn {
+                    Insn::Pool { opcode: op::NEW, .. } => pending_new += 1,
+                    Insn::Pool { opcode: op::INVOKESPECIAL, index } => {
+                        let (_, name) = pool.method_owner_and_name(*index)?;
+                        if name == "<init>" {
+                            if pending_new == 0 {
+                                return Ok(i + 1);
+                            }
+                            pending_new -= 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Err(ClassFileError::malformed(
+                0,
+                format!("cannot find the super(...) or this(...) call in constructor {}{} of {}", method.name, method.descriptor, class.this_class()?),
+            ))
+        }
+        "<clinit>" => Ok(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)),
+        _ => Ok(0),
+    }
+}
+
+fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals: &[(u16, VType)]) {
+    let in_body: std::collections::HashSet<Label> = code.elements[body_start..]
+        .iter()
+        .filter_map(|i| match i {
+            Insn::Label(l) => Some(*l),
+            _ => None,
+        })
+        .collect();
+    for (label, frame) in &mut code.frames {
+        if in_body.contains(label) {
+            for (slot, t) in locals {
+                frame.set_local(usize::from(*slot), *t);
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prologue(
+    signature: &Signature<'_>,
+    is_static: bool,
+    method: &TfMethod,
+    monitor: Vec<Insn>,
+    locals: &Locals<'_>,
+    labels: &Labels,
+    entry: &Frame,
+    id: i32,
+    code: &mut CodeModel<'_>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<Insn>> {
+    let no_args = code.new_label();
+    let enter = code.new_label();
+    let wants = interface_call(protocol::MM_WANTS_ARGUMENTS, 1, pool)?;
+    let enter_call = interface_call(protocol::MM_ENTER, 3, pool)?;
+    let redacted = pool.field_ref(protocol::REDACTED_VALUE.owner, protocol::REDACTED_VALUE.name, protocol::REDACTED_VALUE.descriptor)?;
+    let no_args_field = pool.field_ref(protocol::NO_ARGS.owner, protocol::NO_ARGS.name, protocol::NO_ARGS.descriptor)?;
+    let mut out = monitor;
+    out.extend([
+        codegen::astore(locals.monitor),
+        Insn::Simple(op::ACONST_NULL),
+        codegen::astore(locals.reported),
+        codegen::aload(locals.monitor),
+        Insn::Branch { opcode: op::IFNULL, target: labels.body },
+        codegen::aload(locals.monitor),
+        codegen::push_int(id, pool)?,
+        codegen::aload(locals.monitor),
+        wants,
+        Insn::Branch { opcode: op::IFEQ, target: no_args },
+    ]);
+    let first_slot = if is_static { 0 } else { 1 };
+    out.extend(codegen::argument_array(
+        &signature.parameters,
+        first_slot,
+        &method.redacted_parameters,
+        Some(Insn::Pool { opcode: op::GETSTATIC, index: redacted }),
+        pool,
+    )?);
+    out.extend([
+        Insn::Branch { opcode: op::GOTO, target: enter },
+        Insn::Label(no_args),
+        Insn::Pool { opcode: op::GETSTATIC, index: no_args_field },
+        Insn::Label(enter),
+        enter_call,
+        Insn::Label(labels.body),
+    ]);
+    if code.frames_required {
+        let mm = object_type(pool, protocol::METHOD_MONITOR)?;
+        let with_stack = |stack: Vec<VType>| Frame { locals: entry.locals.clone(), stack };
+        code.frames.push((no_args, with_stack(vec![mm, VType::Integer])));
+        code.frames.push((enter, with_stack(vec![mm, VType::Integer, object_type(pool, "[Ljava/lang/Object;")?])));
+    }
+    Ok(out)
+}
+
+fn object_type(pool: &mut PoolBuilder<'_>, internal_name: &str) -> Result<VType> {
+    Ok(VType::Object(pool.class(internal_name)?))
+}
+
+fn interface_call(member: protocol::Member, count: u8, pool: &mut PoolBuilder<'_>) -> Result<Insn> {
+    let index = pool.interface_method_ref(member.owner, member.name, member.descriptor)?;
+    Ok(Insn::InvokeInterface { index, count })
+}
+
+/// Returns become jumps to the exit block, explicit throws are reported, and
+/// info calls get the monitor and this method's identifier.
+#[allow(clippy::too_many_arguments)]
+fn rewrite_body(
+    tf: &TfClass,
+    code: &mut CodeModel<'_>,
+    body_start: usize,
+    locals: &Locals<'_>,
+    labels: &Labels,
+    id: i32,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<()> {
+    let thrown = pool.method_ref(protocol::THROWN.owner, protocol::THROWN.name, protocol::THROWN.descriptor)?;
+    let info_targets: Vec<(String, String)> = tf
+        .methods
+        .iter()
+        .filter(|m| m.is_info())
+        .map(|m| {
+            let descriptor = if m.descriptor.contains(protocol::INFO_EXTRA_PARAMETERS) {
+                m.descriptor.clone()
+            } else {
+                schema::info_descriptor(&m.descriptor)
+            };
+            (m.name.clone(), descriptor)
+        })
+        .collect();
+    let mut i = body_start;
+    while i < code.elements.len() {
+        let insn = code.elements[i].clone();
+        let replacement: Option<Vec<Insn>> = match insn {
+            ref r if r.is_return() => Some(match locals.result {
+                Some((t, slot)) => vec![codegen::store(t, slot), Insn::Branch { opcode: op::GOTO, target: labels.exit }],
+                None => vec![Insn::Branch { opcode: op::GOTO, target: labels.exit }],
+            }),
+            Insn::Simple(op::ATHROW) => Some(vec![
+                Insn::Simple(op::DUP),
+                codegen::aload(locals.reported),
+                codegen::aload(locals.monitor),
+                codegen::push_int(id, pool)?,
+                Insn::Pool { opcode: op::INVOKESTATIC, index: thrown },
+                Insn::Simple(op::DUP),
+                codegen::astore(locals.reported),
+                Insn::Simple(op::ATHROW),
+            ]),
+            Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
+                if is_info_call(index, tf, &info_targets, pool)? && passes_null_zero(code, i) =>
+            {
+                code.elements[i - 2] = codegen::aload(locals.monitor);
+                code.elements[i - 1] = codegen::push_int(id, pool)?;
+                None
+            }
+            _ => None,
+        };
+        match replacement {
+            Some(seq) => {
+                let n = seq.len();
+                code.elements.splice(i..=i, seq);
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    Ok(())
+}
+
+fn is_info_call(index: u16, tf: &TfClass, targets: &[(String, String)], pool: &PoolBuilder<'_>) -> Result<bool> {
+    let (owner, name) = pool.method_owner_and_name(index)?;
+    if pool.class_name(owner)? != tf.internal_name {
+        return Ok(false);
+    }
+    let descriptor = pool.reference_descriptor(index)?;
+    Ok(targets.iter().any(|(n, d)| *n == name && *d == descriptor))
+}
+
+/// Stage 1 put `aconst_null, iconst_0` right before each info call.
+fn passes_null_zero(code: &CodeModel<'_>, i: usize) -> bool {
+    i >= 2
+        && code.elements[i - 2] == Insn::Simple(op::ACONST_NULL)
+        && code.elements[i - 1] == Insn::Simple(op::ICONST_0)
+}
+
+/// The exit block, the return block and the catch-all handler.
+fn epilogue(
+    signature: &Signature<'_>,
+    locals: &Locals<'_>,
+    labels: &Labels,
+    types: &Types,
+    id: i32,
+    code: &mut CodeModel<'_>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<Insn>> {
+    let exit_member = if signature.returns.is_some() { protocol::MM_EXIT_VALUE } else { protocol::MM_EXIT_VOID };
+    let exit_count = if signature.returns.is_some() { 3 } else { 2 };
+    let exception = interface_call(protocol::MM_EXCEPTION, 3, pool)?;
+    let wants = interface_call(protocol::MM_WANTS_ARGUMENTS, 1, pool)?;
+    let no_value = code.new_label();
+    let exit_with = code.new_label();
+    let skip_report = code.new_label();
+    let rethrow = code.new_label();
+
+    // exit: if (mm != null) mm.exit(id[, value]); return [result]
+    let mut out = vec![
+        Insn::Label(labels.exit),
+        codegen::aload(locals.monitor),
+        Insn::Branch { opcode: op::IFNULL, target: labels.ret },
+        codegen::aload(locals.monitor),
+        codegen::push_int(id, pool)?,
+    ];
+    if let Some((t, slot)) = locals.result {
+        out.extend([codegen::aload(locals.monitor), wants, Insn::Branch { opcode: op::IFEQ, target: no_value }]);
+        out.push(codegen::load(t, slot));
+        out.extend(codegen::box_value(t, pool)?);
+        out.extend([
+            Insn::Branch { opcode: op::GOTO, target: exit_with },
+            Insn::Label(no_value),
+            Insn::Simple(op::ACONST_NULL),
+            Insn::Label(exit_with),
+        ]);
+    }
+    out.push(interface_call(exit_member, exit_count, pool)?);
+    out.push(Insn::Label(labels.ret));
+    match locals.result {
+        Some((t, slot)) => out.extend([codegen::load(t, slot), Insn::Simple(return_opcode(t))]),
+        None => out.push(Insn::Simple(op::RETURN)),
+    }
+
+    // handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exit(id[, null]) } throw t
+    out.extend([
+        Insn::Label(labels.handler),
+        codegen::astore(locals.thrown),
+        codegen::aload(locals.monitor),
+        Insn::Branch { opcode: op::IFNULL, target: rethrow },
+        codegen::aload(locals.reported),
+        codegen::aload(locals.thrown),
+        Insn::Branch { opcode: IF_ACMPEQ, target: skip_report },
+        codegen::aload(locals.monitor),
+        codegen::push_int(id, pool)?,
+        codegen::aload(locals.thrown),
+        exception,
+        Insn::Label(skip_report),
+        codegen::aload(locals.monitor),
+        codegen::push_int(id, pool)?,
+    ]);
+    if signature.returns.is_some() {
+        out.push(Insn::Simple(op::ACONST_NULL));
+    }
+    out.extend([
+        interface_call(exit_member, exit_count, pool)?,
+        Insn::Label(rethrow),
+        codegen::aload(locals.thrown),
+        Insn::Simple(op::ATHROW),
+    ]);
+
+    if code.frames_required {
+        // Only this stage's locals are known here; everything else is Top.
+        let mut exit = Frame::default();
+        exit.set_local(usize::from(locals.monitor), types.monitor);
+        if let Some((t, slot)) = locals.result {
+            exit.set_local(usize::from(slot), verification_type(t, pool)?);
+        }
+        let mm = types.monitor;
+        code.frames.push((labels.exit, exit.clone()));
+        code.frames.push((labels.ret, exit.clone()));
+        if locals.result.is_some() {
+            code.frames.push((no_value, Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer] }));
+            code.frames.push((
+                exit_with,
+                Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer, object_type(pool, "java/lang/Object")?] },
+            ));
+        }
+        let mut handler = Frame::default();
+        handler.set_local(usize::from(locals.monitor), types.monitor);
+        handler.set_local(usize::from(locals.reported), types.throwable);
+        code.frames.push((labels.handler, Frame { locals: handler.locals.clone(), stack: vec![types.throwable] }));
+        let mut caught = handler.clone();
+        caught.set_local(usize::from(locals.thrown), types.throwable);
+        code.frames.push((skip_report, caught.clone()));
+        code.frames.push((rethrow, caught));
+    }
+    Ok(out)
+}
+
+fn verification_type(t: JavaType<'_>, pool: &mut PoolBuilder<'_>) -> Result<VType> {
+    Ok(match t {
+        JavaType::Long => VType::Long,
+        JavaType::Double => VType::Double,
+        JavaType::Float => VType::Float,
+        JavaType::Reference(name) => VType::Object(pool.class(name)?),
+        _ => VType::Integer,
+    })
+}
+
+fn return_opcode(t: JavaType<'_>) -> u8 {
+    match t {
+        JavaType::Long => op::LRETURN,
+        JavaType::Float => op::FRETURN,
+        JavaType::Double => op::DRETURN,
+        JavaType::Reference(_) => op::ARETURN,
+        _ => op::IRETURN,
+    }
+}
