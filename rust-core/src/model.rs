@@ -160,6 +160,11 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
     let mut methods = Vec::new();
     let mut without_code = Vec::new();
     for (index, member) in class.methods().iter().enumerate() {
+        // A bridge forwards to the real method (javac copies its annotations
+        // onto the bridge): monitoring both would report every call twice.
+        if member.access_flags & ACC_BRIDGE != 0 {
+            continue;
+        }
         let Some(method) =
             method_role(class, member, index, groups, selections, &binary_name, &class_annotation_names)?
         else {

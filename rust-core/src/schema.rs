@@ -55,7 +55,9 @@ impl<'a> Bodies<'a> {
     }
 }
 
+const ACC_PUBLIC: u16 = 0x0001;
 const ACC_PRIVATE: u16 = 0x0002;
+const ACC_INTERFACE: u16 = 0x0200;
 const ACC_STATIC: u16 = 0x0008;
 const ACC_FINAL: u16 = 0x0010;
 const ACC_SYNTHETIC: u16 = 0x1000;
@@ -76,7 +78,7 @@ pub fn apply<'a>(
             format!("class file version {} is older than Java 5 (49), which TF needs", class.major_version()),
         ));
     }
-    let holders = add_holder_fields(tf, editor)?;
+    let holders = add_holder_fields(class, tf, editor)?;
     register_in_clinit(class, tf, &holders, editor, bodies)?;
     for info in tf.methods.iter().filter(|m| m.is_info()) {
         rewrite_info_method(class, tf, info, editor, bodies)?;
@@ -100,14 +102,16 @@ pub fn holder_field(index: usize) -> String {
     format!("{}{index}", protocol::HOLDER_FIELD_PREFIX)
 }
 
-fn add_holder_fields(tf: &TfClass, editor: &mut ClassEditor<'_>) -> Result<Vec<String>> {
+fn add_holder_fields(class: &ClassFile<'_>, tf: &TfClass, editor: &mut ClassEditor<'_>) -> Result<Vec<String>> {
     let signature = editor.pool.utf8(protocol::HOLDER_FIELD_SIGNATURE)?;
     let signature_name = editor.pool.utf8(attribute_name::SIGNATURE)?;
+    // Interface fields must be public (JVMS 4.5); elsewhere the holder is private.
+    let visibility = if class.access_flags() & ACC_INTERFACE != 0 { ACC_PUBLIC } else { ACC_PRIVATE };
     let mut names = Vec::new();
     for index in 0..tf.holder_groups.len() {
         let name = holder_field(index);
         let field = editor.add_field(
-            ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC,
+            visibility | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC,
             &name,
             protocol::HOLDER_FIELD_DESCRIPTOR,
         )?;

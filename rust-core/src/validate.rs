@@ -3,7 +3,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
-use crate::model::{Role, TfClass, TfMethod, ACC_PRIVATE, ACC_STATIC};
+use crate::model::{Role, TfClass, TfMethod, ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
 use crate::request::Diagnostic;
 use std::collections::BTreeMap;
 
@@ -89,6 +89,10 @@ fn check_info_method(class: &ClassFile<'_>, m: &TfMethod, out: &mut Offences) ->
 fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> Result<(), ClassFileError> {
     let mut by_name: BTreeMap<String, Vec<Option<&TfMethod>>> = BTreeMap::new();
     for (index, member) in class.methods().iter().enumerate() {
+        // Bridges and other compiler-made methods are not the user's overloads.
+        if member.access_flags & (ACC_BRIDGE | ACC_SYNTHETIC) != 0 {
+            continue;
+        }
         let tf_method = tf.methods.iter().chain(&tf.without_code).find(|m| m.index == index);
         by_name.entry(member.name()?.into_owned()).or_default().push(tf_method);
     }

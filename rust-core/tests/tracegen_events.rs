@@ -27,11 +27,16 @@ fn jdk(release: &str) -> Jdk {
 }
 
 fn enhanced(work: &Path, release: &str, names: &[&str]) -> std::path::PathBuf {
+    enhanced_with_filters(work, release, names, &[])
+}
+
+fn enhanced_with_filters(work: &Path, release: &str, names: &[&str], filters: &[&str]) -> std::path::PathBuf {
     let sources: Vec<(String, String)> = names.iter().map(|n| fixture(n)).collect();
     let refs: Vec<(&str, &str)> = sources.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     let classes = javac_with(&jdk(release).javac, work, release, &[&tf_runtime_classes()], &refs);
     let mut request = EnhanceRequest::new(classes.to_str().unwrap());
     request.classpath = vec![tf_runtime_classes().display().to_string()];
+    request.filters = filters.iter().map(|f| f.to_string()).collect();
     let report = pipeline::run(&request);
     assert!(report.ok, "{report:#?}");
     assert!(report.classes_enhanced > 0);
@@ -113,5 +118,73 @@ fn every_shape_reports_exactly_its_events() {
         let classes = enhanced(work.path(), release, &["Traced", "Recorder", "Shapes"]);
         let out = run_verified_with(&jdk(release).java, &[&classes, &tf_runtime_classes()], "fx.Shapes");
         assert_eq!(out, SHAPES_EVENTS, "javac --release {release}");
+    }
+}
+
+const ZOO_EVENTS: &str = "\
+# record
+enter Point.sum []
+exit Point.sum = 3
+(got 3)
+# enum
+enter Color.lower []
+exit Color.lower = green
+(got green)
+# interface static and default
+enter Shape.triangle []
+exit Shape.triangle = triangle
+enter Shape.describe []
+exit Shape.describe = shape 3
+(got shape 3)
+# bridge: one enter per call
+enter Version.compareTo [v2]
+exit Version.compareTo = -1
+(got -1)
+# group Top reaches subgroup Sub, not Other
+enter Multi.a []
+exit Multi.a = 1
+enter Multi.b []
+exit Multi.b = 2
+(got 6)
+# inner and anonymous classes
+enter Inner.get []
+exit Inner.get = 5
+enter Outer.anonymous []
+exit Outer.anonymous = anonymous supplier
+(got 5anon)
+# redacted parameter, null info argument
+enter Secrets.login [bob, <redacted>]
+info Secrets.note from Secrets.login [checked, null] NONE
+exit Secrets.login = true
+(got true)
+# filters: <clinit>, <init> and a method
+enter Plain.<clinit> []
+exit Plain.<clinit>
+enter Plain.<init> []
+exit Plain.<init>
+enter Plain.work [4]
+exit Plain.work = 8
+enter Plain.<init> []
+exit Plain.<init>
+(got 9)
+# a factory on Other
+enter Multi.c []
+exit Multi.c = 3
+(got 3)
+";
+
+/// Records need javac 16+, so 17 and 25.
+#[test]
+fn records_enums_interfaces_bridges_groups_filters_and_redaction() {
+    for release in ["17", "25"] {
+        let work = tempfile::tempdir().unwrap();
+        let classes = enhanced_with_filters(
+            work.path(),
+            release,
+            &["Top", "Sub", "Other", "Recorder", "Zoo"],
+            &["fx.Zoo$Plain::<clinit>;fx.Zoo$Plain::<init>", "Filtered=fx.Zoo$Plain::work"],
+        );
+        let out = run_verified_with(&jdk(release).java, &[&classes, &tf_runtime_classes()], "fx.Zoo");
+        assert_eq!(out, ZOO_EVENTS, "javac --release {release}");
     }
 }
