@@ -6,7 +6,7 @@ use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
 use crate::model::{self, Groups, Selection};
 use crate::request::Diagnostic;
 use crate::scan::ScannedClass;
-use crate::schema::{self, Bodies};
+use crate::schema::{self, Bodies, StageError};
 use crate::{protocol, tracegen, validate};
 use sha2::{Digest, Sha256};
 
@@ -94,13 +94,20 @@ pub fn enhance_class(
         return Err(offences.into_iter().map(|d| Diagnostic { file: Some(file.clone()), ..d }).collect());
     }
     let enhance_error = |e: ClassFileError| vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))];
+    let stage_error = |e: StageError| {
+        let method = e.method.map(|i| match parsed.methods().get(i) {
+            Some(m) => format!("{}{}", m.name().unwrap_or_default(), m.descriptor().unwrap_or_default()),
+            None => "<clinit>()V".to_string(), // the only method TF adds
+        });
+        vec![diagnostic(method, "enhance", format!("cannot be enhanced: {}", e.error))]
+    };
     let mut editor = ClassEditor::new(&parsed);
     let mut bodies = Bodies::default();
-    schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(enhance_error)?;
+    schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
     if settings.tracegen {
-        tracegen::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(enhance_error)?;
+        tracegen::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }
-    bodies.assemble_into(&mut editor).map_err(enhance_error)?;
+    bodies.assemble_into(&mut editor).map_err(stage_error)?;
     schema::mark_enhanced(&parsed, settings.stage(), &fingerprint, &mut editor).map_err(enhance_error)?;
     let bytes = editor.to_bytes().map_err(enhance_error)?;
     // Never write a class the engine cannot read back.

@@ -21,6 +21,31 @@ use crate::protocol;
 
 type Result<T> = std::result::Result<T, ClassFileError>;
 
+/// An error of a stage, with the method (by index in the class's method
+/// table) it arose in, so the user's message can name it.
+#[derive(Debug)]
+pub struct StageError {
+    pub method: Option<usize>,
+    pub error: ClassFileError,
+}
+
+impl From<ClassFileError> for StageError {
+    fn from(error: ClassFileError) -> Self {
+        StageError { method: None, error }
+    }
+}
+
+/// Attaches the method an error arose in.
+pub trait InMethod<T> {
+    fn in_method(self, index: usize) -> std::result::Result<T, StageError>;
+}
+
+impl<T> InMethod<T> for Result<T> {
+    fn in_method(self, index: usize) -> std::result::Result<T, StageError> {
+        self.map_err(|error| StageError { method: Some(index), error })
+    }
+}
+
 /// Method bodies being edited, by method index: both stages edit the same
 /// model of a method, and the caller assembles each once, at the end.
 #[derive(Default)]
@@ -47,9 +72,9 @@ impl<'a> Bodies<'a> {
     }
 
     /// Assembles every edited body into its method's Code attribute.
-    pub fn assemble_into(self, editor: &mut ClassEditor<'a>) -> Result<()> {
+    pub fn assemble_into(self, editor: &mut ClassEditor<'a>) -> std::result::Result<(), StageError> {
         for (index, model) in &self.models {
-            editor.replace_code(*index, model)?;
+            editor.replace_code(*index, model).in_method(*index)?;
         }
         Ok(())
     }
@@ -71,20 +96,21 @@ pub fn apply<'a>(
     tf: &TfClass,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
-) -> Result<()> {
+) -> std::result::Result<(), StageError> {
     if class.major_version() < MIN_MAJOR_VERSION {
         return Err(ClassFileError::limit(
             0,
             format!("class file version {} is older than Java 5 (49), which TF needs", class.major_version()),
-        ));
+        )
+        .into());
     }
     let holders = add_holder_fields(class, tf, editor)?;
     register_in_clinit(class, tf, &holders, editor, bodies)?;
     for info in tf.methods.iter().filter(|m| m.is_info()) {
-        rewrite_info_method(class, tf, info, editor, bodies)?;
+        rewrite_info_method(class, tf, info, editor, bodies).in_method(info.index)?;
     }
     for monitored in tf.methods.iter().filter(|m| m.is_monitored()) {
-        pass_null_to_info_calls(class, tf, monitored, editor, bodies)?;
+        pass_null_to_info_calls(class, tf, monitored, editor, bodies).in_method(monitored.index)?;
     }
     Ok(())
 }

@@ -25,7 +25,7 @@ use crate::classfile::{BootstrapMethod, ClassEditor, ClassFile, ClassFileError, 
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
-use crate::schema::{self, Bodies};
+use crate::schema::{self, Bodies, InMethod, StageError};
 
 type Result<T> = std::result::Result<T, ClassFileError>;
 
@@ -35,11 +35,16 @@ const IF_ACMPEQ: u8 = 0xa5;
 const ACC_STATIC: u16 = 0x0008;
 
 /// Adds the monitoring code to every monitored method of `tf`.
-pub fn apply<'a>(class: &ClassFile<'a>, tf: &TfClass, editor: &mut ClassEditor<'a>, bodies: &mut Bodies<'a>) -> Result<()> {
+pub fn apply<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> std::result::Result<(), StageError> {
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
-        let monitor = monitor_lookup(class, tf, method, editor)?;
-        let Some(code) = bodies.get(class, editor, method.index)? else { continue };
-        instrument(class, tf, method, monitor, code, &mut editor.pool)?;
+        let monitor = monitor_lookup(class, tf, method, editor).in_method(method.index)?;
+        let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else { continue };
+        instrument(class, tf, method, monitor, code, &mut editor.pool).in_method(method.index)?;
     }
     Ok(())
 }
