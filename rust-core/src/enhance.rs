@@ -74,11 +74,16 @@ pub fn enhance_class(
         return Ok(Outcome::Untouched);
     }
     let fingerprint = settings.fingerprint();
+    let mut upgrade = false;
     if let Some(mark) = &tf.enhanced {
-        return if mark.fingerprint == fingerprint && mark.stage == settings.stage() {
-            Ok(Outcome::Current)
-        } else {
-            Err(vec![diagnostic(
+        if mark.fingerprint == fingerprint && mark.stage == settings.stage() {
+            return Ok(Outcome::Current);
+        }
+        // A class left at stage 1 with these settings gets stage 2 now.
+        let stage_one = Settings { tracegen: false, ..settings.clone() };
+        upgrade = settings.tracegen && mark.stage == protocol::STAGE_SCHEMA && mark.fingerprint == stage_one.fingerprint();
+        if !upgrade {
+            return Err(vec![diagnostic(
                 None,
                 "enhanced-with-other-settings",
                 format!(
@@ -86,12 +91,14 @@ pub fn enhance_class(
                      is gone: run a clean build",
                     mark.stage, mark.fingerprint
                 ),
-            )])
-        };
+            )]);
+        }
     }
-    let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
-    if !offences.is_empty() {
-        return Err(offences.into_iter().map(|d| Diagnostic { file: Some(file.clone()), ..d }).collect());
+    if !upgrade {
+        let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
+        if !offences.is_empty() {
+            return Err(offences.into_iter().map(|d| Diagnostic { file: Some(file.clone()), ..d }).collect());
+        }
     }
     let enhance_error = |e: ClassFileError| vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))];
     let stage_error = |e: StageError| {
@@ -103,7 +110,9 @@ pub fn enhance_class(
     };
     let mut editor = ClassEditor::new(&parsed);
     let mut bodies = Bodies::default();
-    schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
+    if !upgrade {
+        schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
+    }
     if settings.tracegen {
         tracegen::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }

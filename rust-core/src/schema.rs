@@ -380,7 +380,20 @@ fn pass_null_to_info_calls<'a>(
     Ok(())
 }
 
-/// Adds `@TFEnhanced(stage, fingerprint)` to the class's visible annotations.
+/// Size of the `@TFEnhanced(stage, fingerprint)` annotation as TF writes it.
+const MARK_LEN: usize = 2 + 2 + (2 + 1 + 2) + (2 + 1 + 2);
+
+/// Where TF's own `@TFEnhanced` starts in a RuntimeVisibleAnnotations body, if
+/// it is there: TF always writes it last, in its fixed form.
+fn previous_mark(class: &ClassFile<'_>, data: &[u8]) -> Option<usize> {
+    let start = data.len().checked_sub(MARK_LEN).filter(|s| *s >= 2)?;
+    let type_index = u16::from_be_bytes([data[start], data[start + 1]]);
+    let is_mark = class.constant_pool().utf8(type_index).is_ok_and(|t| t == protocol::TF_ENHANCED);
+    is_mark.then_some(start)
+}
+
+/// Adds `@TFEnhanced(stage, fingerprint)` to the class's visible annotations,
+/// replacing the mark an earlier stage left.
 pub fn mark_enhanced<'a>(class: &ClassFile<'a>, stage: i32, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
     let pool = &mut editor.pool;
     let mut annotation = Vec::new();
@@ -398,11 +411,18 @@ pub fn mark_enhanced<'a>(class: &ClassFile<'a>, stage: i32, fingerprint: &str, e
         Some(attribute) => {
             let data = attribute.data();
             let count = u16::from_be_bytes(fixed(data)?);
-            let count = count
-                .checked_add(1)
-                .ok_or_else(|| ClassFileError::limit(attribute.offset, "a class with 65,535 annotations"))?;
+            let (count, kept) = match previous_mark(class, data) {
+                // Upgrading a stage-1 class: our old mark is the last annotation.
+                Some(start) => (count, &data[2..start]),
+                None => (
+                    count
+                        .checked_add(1)
+                        .ok_or_else(|| ClassFileError::limit(attribute.offset, "a class with 65,535 annotations"))?,
+                    &data[2..],
+                ),
+            };
             let mut out = count.to_be_bytes().to_vec();
-            out.extend_from_slice(&data[2..]);
+            out.extend_from_slice(kept);
             out.extend(annotation);
             out
         }
