@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classpath;
+use rayon::prelude::*;
 use crate::enhance::{self, Outcome, Settings};
 use crate::filter::FilterSpec;
 use crate::metadata;
@@ -63,9 +64,18 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     };
 
     let settings = Settings { tracegen: request.tracegen, filters: request.filters.clone() };
+    let outcomes = match in_parallel(request.threads, || {
+        scan.classes.par_iter().map(|class| enhance::enhance_class(class, &groups, &selections, &settings)).collect::<Vec<_>>()
+    }) {
+        Ok(outcomes) => outcomes,
+        Err(message) => {
+            report.errors.push(Diagnostic { rule: "threads".into(), message, ..Diagnostic::default() });
+            return finish(report, request);
+        }
+    };
     let mut enhanced = Vec::new();
-    for class in &scan.classes {
-        match enhance::enhance_class(class, &groups, &selections, &settings) {
+    for (class, outcome) in scan.classes.iter().zip(outcomes) {
+        match outcome {
             Ok(Outcome::Enhanced(bytes)) => enhanced.push((class, bytes)),
             Ok(Outcome::Untouched | Outcome::Current) => report.classes_unchanged += 1,
             Err(errors) => {
@@ -84,6 +94,16 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
 
     write_resource(&mut report, request, &scan);
     finish(report, request)
+}
+
+/// Runs `work` on a pool of `threads` workers (0: one per core).
+fn in_parallel<T: Send>(threads: u32, work: impl FnOnce() -> T + Send) -> Result<T, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .thread_name(|i| format!("tf-core-{i}"))
+        .build()
+        .map_err(|e| format!("could not start the worker threads: {e}"))?;
+    Ok(pool.install(work))
 }
 
 /// Writes each enhanced class atomically, in place or as `NAME.class.new`.
