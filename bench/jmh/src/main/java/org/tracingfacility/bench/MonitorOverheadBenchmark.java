@@ -1,0 +1,98 @@
+package org.tracingfacility.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.tracingfacility.runtime.MethodMonitorFactoryDefaults;
+import org.tracingfacility.runtime.MethodMonitorRegistry;
+import org.tracingfacility.runtime.timing.TimingFactory;
+
+/**
+ * The cost of a monitored 1-ns method: unenhanced, enhanced with no factory, with noOp and
+ * with timing. Each benchmark runs in forks of its own, so the registration a state makes
+ * holds for that benchmark only. Run with {@code -prof gc} for bytes allocated per call.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(2)
+@State(Scope.Thread)
+public class MonitorOverheadBenchmark {
+    private final PlainWork plain = new PlainWork();
+    private final EnhancedWork enhanced = new EnhancedWork();
+    private int x = 42;
+
+    /** Attaches noOp to the benchmark group. */
+    @State(Scope.Benchmark)
+    public static class NoOp {
+        @Setup(Level.Trial)
+        public void register() {
+            MethodMonitorRegistry.register(BenchGroup.class, MethodMonitorFactoryDefaults.noOp());
+        }
+    }
+
+    /** Attaches the timing factory to the benchmark group. */
+    @State(Scope.Benchmark)
+    public static class Timing {
+        @Setup(Level.Trial)
+        public void register() {
+            MethodMonitorRegistry.register(BenchGroup.class, MethodMonitorFactoryDefaults.timing());
+        }
+    }
+
+    /**
+     * Attaches a timing factory that counts every invocation and measures one in
+     * {@code sampleEvery}; a huge value isolates what timing costs besides the clock.
+     */
+    @State(Scope.Benchmark)
+    public static class SampledTiming {
+        @Param("8")
+        public int sampleEvery;
+
+        @Setup(Level.Trial)
+        public void register() {
+            MethodMonitorRegistry.register(BenchGroup.class, new TimingFactory(sampleEvery));
+        }
+    }
+
+    @Benchmark
+    public int plain() {
+        return plain.work(x++);
+    }
+
+    @Benchmark
+    public int enhancedDisabled() {
+        return enhanced.work(x++);
+    }
+
+    @Benchmark
+    public int enhancedDisabledLegacyHolder() {
+        return enhanced.workLegacy(x++);
+    }
+
+    @Benchmark
+    public int enhancedNoOp(NoOp registered) {
+        return enhanced.work(x++);
+    }
+
+    @Benchmark
+    public int enhancedTiming(Timing registered) {
+        return enhanced.work(x++);
+    }
+
+    @Benchmark
+    public int enhancedTimingSampled(SampledTiming registered) {
+        return enhanced.work(x++);
+    }
+}

@@ -1,0 +1,138 @@
+package org.tracingfacility.runtime;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.tracingfacility.runtime.jfr.JfrFactory;
+import org.tracingfacility.runtime.timing.TimingFactory;
+
+/**
+ * Ready-made factories. Each also has a name, for {@code -Dtf.monitor} and the management
+ * bean: {@code noOp}, {@code dprint}, {@code operationTracer}, {@code timing}, {@code jfr}.
+ */
+public final class MethodMonitorFactoryDefaults {
+    private static final MethodMonitorFactory NO_OP = named("noOp", NoOpMonitor::new);
+    private static final MethodMonitorFactory DPRINT = dprint(System.out);
+    private static final MethodMonitorFactory OPERATION_TRACER =
+            named("operationTracer", OperationTracer.Monitor::new);
+
+    /** Created on first use: the JFR one needs the {@code jdk.jfr} module. */
+    private static final class Shared {
+        static final TimingFactory TIMING =
+                new TimingFactory(Math.max(1, Integer.getInteger("tf.timing.sampleEvery", 1)));
+    }
+
+    private static final class SharedJfr {
+        static final JfrFactory JFR = new JfrFactory();
+    }
+
+    private static final Map<String, Supplier<MethodMonitorFactory>> BY_NAME = byName();
+
+    private MethodMonitorFactoryDefaults() {
+    }
+
+    /**
+     * Keeps, per thread, the nesting of entered monitored calls and their arguments, for
+     * {@link OperationTracer#describe()} to put into error messages.
+     */
+    public static MethodMonitorFactory operationTracer() {
+        return OPERATION_TRACER;
+    }
+
+    /** Does nothing at all, and asks for no arguments. */
+    public static MethodMonitorFactory noOp() {
+        return NO_OP;
+    }
+
+    /**
+     * Prints every event on {@link System#out}, indented by nesting, with the thread, class,
+     * tracing name, arguments and result or exception.
+     */
+    public static MethodMonitorFactory dprint() {
+        return DPRINT;
+    }
+
+    /** Like {@link #dprint()}, printing on {@code out}. */
+    public static MethodMonitorFactory dprint(PrintStream out) {
+        return named("dprint", cls -> new DprintMonitor(cls, out));
+    }
+
+    /** Hands every event to the monitors of all {@code factories}, in iteration order. */
+    public static MethodMonitorFactory compose(final Collection<MethodMonitorFactory> factories) {
+        List<MethodMonitorFactory> parts = List.copyOf(factories);
+        return new MethodMonitorFactory() {
+            @Override
+            public MethodMonitor create(Class<?> cls) {
+                List<MethodMonitor> monitors = new ArrayList<>(parts.size());
+                for (MethodMonitorFactory factory : parts) {
+                    monitors.add(factory.create(cls));
+                }
+                return new CompositeMonitor(cls, monitors);
+            }
+
+            @Override
+            public String toString() {
+                return "compose" + parts;
+            }
+        };
+    }
+
+    /**
+     * The process-wide timing factory: per method and interval, invocations, mean, minimum,
+     * maximum and percentiles; {@code timing().report()} prints them. It measures every
+     * invocation, or one in N per thread with {@code -Dtf.timing.sampleEvery=N}.
+     */
+    public static TimingFactory timing() {
+        return Shared.TIMING;
+    }
+
+    /**
+     * The process-wide JFR factory: a {@code org.tracingfacility.MethodTrace} event per
+     * invocation and periodic {@code org.tracingfacility.MethodTiming} events, recorded
+     * beside the JDK's own events when a flight recording runs.
+     */
+    public static MethodMonitorFactory jfr() {
+        return SharedJfr.JFR;
+    }
+
+    /** The default factory of a name (case-insensitive), or null. */
+    public static MethodMonitorFactory byName(String name) {
+        Supplier<MethodMonitorFactory> factory = BY_NAME.get(name.toLowerCase(Locale.ROOT));
+        return factory == null ? null : factory.get();
+    }
+
+    /** The names {@link #byName} knows. */
+    public static List<String> names() {
+        return List.of("noOp", "dprint", "operationTracer", "timing", "jfr");
+    }
+
+    private static Map<String, Supplier<MethodMonitorFactory>> byName() {
+        Map<String, Supplier<MethodMonitorFactory>> map = new TreeMap<>();
+        map.put("noop", MethodMonitorFactoryDefaults::noOp);
+        map.put("dprint", MethodMonitorFactoryDefaults::dprint);
+        map.put("operationtracer", MethodMonitorFactoryDefaults::operationTracer);
+        map.put("timing", MethodMonitorFactoryDefaults::timing);
+        map.put("jfr", MethodMonitorFactoryDefaults::jfr);
+        return map;
+    }
+
+    /** A factory whose {@code toString} is its name, as the management bean shows it. */
+    private static MethodMonitorFactory named(String name, MethodMonitorFactory factory) {
+        return new MethodMonitorFactory() {
+            @Override
+            public MethodMonitor create(Class<?> cls) {
+                return factory.create(cls);
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+}

@@ -1,0 +1,118 @@
+package org.tracingfacility.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The current thread's nesting of monitored calls, as seen by the
+ * {@link MethodMonitorFactoryDefaults#operationTracer() operationTracer} factory: read it to
+ * put context into an error message.
+ *
+ * <pre>{@code
+ * } catch (IOException e) {
+ *     throw new IOException("while " + OperationTracer.describe(), e);
+ * }
+ * }</pre>
+ */
+public final class OperationTracer {
+    /** One entered, not yet exited call. */
+    static final class Frame {
+        final Class<?> cls;
+        final int ident;
+        final Object[] args;
+
+        Frame(Class<?> cls, int ident, Object[] args) {
+            this.cls = cls;
+            this.ident = ident;
+            this.args = args;
+        }
+
+        @Override
+        public String toString() {
+            String name;
+            try {
+                name = MethodMonitorRegistry.getMethodName(cls, ident);
+            } catch (IllegalArgumentException e) {
+                name = "#" + ident;
+            }
+            return cls.getSimpleName() + "." + name + "(" + ValueFormat.arguments(args) + ")";
+        }
+    }
+
+    private static final ThreadLocal<ArrayList<Frame>> STACK = ThreadLocal.withInitial(ArrayList::new);
+
+    private OperationTracer() {
+    }
+
+    /** The calls the current thread is in, outermost first, as {@code Class.method(args)}. */
+    public static List<String> current() {
+        List<String> result = new ArrayList<>();
+        for (Frame frame : STACK.get()) {
+            result.add(frame.toString());
+        }
+        return result;
+    }
+
+    /** {@link #current()} joined by {@code " > "}; empty when outside any traced call. */
+    public static String describe() {
+        return String.join(" > ", current());
+    }
+
+    /** Forgets the current thread's nesting. */
+    public static void clear() {
+        STACK.get().clear();
+    }
+
+    static void push(Frame frame) {
+        STACK.get().add(frame);
+    }
+
+    static void pop() {
+        ArrayList<Frame> stack = STACK.get();
+        if (!stack.isEmpty()) {
+            stack.remove(stack.size() - 1);
+        }
+    }
+
+    /** The monitor: pushes on enter, pops on exit. */
+    static final class Monitor implements MethodMonitor {
+        private final Class<?> cls;
+
+        Monitor(Class<?> cls) {
+            this.cls = cls;
+        }
+
+        @Override
+        public Class<?> myClass() {
+            return cls;
+        }
+
+        @Override
+        public void enter(int ident, Object... args) {
+            push(new Frame(cls, ident, args));
+        }
+
+        @Override
+        public void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType) {
+        }
+
+        @Override
+        public void exit(int ident) {
+            pop();
+        }
+
+        @Override
+        public void exit(int ident, Object result) {
+            pop();
+        }
+
+        @Override
+        public void exception(int ident, Throwable thr) {
+        }
+
+        @Override
+        public void clear() {
+            OperationTracer.clear();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package org.tracingfacility.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Applies the system properties that control TF without code changes, once, when the
+ * registry initializes: {@code tf.monitor}, then {@code tf.registry.locked}, then
+ * {@code tf.jmx}. A mistake in them is reported on standard error and skipped: monitoring
+ * must never stop the application from starting.
+ */
+final class StartupConfiguration {
+    static final String MONITOR_PROPERTY = "tf.monitor";
+    static final String LOCKED_PROPERTY = "tf.registry.locked";
+    static final String JMX_PROPERTY = "tf.jmx";
+
+    private StartupConfiguration() {
+    }
+
+    static void applySystemProperties() {
+        try {
+            String monitor = System.getProperty(MONITOR_PROPERTY);
+            if (monitor != null) {
+                for (String problem : applyMonitorProperty(monitor, classLoader())) {
+                    System.err.println("TF: -D" + MONITOR_PROPERTY + ": " + problem);
+                }
+            }
+        } finally {
+            // Whatever went wrong above, a requested lock must hold.
+            if (Boolean.getBoolean(LOCKED_PROPERTY)) {
+                MethodMonitorRegistry.lock();
+            }
+        }
+        if (!"false".equalsIgnoreCase(System.getProperty(JMX_PROPERTY))) {
+            try {
+                TracingFacilityBean.registerPlatformBean();
+            } catch (LinkageError e) {
+                // A run-time image without java.management: no bean, and no reason to fail.
+                System.err.println("TF: management bean not registered: " + e);
+            }
+        }
+    }
+
+    /**
+     * Registers the factories that a {@code Group=factory[,Group=factory...]} value names.
+     *
+     * @return one message per entry that could not be applied; the others are applied
+     */
+    static List<String> applyMonitorProperty(String value, ClassLoader loader) {
+        List<String> problems = new ArrayList<>();
+        for (String entry : value.split(",")) {
+            String trimmed = entry.trim();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            int equals = trimmed.indexOf('=');
+            if (equals <= 0 || equals == trimmed.length() - 1) {
+                problems.add("'" + trimmed + "' is not Group=factory");
+                continue;
+            }
+            String groupName = trimmed.substring(0, equals).trim();
+            String factoryName = trimmed.substring(equals + 1).trim();
+            MethodMonitorFactory factory;
+            try {
+                factory = MethodMonitorFactoryDefaults.byName(factoryName);
+            } catch (LinkageError e) {
+                problems.add("factory '" + factoryName + "' is not available in this JVM: " + e);
+                continue;
+            }
+            if (factory == null) {
+                problems.add("unknown factory '" + factoryName + "'; known: " + MethodMonitorFactoryDefaults.names());
+                continue;
+            }
+            try {
+                MethodMonitorRegistry.register(GroupNames.resolve(groupName, loader), factory);
+            } catch (IllegalArgumentException | SecurityException e) {
+                problems.add(e.getMessage());
+            } catch (RuntimeException | LinkageError e) {
+                problems.add("'" + trimmed + "' failed: " + e);
+            }
+        }
+        return problems;
+    }
+
+    /** The application's loader when there is one, so groups of the application are found. */
+    static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : MethodMonitorRegistry.class.getClassLoader();
+    }
+}

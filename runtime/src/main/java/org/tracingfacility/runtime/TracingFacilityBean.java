@@ -1,0 +1,94 @@
+package org.tracingfacility.runtime;
+
+import java.lang.annotation.Annotation;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/** The {@link TracingFacilityMXBean}: every operation goes through {@link MethodMonitorRegistry}. */
+final class TracingFacilityBean implements TracingFacilityMXBean {
+    private final ClassLoader loader;
+
+    TracingFacilityBean(ClassLoader loader) {
+        this.loader = loader;
+    }
+
+    /** Registers the bean in the platform MBean server; a JVM without JMX just goes without. */
+    static void registerPlatformBean() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            server.registerMBean(new TracingFacilityBean(StartupConfiguration.classLoader()),
+                    new ObjectName(OBJECT_NAME));
+        } catch (InstanceAlreadyExistsException e) {
+            // Another copy of tf-runtime (another class loader) registered first: it serves.
+        } catch (JMException | RuntimeException | LinkageError e) {
+            System.err.println("TF: management bean not registered: " + e);
+        }
+    }
+
+    @Override
+    public List<String> getGroups() {
+        return new ArrayList<>(GroupNames.all(loader));
+    }
+
+    @Override
+    public Map<String, String> getRegistrations() {
+        Map<String, String> result = new TreeMap<>();
+        for (Map.Entry<Class<? extends Annotation>, MethodMonitorFactory> e
+                : MethodMonitorRegistry.registrations().entrySet()) {
+            result.put(e.getKey().getName(), String.valueOf(e.getValue()));
+        }
+        return result;
+    }
+
+    @Override
+    public List<String> getFactoryNames() {
+        return MethodMonitorFactoryDefaults.names();
+    }
+
+    @Override
+    public List<String> getEnhancedClasses() {
+        List<String> names = new ArrayList<>();
+        for (Class<?> cls : MethodMonitorRegistry.registeredClasses()) {
+            names.add(cls.getName());
+        }
+        names.sort(null);
+        return names;
+    }
+
+    @Override
+    public boolean isLocked() {
+        return MethodMonitorRegistry.isLocked();
+    }
+
+    @Override
+    public void register(String group, String factory) {
+        MethodMonitorFactory named = MethodMonitorFactoryDefaults.byName(factory);
+        if (named == null) {
+            throw new IllegalArgumentException("unknown factory '" + factory + "'; known: "
+                    + MethodMonitorFactoryDefaults.names());
+        }
+        MethodMonitorRegistry.register(GroupNames.resolve(group, loader), named);
+    }
+
+    @Override
+    public void clear(String group) {
+        MethodMonitorRegistry.clear(GroupNames.resolve(group, loader));
+    }
+
+    @Override
+    public String getTimingReport() {
+        return MethodMonitorFactoryDefaults.timing().report().toString();
+    }
+
+    @Override
+    public void clearTiming() {
+        MethodMonitorFactoryDefaults.timing().clear();
+    }
+}

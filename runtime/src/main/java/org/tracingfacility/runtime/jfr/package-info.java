@@ -1,0 +1,2 @@
+/** JDK Flight Recorder events for monitored methods: {@link org.tracingfacility.runtime.jfr.JfrFactory}. */
+package org.tracingfacility.runtime.jfr;

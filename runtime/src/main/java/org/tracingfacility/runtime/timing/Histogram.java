@@ -1,0 +1,68 @@
+package org.tracingfacility.runtime.timing;
+
+/**
+ * Log-linear buckets for durations in nanoseconds: exact below 8 ns, then eight buckets per
+ * power of two, so a percentile read from the buckets is within 6.25% of the true value.
+ * Durations from 2^44 ns (about 4.9 hours) up share the last bucket.
+ */
+final class Histogram {
+    static final int SUB_BUCKET_BITS = 3;
+    private static final int SUB_BUCKETS = 1 << SUB_BUCKET_BITS;
+    private static final int MAX_EXPONENT = 43;
+    static final int BUCKETS = (MAX_EXPONENT - SUB_BUCKET_BITS + 2) * SUB_BUCKETS;
+
+    private Histogram() {
+    }
+
+    /** The bucket of a duration; negative durations (a clock step) count as zero. */
+    static int bucket(long nanos) {
+        if (nanos < SUB_BUCKETS) {
+            return (int) Math.max(nanos, 0);
+        }
+        int exponent = 63 - Long.numberOfLeadingZeros(nanos);
+        if (exponent > MAX_EXPONENT) {
+            return BUCKETS - 1;
+        }
+        int sub = (int) (nanos >>> (exponent - SUB_BUCKET_BITS)) & (SUB_BUCKETS - 1);
+        return (exponent - SUB_BUCKET_BITS + 1) * SUB_BUCKETS + sub;
+    }
+
+    /** The smallest duration that falls in a bucket. */
+    static long lowerBound(int bucket) {
+        if (bucket < SUB_BUCKETS) {
+            return bucket;
+        }
+        int exponent = bucket / SUB_BUCKETS + SUB_BUCKET_BITS - 1;
+        long sub = bucket % SUB_BUCKETS;
+        return (1L << exponent) + (sub << (exponent - SUB_BUCKET_BITS));
+    }
+
+    /** The middle of a bucket: the estimate reported for durations that fell in it. */
+    static long midpoint(int bucket) {
+        if (bucket < SUB_BUCKETS) {
+            return bucket;
+        }
+        long low = lowerBound(bucket);
+        long width = 1L << (bucket / SUB_BUCKETS + SUB_BUCKET_BITS - 1 - SUB_BUCKET_BITS);
+        return low + width / 2;
+    }
+
+    /**
+     * The estimate of the {@code fraction} quantile (0..1) of the durations counted in
+     * {@code counts[offset .. offset + BUCKETS)}; 0 if there are none.
+     */
+    static long quantile(long[] counts, int offset, long total, double fraction) {
+        if (total <= 0) {
+            return 0;
+        }
+        long rank = Math.max(1, (long) Math.ceil(fraction * total));
+        long seen = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            seen += counts[offset + b];
+            if (seen >= rank) {
+                return midpoint(b);
+            }
+        }
+        return midpoint(BUCKETS - 1);
+    }
+}

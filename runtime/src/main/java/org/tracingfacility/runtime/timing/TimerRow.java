@@ -1,0 +1,67 @@
+package org.tracingfacility.runtime.timing;
+
+import java.util.Arrays;
+
+/**
+ * The layout of one timer's statistics in a {@code long[]}: counters followed by the
+ * histogram buckets. One thread writes a row; reports read and sum rows of all threads.
+ */
+final class TimerRow {
+    /** Invocations, timed or not. */
+    static final int COUNT = 0;
+    /** Invocations whose duration was measured: all of them unless sampling. */
+    static final int TIMED = 1;
+    /** Sum, minimum and maximum of the measured durations. */
+    static final int TOTAL = 2;
+    static final int MIN = 3;
+    static final int MAX = 4;
+    /** Start of the open interval of an interval timer on this thread; 0 when none is open. */
+    static final int OPEN_SINCE = 5;
+    static final int BUCKETS = 6;
+    static final int LENGTH = BUCKETS + Histogram.BUCKETS;
+
+    private TimerRow() {
+    }
+
+    static long[] create() {
+        long[] row = new long[LENGTH];
+        row[MIN] = Long.MAX_VALUE;
+        return row;
+    }
+
+    /** Counts one duration; no allocation, no atomics: the row belongs to the calling thread. */
+    static void record(long[] row, long nanos) {
+        row[COUNT]++;
+        row[TIMED]++;
+        row[TOTAL] += nanos;
+        if (nanos < row[MIN]) {
+            row[MIN] = nanos;
+        }
+        if (nanos > row[MAX]) {
+            row[MAX] = nanos;
+        }
+        row[BUCKETS + Histogram.bucket(nanos)]++;
+    }
+
+    /** Counts an invocation whose duration was not measured. */
+    static void countUntimed(long[] row) {
+        row[COUNT]++;
+    }
+
+    /** Adds {@code from}'s statistics to {@code into}. */
+    static void addTo(long[] from, long[] into) {
+        into[COUNT] += from[COUNT];
+        into[TIMED] += from[TIMED];
+        into[TOTAL] += from[TOTAL];
+        into[MIN] = Math.min(into[MIN], from[MIN]);
+        into[MAX] = Math.max(into[MAX], from[MAX]);
+        for (int i = BUCKETS; i < LENGTH; i++) {
+            into[i] += from[i];
+        }
+    }
+
+    static void reset(long[] row) {
+        Arrays.fill(row, 0L);
+        row[MIN] = Long.MAX_VALUE;
+    }
+}

@@ -1,0 +1,197 @@
+package org.tracingfacility.runtime.timing;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Timing statistics at one moment, one row per method or interval that ran, slowest mean
+ * first. {@link #toString()} is a table in the style of {@code jfr view method-timing}.
+ */
+public final class TimingReport {
+    /** The statistics of one method or interval; durations in nanoseconds. */
+    public static final class Row {
+        private final String name;
+        private final long invocations;
+        private final long timed;
+        private final long total;
+        private final long minimum;
+        private final long maximum;
+        private final long p50;
+        private final long p90;
+        private final long p99;
+
+        private Row(String name, long invocations, long timed, long total, long minimum, long maximum,
+                long p50, long p90, long p99) {
+            this.name = name;
+            this.invocations = invocations;
+            this.timed = timed;
+            this.total = total;
+            this.minimum = minimum;
+            this.maximum = maximum;
+            this.p50 = p50;
+            this.p90 = p90;
+            this.p99 = p99;
+        }
+
+        static Row of(String name, long[] row) {
+            long timed = row[TimerRow.TIMED];
+            if (timed == 0) {
+                return new Row(name, row[TimerRow.COUNT], 0, 0, 0, 0, 0, 0, 0);
+            }
+            return new Row(name, row[TimerRow.COUNT], timed, row[TimerRow.TOTAL], row[TimerRow.MIN],
+                    row[TimerRow.MAX], percentile(row, timed, 0.50), percentile(row, timed, 0.90),
+                    percentile(row, timed, 0.99));
+        }
+
+        /** A percentile estimate, kept within the exact minimum and maximum. */
+        private static long percentile(long[] row, long count, double fraction) {
+            long estimate = Histogram.quantile(row, TimerRow.BUCKETS, count, fraction);
+            return Math.min(Math.max(estimate, row[TimerRow.MIN]), row[TimerRow.MAX]);
+        }
+
+        /** {@code com.example.IOStream.readInt()} for a method, {@code com.example.IOStream [marshal]} for an interval. */
+        public String name() {
+            return name;
+        }
+
+        public long invocations() {
+            return invocations;
+        }
+
+        /** How many invocations were measured: all of them unless the factory samples. */
+        public long timedInvocations() {
+            return timed;
+        }
+
+        /** The total time of all invocations; estimated from the mean when sampling. */
+        public long totalNanos() {
+            return timed == invocations ? total : meanNanos() * invocations;
+        }
+
+        /** The mean of the measured durations. */
+        public long meanNanos() {
+            return timed == 0 ? 0 : total / timed;
+        }
+
+        public long minimumNanos() {
+            return minimum;
+        }
+
+        public long maximumNanos() {
+            return maximum;
+        }
+
+        /** Median, from the histogram: within 6.25% of the true value. */
+        public long p50Nanos() {
+            return p50;
+        }
+
+        public long p90Nanos() {
+            return p90;
+        }
+
+        public long p99Nanos() {
+            return p99;
+        }
+    }
+
+    private static final String[] HEADERS = {
+        "Timed Method", "Invocations", "Average Time", "Minimum", "P50", "P90", "P99", "Maximum", "Total Time"
+    };
+
+    private final List<Row> rows;
+    private final int sampleEvery;
+
+    TimingReport(List<Row> rows, int sampleEvery) {
+        this.sampleEvery = sampleEvery;
+        List<Row> sorted = new ArrayList<>(rows);
+        sorted.sort(Comparator.comparingLong(Row::meanNanos).reversed().thenComparing(Row::name));
+        this.rows = List.copyOf(sorted);
+    }
+
+    public List<Row> rows() {
+        return rows;
+    }
+
+    /** The row of a method or interval by {@linkplain Row#name() name}, or null. */
+    public Row row(String name) {
+        for (Row row : rows) {
+            if (row.name().equals(name)) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    /** The table: title, headers, a rule, one line per row; numbers right-aligned. */
+    @Override
+    public String toString() {
+        List<String[]> cells = new ArrayList<>();
+        cells.add(HEADERS);
+        for (Row row : rows) {
+            cells.add(new String[] {
+                row.name(), Long.toString(row.invocations()), duration(row.meanNanos()),
+                duration(row.minimumNanos()), duration(row.p50Nanos()), duration(row.p90Nanos()),
+                duration(row.p99Nanos()), duration(row.maximumNanos()), duration(row.totalNanos())
+            });
+        }
+        int[] widths = new int[HEADERS.length];
+        for (String[] line : cells) {
+            for (int c = 0; c < line.length; c++) {
+                widths[c] = Math.max(widths[c], line[c].length());
+            }
+        }
+        int tableWidth = (widths.length - 1);
+        for (int width : widths) {
+            tableWidth += width;
+        }
+        StringBuilder out = new StringBuilder("\n");
+        String title = "Method Timing (TF)";
+        out.append(" ".repeat(Math.max(0, (tableWidth - title.length()) / 2))).append(title).append("\n\n");
+        if (sampleEvery > 1) {
+            out.append("Durations measured on 1 invocation in ").append(sampleEvery)
+                    .append(" per thread; total times estimated.\n\n");
+        }
+        for (int i = 0; i < cells.size(); i++) {
+            appendLine(out, cells.get(i), widths);
+            if (i == 0) {
+                String[] rule = new String[widths.length];
+                for (int c = 0; c < widths.length; c++) {
+                    rule[c] = "-".repeat(widths[c]);
+                }
+                appendLine(out, rule, widths);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void appendLine(StringBuilder out, String[] line, int[] widths) {
+        StringBuilder text = new StringBuilder();
+        for (int c = 0; c < line.length; c++) {
+            if (c > 0) {
+                text.append(' ');
+            }
+            String pad = " ".repeat(widths[c] - line[c].length());
+            // The name column reads left to right; numbers line up on the right.
+            text.append(c == 0 ? line[c] + pad : pad + line[c]);
+        }
+        out.append(text.toString().stripTrailing()).append('\n');
+    }
+
+    /** A duration with three significant digits in the largest unit that keeps it at least 1. */
+    static String duration(long nanos) {
+        if (nanos < 1_000) {
+            return nanos + " ns";
+        }
+        // Switch units where rounding to three digits would reach 1000.
+        if (nanos < 999_500) {
+            return String.format(Locale.ROOT, "%.3g us", nanos / 1e3);
+        }
+        if (nanos < 999_500_000) {
+            return String.format(Locale.ROOT, "%.3g ms", nanos / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
+    }
+}

@@ -1,0 +1,32 @@
+package org.tracingfacility.runtime;
+
+import java.lang.invoke.CallSite;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+/**
+ * What the enhancer's bytecode does that Java source cannot say: the
+ * {@code invokedynamic "monitor"} instruction. Fixtures call {@link #link} where the class file
+ * would carry the instruction, and invoke the handle where it would execute it.
+ */
+final class GeneratedCode {
+    private GeneratedCode() {
+    }
+
+    /** Links like the JVM does on the first execution of the instruction. */
+    static MethodHandle link(MethodHandles.Lookup lookup, Class<?> annotation) {
+        CallSite site = EnhancedCodeSupport.linkMonitor(lookup, "monitor",
+                MethodType.methodType(MethodMonitor.class), annotation);
+        return site.dynamicInvoker();
+    }
+
+    /** Executes the linked instruction. */
+    static MethodMonitor monitor(MethodHandle linked) {
+        try {
+            return (MethodMonitor) linked.invokeExact();
+        } catch (Throwable e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package org.tracingfacility.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.tracingfacility.runtime.TestGroups.IO;
+import org.tracingfacility.runtime.TestGroups.IORead;
+
+/** Locking is irreversible: this class runs in a JVM of its own (one fork per test class). */
+class LockTest {
+    @Test
+    void afterLockRegisterThrowsAndNothingChanges() {
+        RecordingFactory before = new RecordingFactory("before");
+        MethodMonitorRegistry.register(IORead.class, before);
+        assertFalse(MethodMonitorRegistry.isLocked());
+
+        MethodMonitorRegistry.lock();
+
+        assertTrue(MethodMonitorRegistry.isLocked());
+        SecurityException refused = assertThrows(SecurityException.class,
+                () -> MethodMonitorRegistry.register(IORead.class, new RecordingFactory("attacker")));
+        assertTrue(refused.getMessage().contains("locked"), refused.getMessage());
+        assertThrows(SecurityException.class,
+                () -> MethodMonitorRegistry.register(IO.class, MethodMonitorFactoryDefaults.dprint()));
+        assertSame(before, MethodMonitorRegistry.registeredFactory(IORead.class));
+        assertNull(MethodMonitorRegistry.registeredFactory(IO.class));
+
+        MethodMonitorRegistry.clear(IORead.class);
+        assertNull(ReaderFixture.currentMonitor());
+    }
+}

@@ -1,0 +1,107 @@
+package org.tracingfacility.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.lang.annotation.Annotation;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.tracingfacility.runtime.TestGroups.Audit;
+
+/**
+ * Code written from the 2010 design note alone, signatures and all: it must compile and work
+ * against this library unchanged.
+ */
+@ExtendWith(RegistryCleanup.class)
+class SpecApiTest {
+    /** A monitor as the note defines the interface: no method beyond the note's. */
+    static final class CountingMonitor implements MethodMonitor {
+        private final Class<?> cls;
+        final List<String> seen = new ArrayList<>();
+
+        CountingMonitor(Class<?> cls) {
+            this.cls = cls;
+        }
+
+        public Class<?> myClass() {
+            return cls;
+        }
+
+        public void enter(int ident, Object... args) {
+            seen.add("enter " + MethodMonitorRegistry.getMethodName(cls, ident) + " " + Arrays.asList(args));
+        }
+
+        public void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType) {
+            seen.add("info " + selfIdent);
+        }
+
+        public void exit(int ident) {
+            seen.add("exit " + ident);
+        }
+
+        public void exit(int ident, Object result) {
+            seen.add("exit " + ident + " " + result);
+        }
+
+        public void exception(int ident, Throwable thr) {
+            seen.add("exception " + ident);
+        }
+
+        public void clear() {
+            seen.clear();
+        }
+    }
+
+    /** A class registering itself the way the note's enhancer did: a List and a Map. */
+    @TestGroups.Audit
+    static final class AuditedByHand {
+        static final SynchronizedHolder<MethodMonitor> HOLDER = new SynchronizedHolder<MethodMonitor>();
+
+        static {
+            Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> annoMM = new HashMap<>();
+            annoMM.put(Audit.class, HOLDER);
+            MethodMonitorRegistry.registerClass(AuditedByHand.class, Arrays.asList("check", "log"), annoMM);
+        }
+
+        void check(String who) {
+            MethodMonitor mm = HOLDER.content();
+            if (mm != null) {
+                mm.enter(0, who);
+            }
+            if (mm != null) {
+                mm.exit(0);
+            }
+        }
+    }
+
+    @Test
+    void theNotesApiWorksAsWritten() {
+        final List<CountingMonitor> monitors = new ArrayList<>();
+        MethodMonitorFactory counting = new MethodMonitorFactory() {
+            public MethodMonitor create(Class<?> cls) {
+                CountingMonitor monitor = new CountingMonitor(cls);
+                monitors.add(monitor);
+                return monitor;
+            }
+        };
+        Collection<MethodMonitorFactory> factories = Arrays.asList(counting, MethodMonitorFactoryDefaults.noOp());
+        MethodMonitorRegistry.register(Audit.class, MethodMonitorFactoryDefaults.compose(factories));
+
+        new AuditedByHand().check("alice");
+
+        assertEquals(1, monitors.size());
+        assertEquals(List.of("enter check [alice]", "exit 0"), monitors.get(0).seen);
+        assertSame(AuditedByHand.HOLDER.content(),
+                MethodMonitorRegistry.getMethodMonitorForClass(AuditedByHand.class, Audit.class));
+        assertEquals(1, MethodMonitorRegistry.getMethodIdentifier(AuditedByHand.class, "log"));
+        assertEquals("log", MethodMonitorRegistry.getMethodName(AuditedByHand.class, 1));
+        MethodMonitorFactory registered = MethodMonitorRegistry.registeredFactory(Audit.class);
+        assertEquals(true, registered.toString().startsWith("compose"));
+    }
+}

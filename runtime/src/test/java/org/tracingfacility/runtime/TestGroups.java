@@ -1,0 +1,52 @@
+package org.tracingfacility.runtime;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.tracingfacility.annotation.MethodMonitorGroup;
+
+/**
+ * The TF groups of the tests, as a user would write them: {@code IO} has the subgroups
+ * {@code IORead} and {@code IOWrite}; {@code IOWrite} is also under {@code Audit}; {@code Deep}
+ * is a grandchild of {@code IO} through {@code IORead}.
+ */
+final class TestGroups {
+    private TestGroups() {
+    }
+
+    @MethodMonitorGroup({IORead.class, IOWrite.class})
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface IO {
+    }
+
+    @MethodMonitorGroup(Deep.class)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface IORead {
+    }
+
+    @MethodMonitorGroup
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface IOWrite {
+    }
+
+    @MethodMonitorGroup(IOWrite.class)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface Audit {
+    }
+
+    @MethodMonitorGroup
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface Deep {
+    }
+
+    /** An annotation that is not a TF group. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @interface NotAGroup {
+    }
+}
