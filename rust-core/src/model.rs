@@ -295,6 +295,19 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
             m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor));
         }
     }
+    // Overloads that differ only in their return type (the JVM allows them;
+    // generated code has them) need it in the name too.
+    let mut count: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for m in methods.iter() {
+        *count.entry(m.tracing_name.clone()).or_default() += 1;
+    }
+    for m in methods.iter_mut() {
+        let selected = matches!(m.role, Role::Monitored { selected: true, .. });
+        if selected && m.explicit_tracing_name.is_none() && count.get(&m.tracing_name).is_some_and(|n| *n > 1) {
+            let returns = m.descriptor.rsplit(')').next().unwrap_or("V");
+            m.tracing_name = format!("{}:{}", m.tracing_name, readable_parameters(&format!("({returns})V")));
+        }
+    }
 }
 
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.

@@ -85,6 +85,8 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     }
     if !report.errors.is_empty() {
+        // Nothing is written: the classes that were ready stay as they were.
+        report.classes_unchanged += enhanced.len() as u64;
         return finish(report, request);
     }
     write_classes(&mut report, request, enhanced);

@@ -168,6 +168,8 @@ struct Labels {
 /// after the registration in `<clinit>`, else at the first instruction.
 fn body_start(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'_>, pool: &PoolBuilder<'_>) -> Result<usize> {
     match method.name.as_str() {
+        // java.lang.Object's constructor calls no other.
+        "<init>" if class.super_class_index() == 0 => Ok(0),
         "<init>" => {
             // The first <init> call not matched by an earlier `new` is the
             // constructor chaining call: javac's code is structured, so a linear

@@ -3,7 +3,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
-use crate::model::{Role, TfClass, TfMethod, ACC_BRIDGE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
+use crate::model::{Role, TfClass, TfMethod, ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
 use crate::request::Diagnostic;
 use std::collections::BTreeMap;
 
@@ -94,6 +94,11 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
             continue;
         }
         let tf_method = tf.methods.iter().chain(&tf.without_code).find(|m| m.index == index);
+        // Methods without code can never be monitored: an unannotated abstract
+        // overload does not make its monitored siblings "mixed".
+        if tf_method.is_none() && member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) != 0 {
+            continue;
+        }
         by_name.entry(member.name()?.into_owned()).or_default().push(tf_method);
     }
     for (name, overloads) in by_name.iter().filter(|(_, o)| o.len() > 1) {

@@ -4,7 +4,9 @@
 
 use super::attribute::{self, name, Attribute};
 use super::constant_pool::{Constant, ConstantPool};
+use super::encode::Put;
 use super::error::{ClassFileError, Result};
+use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
 use std::borrow::Cow;
 
@@ -41,7 +43,10 @@ pub enum ElementValue<'a> {
     Boolean(bool),
     String(Cow<'a, str>),
     /// An enum constant: the enum's field descriptor and the constant's name.
-    Enum { type_descriptor: Cow<'a, str>, name: Cow<'a, str> },
+    Enum {
+        type_descriptor: Cow<'a, str>,
+        name: Cow<'a, str>,
+    },
     /// A class literal, as a return descriptor (`Ljava/lang/String;`, `I`, `V`).
     Class(Cow<'a, str>),
     Annotation(Box<Annotation<'a>>),
@@ -70,10 +75,9 @@ pub fn parameter_annotations_in<'a>(
     pool: &ConstantPool<'a>,
 ) -> Result<Vec<Vec<Annotation<'a>>>> {
     let mut out: Vec<Vec<Annotation<'a>>> = Vec::new();
-    for (attribute_name, visible) in [
-        (name::RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS, true),
-        (name::RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS, false),
-    ] {
+    for (attribute_name, visible) in
+        [(name::RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS, true), (name::RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS, false)]
+    {
         if let Some(attribute) = attribute::find(attributes, attribute_name) {
             let mut r = attribute.reader();
             let count = usize::from(r.u8()?);
@@ -149,7 +153,9 @@ fn read_element_value<'a>(
         let at = r.offset();
         ConstantPool::at(pool.get(r.u16()?), at)
     };
-    let mistyped = || ClassFileError::malformed(at, format!("element value '{}' points at a constant of the wrong kind", tag as char));
+    let mistyped = || {
+        ClassFileError::malformed(at, format!("element value '{}' points at a constant of the wrong kind", tag as char))
+    };
     Ok(match tag {
         b'B' | b'C' | b'I' | b'S' | b'Z' => {
             let Constant::Integer(v) = constant(r)? else { return Err(mistyped()) };
@@ -219,4 +225,63 @@ fn skip_element_value(r: &mut Reader<'_>, depth: usize) -> Result<()> {
         }
         other => Err(ClassFileError::malformed(at, format!("unknown element value tag {other}"))),
     }
+}
+
+/// Appends the encoding of `annotation` (JVMS 4.7.16), adding the constants it
+/// needs to `pool`.
+pub fn encode_annotation(annotation: &Annotation<'_>, pool: &mut PoolBuilder<'_>, out: &mut Vec<u8>) -> Result<()> {
+    out.u16(pool.utf8(&annotation.type_descriptor)?);
+    let count = u16::try_from(annotation.elements.len())
+        .map_err(|_| ClassFileError::limit(0, "an annotation with more than 65,535 elements"))?;
+    out.u16(count);
+    for (name, value) in &annotation.elements {
+        out.u16(pool.utf8(name)?);
+        encode_element_value(value, pool, out)?;
+    }
+    Ok(())
+}
+
+fn encode_element_value(value: &ElementValue<'_>, pool: &mut PoolBuilder<'_>, out: &mut Vec<u8>) -> Result<()> {
+    let mut constant = |tag: u8, c: Constant<'static>, out: &mut Vec<u8>| -> Result<()> {
+        out.u8(tag);
+        out.u16(pool.add(c)?);
+        Ok(())
+    };
+    match value {
+        ElementValue::Byte(v) => constant(b'B', Constant::Integer(i32::from(*v)), out)?,
+        ElementValue::Char(v) => constant(b'C', Constant::Integer(i32::from(*v)), out)?,
+        ElementValue::Short(v) => constant(b'S', Constant::Integer(i32::from(*v)), out)?,
+        ElementValue::Int(v) => constant(b'I', Constant::Integer(*v), out)?,
+        ElementValue::Boolean(v) => constant(b'Z', Constant::Integer(i32::from(*v)), out)?,
+        ElementValue::Long(v) => constant(b'J', Constant::Long(*v), out)?,
+        ElementValue::Float(v) => constant(b'F', Constant::Float(v.to_bits()), out)?,
+        ElementValue::Double(v) => constant(b'D', Constant::Double(v.to_bits()), out)?,
+        ElementValue::String(s) => {
+            out.u8(b's');
+            out.u16(pool.utf8(s)?);
+        }
+        ElementValue::Enum { type_descriptor, name } => {
+            out.u8(b'e');
+            out.u16(pool.utf8(type_descriptor)?);
+            out.u16(pool.utf8(name)?);
+        }
+        ElementValue::Class(descriptor) => {
+            out.u8(b'c');
+            out.u16(pool.utf8(descriptor)?);
+        }
+        ElementValue::Annotation(nested) => {
+            out.u8(b'@');
+            encode_annotation(nested, pool, out)?;
+        }
+        ElementValue::Array(values) => {
+            out.u8(b'[');
+            let count = u16::try_from(values.len())
+                .map_err(|_| ClassFileError::limit(0, "an annotation array with more than 65,535 values"))?;
+            out.u16(count);
+            for v in values {
+                encode_element_value(v, pool, out)?;
+            }
+        }
+    }
+    Ok(())
 }

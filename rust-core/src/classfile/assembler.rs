@@ -7,7 +7,7 @@
 
 use super::code::MAX_CODE_LENGTH;
 use super::code_model::{switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable};
-use super::encode::Put;
+use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
 use super::opcodes as op;
@@ -92,9 +92,9 @@ fn layout(elements: &[Insn], wide: &mut [bool], label_count: usize) -> Result<La
         for (insn, &w) in elements.iter().zip(wide.iter()) {
             offsets.push(offset.min(u64::from(u32::MAX)) as u32);
             if let Insn::Label(label) = insn {
-                let slot = labels
-                    .get_mut(label.0 as usize)
-                    .ok_or_else(|| ClassFileError::malformed(0, format!("label {} was not made by this code", label.0)))?;
+                let slot = labels.get_mut(label.0 as usize).ok_or_else(|| {
+                    ClassFileError::malformed(0, format!("label {} was not made by this code", label.0))
+                })?;
                 if slot.is_some() {
                     return Err(ClassFileError::malformed(0, format!("label {} is bound twice", label.0)));
                 }
@@ -102,10 +102,7 @@ fn layout(elements: &[Insn], wide: &mut [bool], label_count: usize) -> Result<La
             }
             offset += u64::from(size(insn, offset as u32, w));
             if offset > MAX_CODE_LENGTH as u64 {
-                return Err(ClassFileError::limit(
-                    0,
-                    format!("the method's code would pass {MAX_CODE_LENGTH} bytes"),
-                ));
+                return Err(ClassFileError::limit(0, format!("the method's code would pass {MAX_CODE_LENGTH} bytes")));
             }
         }
         let layout = Layout { offsets, labels, length: offset as u32 };
@@ -189,10 +186,14 @@ impl<'a> CodeModel<'a> {
         }
 
         let mut out = Vec::with_capacity(code.len() + 64);
-        let label_index: HashMap<Label, usize> =
-            elements.iter().enumerate().filter_map(|(i, e)| if let Insn::Label(l) = e { Some((*l, i)) } else { None }).collect();
+        let label_index: HashMap<Label, usize> = elements
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| if let Insn::Label(l) = e { Some((*l, i)) } else { None })
+            .collect();
         let frame_list: Vec<(Label, Frame)> = frames.iter().map(|(l, f)| (*l, f.clone())).collect();
-        let computed_stack = stack_depth::max_stack(&elements, &self.handlers, &|l| label_index.get(&l).copied(), pool)?;
+        let computed_stack =
+            stack_depth::max_stack(&elements, &self.handlers, &|l| label_index.get(&l).copied(), pool)?;
         let computed_locals = stack_depth::max_locals(&elements, &frame_list, &self.initial_frame);
         let max_locals = u16::try_from(computed_locals.max(u32::from(self.max_locals)))
             .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
@@ -204,13 +205,20 @@ impl<'a> CodeModel<'a> {
         let handlers: Vec<[u16; 4]> = self
             .handlers
             .iter()
-            .map(|h| Ok([layout.label(h.start)? as u16, layout.label(h.end)? as u16, layout.label(h.handler)? as u16, h.catch_type]))
+            .map(|h| {
+                Ok([
+                    layout.label(h.start)? as u16,
+                    layout.label(h.end)? as u16,
+                    layout.label(h.handler)? as u16,
+                    h.catch_type,
+                ])
+            })
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             // Code edits can leave a range empty; the JVM refuses empty ranges.
             .filter(|[start, end, _, _]| start < end)
             .collect();
-        out.u16(handlers.len() as u16);
+        out.u16(count16(handlers.len(), "exception handlers")?);
         handlers.iter().flatten().for_each(|&v| out.u16(v));
 
         let mut sorted_frames: Vec<(u32, &Frame)> =
@@ -239,7 +247,7 @@ impl<'a> CodeModel<'a> {
                 }
                 CodeAttributeModel::LineNumbers { name_index, entries } => {
                     let mut data = Vec::with_capacity(2 + entries.len() * 4);
-                    data.u16(entries.len() as u16);
+                    data.u16(count16(entries.len(), "line numbers")?);
                     for (label, line) in entries {
                         data.u16(layout.label(*label)? as u16);
                         data.u16(*line);
@@ -252,12 +260,12 @@ impl<'a> CodeModel<'a> {
                 }
                 CodeAttributeModel::TypeAnnotations { name_index, entries } => {
                     let mut data = Vec::new();
-                    data.u16(entries.len() as u16);
+                    data.u16(count16(entries.len(), "type annotations")?);
                     for annotation in entries {
                         data.u8(annotation.target_type);
                         match &annotation.target {
                             CodeTarget::LocalVariable(ranges) => {
-                                data.u16(ranges.len() as u16);
+                                data.u16(count16(ranges.len(), "local variable ranges")?);
                                 for (start, end, index) in ranges {
                                     let (s, e) = (layout.label(*start)?, layout.label(*end)?);
                                     data.u16(s as u16);
@@ -284,7 +292,7 @@ impl<'a> CodeModel<'a> {
             let offset_of = |l: Label| layout.label(l);
             attributes.push((name_index, stack_map::encode(&sorted_frames, &self.initial_frame, &offset_of)?));
         }
-        out.u16(attributes.len() as u16);
+        out.u16(count16(attributes.len(), "code attributes")?);
         for (name_index, data) in attributes {
             out.u16(name_index);
             out.u32(data.len() as u32);
@@ -344,9 +352,16 @@ impl<'a> CodeModel<'a> {
         frames: &HashMap<Label, Frame>,
         pool: &mut PoolBuilder<'a>,
     ) -> Result<Frame> {
-        let mut frame =
-            frame_infer::frame_before(elements, index, &|l| frames.get(&l).cloned(), &self.initial_frame, self.this_class, pool)?;
-        let pops = (-op::fixed_stack_effect(elements.get(index).and_then(Insn::opcode).unwrap_or(op::NOP))).max(0) as usize;
+        let mut frame = frame_infer::frame_before(
+            elements,
+            index,
+            &|l| frames.get(&l).cloned(),
+            &self.initial_frame,
+            self.this_class,
+            pool,
+        )?;
+        let pops =
+            (-op::fixed_stack_effect(elements.get(index).and_then(Insn::opcode).unwrap_or(op::NOP))).max(0) as usize;
         let mut stack = stack_map::to_slots(&frame.stack);
         stack.truncate(stack.len().saturating_sub(pops));
         frame.stack = stack_map::from_slots(&stack);
@@ -363,7 +378,7 @@ enum Fixup {
 
 fn local_variables(entries: &[LocalVariable], layout: &Layout) -> Result<Vec<u8>> {
     let mut data = Vec::with_capacity(2 + entries.len() * 10);
-    data.u16(entries.len() as u16);
+    data.u16(count16(entries.len(), "local variables")?);
     for v in entries {
         let (start, end) = (layout.label(v.start)?, layout.label(v.end)?);
         data.u16(start as u16);

@@ -3,10 +3,11 @@
 //! its original bytes, so an unedited class comes out byte-identical.
 #![forbid(unsafe_code)]
 
+use super::annotations::{encode_annotation, Annotation};
 use super::attribute::{name, Attribute};
 use super::class_file::{ClassFile, Member, MAGIC};
 use super::code_model::CodeModel;
-use super::encode::Put;
+use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
@@ -204,6 +205,31 @@ impl<'a> ClassEditor<'a> {
         Ok(())
     }
 
+    /// Adds `annotation` to the class's Runtime(In)VisibleAnnotations
+    /// (by `annotation.visible`), creating the attribute if needed.
+    pub fn add_class_annotation(&mut self, annotation: &Annotation<'_>) -> Result<()> {
+        let attribute_name =
+            if annotation.visible { name::RUNTIME_VISIBLE_ANNOTATIONS } else { name::RUNTIME_INVISIBLE_ANNOTATIONS };
+        let existing = self.attributes.iter().find_map(|a| match a {
+            AttributeEntry::Original(original) if original.is(attribute_name) => Some(original.data().to_vec()),
+            AttributeEntry::New { name_index, data }
+                if self.pool.text(*name_index).is_ok_and(|n| n == attribute_name) =>
+            {
+                Some(data.clone())
+            }
+            _ => None,
+        });
+        let mut data = existing.unwrap_or_else(|| vec![0, 0]);
+        let count = data.get(..2).map_or(0, |c| u16::from_be_bytes([c[0], c[1]]));
+        let count =
+            count.checked_add(1).ok_or_else(|| ClassFileError::limit(0, "more than 65,535 annotations on a class"))?;
+        if let Some(slot) = data.get_mut(..2) {
+            slot.copy_from_slice(&count.to_be_bytes());
+        }
+        encode_annotation(annotation, &mut self.pool, &mut data)?;
+        self.set_attribute(attribute_name, data)
+    }
+
     /// The index of a bootstrap method equal to `method`, adding it if needed.
     pub fn add_bootstrap_method(&mut self, method: BootstrapMethod) -> Result<u16> {
         if self.bootstrap_methods.is_none() {
@@ -271,10 +297,11 @@ impl<'a> ClassEditor<'a> {
         out.u16(self.access_flags);
         out.u16(self.this_class);
         out.u16(self.super_class);
-        out.u16(self.interfaces.len() as u16);
+        out.u16(count16(self.interfaces.len(), "interfaces")?);
         self.interfaces.iter().for_each(|&i| out.u16(i));
         for members in [&self.fields, &self.methods] {
-            let count = u16::try_from(members.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 members"))?;
+            let count =
+                u16::try_from(members.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 members"))?;
             out.u16(count);
             for member in members {
                 match member {

@@ -51,7 +51,11 @@ impl<'a> CodeAttribute<'a> {
             let handler =
                 ExceptionHandler { start_pc: r.u16()?, end_pc: r.u16()?, handler_pc: r.u16()?, catch_type: r.u16()? };
             let in_code = |pc: u16| usize::from(pc) < code_length;
-            if !(in_code(handler.start_pc) && handler.start_pc < handler.end_pc && usize::from(handler.end_pc) <= code_length && in_code(handler.handler_pc)) {
+            if !(in_code(handler.start_pc)
+                && handler.start_pc < handler.end_pc
+                && usize::from(handler.end_pc) <= code_length
+                && in_code(handler.handler_pc))
+            {
                 return Err(ClassFileError::malformed(at, "an exception handler's range lies outside the code"));
             }
             if handler.catch_type != 0 {

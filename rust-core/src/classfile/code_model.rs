@@ -11,6 +11,7 @@ use super::attribute::{name, Attribute};
 use super::class_file::{ClassFile, Member};
 use super::code::CodeAttribute;
 use super::error::{ClassFileError, Result};
+use super::frame_infer;
 use super::opcodes::{self as op, Operands};
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
@@ -37,23 +38,60 @@ pub enum Insn {
     /// An instruction without operands (`iadd`, `aload_0`, `areturn`, …).
     Simple(u8),
     /// `bipush` or `sipush`.
-    Push { opcode: u8, value: i16 },
+    Push {
+        opcode: u8,
+        value: i16,
+    },
     /// `ldc`, `ldc_w` or `ldc2_w`; `ldc` is widened when the index needs it.
-    Ldc { opcode: u8, index: u16 },
+    Ldc {
+        opcode: u8,
+        index: u16,
+    },
     /// A load, store or `ret` with an explicit local index.
-    Local { opcode: u8, index: u16, wide: bool },
-    Iinc { index: u16, delta: i16, wide: bool },
+    Local {
+        opcode: u8,
+        index: u16,
+        wide: bool,
+    },
+    Iinc {
+        index: u16,
+        delta: i16,
+        wide: bool,
+    },
     /// An instruction with a two-byte pool index: field access, invocation
     /// (but invokeinterface/invokedynamic), `new`, `anewarray`, `checkcast`, `instanceof`.
-    Pool { opcode: u8, index: u16 },
-    InvokeInterface { index: u16, count: u8 },
-    InvokeDynamic { index: u16 },
-    NewArray { atype: u8 },
-    MultiANewArray { index: u16, dimensions: u8 },
+    Pool {
+        opcode: u8,
+        index: u16,
+    },
+    InvokeInterface {
+        index: u16,
+        count: u8,
+    },
+    InvokeDynamic {
+        index: u16,
+    },
+    NewArray {
+        atype: u8,
+    },
+    MultiANewArray {
+        index: u16,
+        dimensions: u8,
+    },
     /// Any jump; a short form is widened when its target is too far.
-    Branch { opcode: u8, target: Label },
-    TableSwitch { default: Label, low: i32, targets: Vec<Label> },
-    LookupSwitch { default: Label, pairs: Vec<(i32, Label)> },
+    Branch {
+        opcode: u8,
+        target: Label,
+    },
+    TableSwitch {
+        default: Label,
+        low: i32,
+        targets: Vec<Label>,
+    },
+    LookupSwitch {
+        default: Label,
+        pairs: Vec<(i32, Label)>,
+    },
 }
 
 impl Insn {
@@ -93,11 +131,24 @@ impl Insn {
 
     /// Labels this instruction may jump to.
     pub fn targets(&self) -> Vec<Label> {
+        let mut out = Vec::new();
+        self.for_each_target(|l| out.push(l));
+        out
+    }
+
+    /// Calls `f` with each label this instruction may jump to.
+    pub fn for_each_target(&self, mut f: impl FnMut(Label)) {
         match self {
-            Insn::Branch { target, .. } => vec![*target],
-            Insn::TableSwitch { default, targets, .. } => std::iter::once(*default).chain(targets.iter().copied()).collect(),
-            Insn::LookupSwitch { default, pairs } => std::iter::once(*default).chain(pairs.iter().map(|p| p.1)).collect(),
-            _ => Vec::new(),
+            Insn::Branch { target, .. } => f(*target),
+            Insn::TableSwitch { default, targets, .. } => {
+                f(*default);
+                targets.iter().for_each(|&t| f(t));
+            }
+            Insn::LookupSwitch { default, pairs } => {
+                f(*default);
+                pairs.iter().for_each(|&(_, t)| f(t));
+            }
+            _ => {}
         }
     }
 }
@@ -149,11 +200,25 @@ pub struct TypeAnnotation<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CodeAttributeModel<'a> {
     /// Where the StackMapTable goes; its content is [`CodeModel::frames`].
-    StackMapTable { name_index: u16 },
-    LineNumbers { name_index: u16, entries: Vec<(Label, u16)> },
-    LocalVariables { name_index: u16, entries: Vec<LocalVariable> },
-    LocalVariableTypes { name_index: u16, entries: Vec<LocalVariable> },
-    TypeAnnotations { name_index: u16, entries: Vec<TypeAnnotation<'a>> },
+    StackMapTable {
+        name_index: u16,
+    },
+    LineNumbers {
+        name_index: u16,
+        entries: Vec<(Label, u16)>,
+    },
+    LocalVariables {
+        name_index: u16,
+        entries: Vec<LocalVariable>,
+    },
+    LocalVariableTypes {
+        name_index: u16,
+        entries: Vec<LocalVariable>,
+    },
+    TypeAnnotations {
+        name_index: u16,
+        entries: Vec<TypeAnnotation<'a>>,
+    },
     /// Any other attribute, written back as read.
     Other(Attribute<'a>),
 }
@@ -188,10 +253,9 @@ struct LabelMap {
 
 impl LabelMap {
     fn label(&mut self, offset: u32, at: usize) -> Result<Label> {
-        let slot = self
-            .by_offset
-            .get_mut(offset as usize)
-            .ok_or_else(|| ClassFileError::malformed(at, format!("code offset {offset} lies past the end of the code")))?;
+        let slot = self.by_offset.get_mut(offset as usize).ok_or_else(|| {
+            ClassFileError::malformed(at, format!("code offset {offset} lies past the end of the code"))
+        })?;
         if let Some(label) = *slot {
             return Ok(label);
         }
@@ -236,8 +300,7 @@ impl<'a> CodeModel<'a> {
         pool: &PoolBuilder<'a>,
     ) -> Result<Self> {
         let code_len = code.code.len() as u32;
-        let mut labels =
-            LabelMap { by_offset: vec![None; code.code.len() + 1], requested: Vec::new(), next: 0 };
+        let mut labels = LabelMap { by_offset: vec![None; code.code.len() + 1], requested: Vec::new(), next: 0 };
         let instructions = decode_instructions(code, &mut labels)?;
 
         let mut handlers = Vec::with_capacity(code.exception_table.len());
@@ -341,6 +404,113 @@ impl<'a> CodeModel<'a> {
             this_class,
             next_label: labels.next,
         })
+    }
+
+    /// Code for a new method (a `<clinit>`, a helper): no instructions yet.
+    /// `this_class` is the class's Class constant; `frames_required` is true
+    /// for class files of version 50 and later.
+    pub fn empty(
+        this_class: u16,
+        access_flags: u16,
+        name: &str,
+        descriptor: &str,
+        frames_required: bool,
+        pool: &mut PoolBuilder<'a>,
+    ) -> Result<Self> {
+        let initial_frame =
+            Frame::initial(this_class, access_flags & ACC_STATIC != 0, name == "<init>", descriptor, pool)?;
+        Ok(CodeModel {
+            max_stack: 0,
+            max_locals: initial_frame.local_slot_count() as u16,
+            elements: Vec::new(),
+            handlers: Vec::new(),
+            attributes: Vec::new(),
+            frames: Vec::new(),
+            initial_frame,
+            frames_required,
+            this_class,
+            next_label: 0,
+        })
+    }
+
+    /// Makes room for new locals at `slot` (new parameters of a changed
+    /// descriptor): every local at or above `slot` moves up by the slots of
+    /// `types`, in instructions, frames and local-variable tables, and every
+    /// frame and the initial frame get `types` there.
+    pub fn insert_local_slots(&mut self, slot: u16, types: &[VType]) -> Result<()> {
+        let by: u16 = types.iter().map(|t| t.slots() as u16).sum();
+        let moved = |index: u16| -> Result<u16> {
+            if index < slot {
+                return Ok(index);
+            }
+            index.checked_add(by).ok_or_else(|| ClassFileError::limit(0, "a local index past 65,535"))
+        };
+        for insn in &mut self.elements {
+            match insn {
+                Insn::Local { index, .. } | Insn::Iinc { index, .. } => *index = moved(*index)?,
+                Insn::Simple(opcode) => {
+                    if let Some(index) = op::implicit_local(*opcode) {
+                        let generic = if *opcode < op::ISTORE_0 {
+                            op::ILOAD + (*opcode - op::ILOAD_0) / 4
+                        } else {
+                            op::ISTORE + (*opcode - op::ISTORE_0) / 4
+                        };
+                        let new_index = moved(index)?;
+                        if new_index != index {
+                            *insn = Insn::Local { opcode: generic, index: new_index, wide: false };
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for attribute in &mut self.attributes {
+            match attribute {
+                CodeAttributeModel::LocalVariables { entries, .. }
+                | CodeAttributeModel::LocalVariableTypes { entries, .. } => {
+                    for entry in entries {
+                        entry.index = moved(entry.index)?;
+                    }
+                }
+                CodeAttributeModel::TypeAnnotations { entries, .. } => {
+                    for entry in entries {
+                        if let CodeTarget::LocalVariable(ranges) = &mut entry.target {
+                            for range in ranges {
+                                range.2 = moved(range.2)?;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let insert = |frame: &mut Frame| {
+            let mut slots = frame.local_slots();
+            let at = usize::from(slot).min(slots.len());
+            if slots.len() < usize::from(slot) {
+                slots.resize(usize::from(slot), VType::Top);
+            }
+            let inserted = stack_map::to_slots(types);
+            slots.splice(at..at, inserted);
+            frame.set_local_slots(&slots);
+        };
+        for (_, frame) in &mut self.frames {
+            insert(frame);
+        }
+        insert(&mut self.initial_frame);
+        self.max_locals = self
+            .max_locals
+            .checked_add(by)
+            .ok_or_else(|| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+        Ok(())
+    }
+
+    /// In a constructor, the element index just after its `super(...)` or
+    /// `this(...)` call: where `this` becomes initialized. Found by following
+    /// the types of the code (no class hierarchy needed); `None` if there is none.
+    pub fn constructor_chaining_call(&self, pool: &mut PoolBuilder<'a>) -> Result<Option<usize>> {
+        let frame_of = |label: Label| self.frame_at(label).cloned();
+        frame_infer::constructor_chaining_call(&self.elements, &frame_of, &self.initial_frame, self.this_class, pool)
     }
 
     /// A label not yet bound anywhere.
@@ -508,7 +678,10 @@ fn read_type_annotations<'a>(r: &mut Reader<'a>, labels: &mut LabelMap) -> Resul
                 CodeTarget::TypeArgument(label, r.u8()?)
             }
             other => {
-                return Err(ClassFileError::malformed(at, format!("type annotation target 0x{other:02X} is not a code target")))
+                return Err(ClassFileError::malformed(
+                    at,
+                    format!("type annotation target 0x{other:02X} is not a code target"),
+                ))
             }
         };
         let rest_start = r.position();

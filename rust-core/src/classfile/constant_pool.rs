@@ -38,18 +38,49 @@ pub enum Constant<'a> {
     Float(u32),
     Long(i64),
     Double(u64),
-    Class { name: u16 },
-    String { value: u16 },
-    Fieldref { class: u16, name_and_type: u16 },
-    Methodref { class: u16, name_and_type: u16 },
-    InterfaceMethodref { class: u16, name_and_type: u16 },
-    NameAndType { name: u16, descriptor: u16 },
-    MethodHandle { kind: u8, reference: u16 },
-    MethodType { descriptor: u16 },
-    Dynamic { bootstrap_method: u16, name_and_type: u16 },
-    InvokeDynamic { bootstrap_method: u16, name_and_type: u16 },
-    Module { name: u16 },
-    Package { name: u16 },
+    Class {
+        name: u16,
+    },
+    String {
+        value: u16,
+    },
+    Fieldref {
+        class: u16,
+        name_and_type: u16,
+    },
+    Methodref {
+        class: u16,
+        name_and_type: u16,
+    },
+    InterfaceMethodref {
+        class: u16,
+        name_and_type: u16,
+    },
+    NameAndType {
+        name: u16,
+        descriptor: u16,
+    },
+    MethodHandle {
+        kind: u8,
+        reference: u16,
+    },
+    MethodType {
+        descriptor: u16,
+    },
+    Dynamic {
+        bootstrap_method: u16,
+        name_and_type: u16,
+    },
+    InvokeDynamic {
+        bootstrap_method: u16,
+        name_and_type: u16,
+    },
+    Module {
+        name: u16,
+    },
+    Package {
+        name: u16,
+    },
 }
 
 impl Constant<'_> {
@@ -86,7 +117,8 @@ impl Constant<'_> {
     /// Appends the entry's encoding (tag and content) to `out`.
     pub fn encode(&self, out: &mut Vec<u8>) {
         out.push(self.tag());
-        let u16s = |out: &mut Vec<u8>, values: &[u16]| values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes()));
+        let u16s =
+            |out: &mut Vec<u8>, values: &[u16]| values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes()));
         match self {
             Constant::Utf8(bytes) => {
                 out.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
@@ -198,47 +230,61 @@ impl<'a> ConstantPool<'a> {
         Ok(pool)
     }
 
-    /// Checks that every reference inside the pool points at an entry of the right kind.
+    /// Checks that every reference inside the pool points at an entry of the
+    /// right kind. Runs on every parse, so it reads the raw bytes directly.
     fn check_references(&self) -> Result<()> {
-        for index in 1..self.offsets.len() as u16 {
-            let Some(constant) = self.get_opt(index)? else { continue };
-            let at = self.offset_of(index);
+        let tag_of = |index: u16| -> Option<u8> {
+            match self.offsets.get(usize::from(index)) {
+                Some(&offset) if offset != NO_ENTRY => self.data.get(offset as usize).copied(),
+                _ => None,
+            }
+        };
+        for (index, &offset) in self.offsets.iter().enumerate() {
+            if offset == NO_ENTRY {
+                continue;
+            }
+            let at = offset as usize;
+            let entry = self.data.get(at..).unwrap_or_default();
+            let field = |i: usize| entry.get(i..i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
             let expect = |target: u16, kinds: &[u8], expected: &'static str| -> Result<()> {
-                let found = self.tag_at(target).map_err(|e| ClassFileError::new(at, e.kind))?;
-                if kinds.contains(&found) {
-                    Ok(())
-                } else {
-                    Err(ClassFileError::new(
+                match tag_of(target) {
+                    Some(found) if kinds.contains(&found) => Ok(()),
+                    Some(found) => Err(ClassFileError::new(
                         at,
                         ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
-                    ))
+                    )),
+                    None => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
                 }
             };
-            match constant {
-                Constant::Class { name: utf8 }
-                | Constant::String { value: utf8 }
-                | Constant::MethodType { descriptor: utf8 }
-                | Constant::Module { name: utf8 }
-                | Constant::Package { name: utf8 } => expect(utf8, &[tag::UTF8], "Utf8")?,
-                Constant::NameAndType { name, descriptor } => {
-                    expect(name, &[tag::UTF8], "Utf8")?;
-                    expect(descriptor, &[tag::UTF8], "Utf8")?;
+            let utf8 = &[tag::UTF8];
+            match entry.first().copied().unwrap_or(0) {
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => {
+                    expect(field(1), utf8, "Utf8")?
                 }
-                Constant::Fieldref { class, name_and_type }
-                | Constant::Methodref { class, name_and_type }
-                | Constant::InterfaceMethodref { class, name_and_type } => {
-                    expect(class, &[tag::CLASS], "Class")?;
-                    expect(name_and_type, &[tag::NAME_AND_TYPE], "NameAndType")?;
+                tag::NAME_AND_TYPE => {
+                    expect(field(1), utf8, "Utf8")?;
+                    expect(field(3), utf8, "Utf8")?;
                 }
-                Constant::Dynamic { name_and_type, .. } | Constant::InvokeDynamic { name_and_type, .. } => {
-                    expect(name_and_type, &[tag::NAME_AND_TYPE], "NameAndType")?
+                tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF => {
+                    expect(field(1), &[tag::CLASS], "Class")?;
+                    expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?;
                 }
-                Constant::MethodHandle { kind, reference } => match kind {
-                    1..=4 => expect(reference, &[tag::FIELDREF], "Fieldref")?,
-                    5..=9 => expect(reference, &[tag::METHODREF, tag::INTERFACE_METHODREF], "Methodref")?,
-                    _ => return Err(ClassFileError::malformed(at, format!("method handle kind {kind} is not 1 to 9"))),
-                },
-                Constant::Utf8(_) | Constant::Integer(_) | Constant::Float(_) | Constant::Long(_) | Constant::Double(_) => {}
+                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?,
+                tag::METHOD_HANDLE => {
+                    let kind = entry.get(1).copied().unwrap_or(0);
+                    let reference = field(2);
+                    match kind {
+                        1..=4 => expect(reference, &[tag::FIELDREF], "Fieldref")?,
+                        5..=9 => expect(reference, &[tag::METHODREF, tag::INTERFACE_METHODREF], "Methodref")?,
+                        _ => {
+                            return Err(ClassFileError::malformed(
+                                at,
+                                format!("constant #{index}: method handle kind {kind} is not 1 to 9"),
+                            ))
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         Ok(())
@@ -259,13 +305,6 @@ impl<'a> ConstantPool<'a> {
         match self.offsets.get(usize::from(index)) {
             Some(&offset) if offset != NO_ENTRY => offset as usize,
             _ => 0,
-        }
-    }
-
-    fn tag_at(&self, index: u16) -> Result<u8> {
-        match self.offsets.get(usize::from(index)) {
-            Some(&offset) if offset != NO_ENTRY => Ok(self.data.get(offset as usize).copied().unwrap_or(0)),
-            _ => Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
         }
     }
 

@@ -97,6 +97,12 @@ pub fn parse_method(descriptor: &str) -> Result<MethodType<'_>> {
     Ok(MethodType { parameters, returns })
 }
 
+/// Parameter slots and return slots of a method descriptor.
+pub fn method_slot_sizes(descriptor: &str) -> Result<(i32, i32)> {
+    let method = parse_method(descriptor)?;
+    Ok((i32::from(method.parameter_slots()), i32::from(method.return_slots())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,10 +131,4 @@ mod tests {
             assert!(parse_method(bad).is_err(), "{bad}");
         }
     }
-}
-
-/// Parameter slots and return slots of a method descriptor.
-pub fn method_slot_sizes(descriptor: &str) -> Result<(i32, i32)> {
-    let method = parse_method(descriptor)?;
-    Ok((i32::from(method.parameter_slots()), i32::from(method.return_slots())))
 }

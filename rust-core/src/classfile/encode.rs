@@ -18,3 +18,8 @@ impl Put for Vec<u8> {
         self.extend_from_slice(&v.to_be_bytes());
     }
 }
+
+/// A count that must fit the u16 the format gives it.
+pub(crate) fn count16(n: usize, what: &str) -> super::error::Result<u16> {
+    u16::try_from(n).map_err(|_| super::error::ClassFileError::limit(0, format!("more than 65,535 {what}")))
+}

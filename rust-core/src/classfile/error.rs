@@ -19,17 +19,28 @@ pub struct ClassFileError {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended while `needed` more bytes were expected.
-    UnexpectedEnd { needed: usize },
+    UnexpectedEnd {
+        needed: usize,
+    },
     BadMagic(u32),
     /// A version this engine does not know (above 69, Java 25) or never existed (below 45).
-    UnsupportedVersion { major: u16, minor: u16 },
+    UnsupportedVersion {
+        major: u16,
+        minor: u16,
+    },
     BadConstantTag(u8),
     /// A constant-pool index that is zero, past the pool, or the unusable slot after a Long/Double.
     BadConstantIndex(u16),
     /// A constant of the wrong kind at `index`.
-    WrongConstantKind { index: u16, expected: &'static str, found: &'static str },
+    WrongConstantKind {
+        index: u16,
+        expected: &'static str,
+        found: &'static str,
+    },
     /// Bytes after the last attribute, or an attribute whose content does not fill its length.
-    TrailingBytes { count: usize },
+    TrailingBytes {
+        count: usize,
+    },
     /// An attribute, annotation or instruction that breaks its own format.
     Malformed(String),
     /// A JVM limit would be exceeded (65,535 constants, 65,535 bytes of code, …).
@@ -71,7 +82,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::WrongConstantKind { index, expected, found } => {
                 write!(f, "constant #{index} is a {found}, expected a {expected}")
             }
-            ErrorKind::TrailingBytes { count } => write!(f, "{count} unexpected byte(s) after the end of the structure"),
+            ErrorKind::TrailingBytes { count } => {
+                write!(f, "{count} unexpected byte(s) after the end of the structure")
+            }
             ErrorKind::Malformed(reason) => f.write_str(reason),
             ErrorKind::LimitExceeded(reason) => f.write_str(reason),
         }

@@ -24,7 +24,8 @@ pub(crate) fn frame_before(
     this_class: u16,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Frame> {
-    let cannot = |why: &str| ClassFileError::malformed(0, format!("cannot infer the frame at instruction {index}: {why}"));
+    let cannot =
+        |why: &str| ClassFileError::malformed(0, format!("cannot infer the frame at instruction {index}: {why}"));
     // Walk back to the nearest frame; the code from there is straight-line.
     let mut start = 0;
     let mut frame = initial.clone();
@@ -94,14 +95,24 @@ impl State {
 
     /// `label` is the label bound right before this instruction, if any (the
     /// identity of a `new`).
-    fn execute(&mut self, insn: &Insn, label: Option<Label>, this_class: u16, pool: &mut PoolBuilder<'_>) -> Result<()> {
+    fn execute(
+        &mut self,
+        insn: &Insn,
+        label: Option<Label>,
+        this_class: u16,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<()> {
         let opcode = insn.opcode().unwrap_or(op::NOP);
         match insn {
             Insn::Label(_) => {}
             Insn::Local { opcode, index, .. } => self.local_access(*opcode, *index)?,
             Insn::Simple(o) if op::implicit_local(*o).is_some() => {
                 let index = op::implicit_local(*o).unwrap_or(0);
-                let generic = if *o < op::ISTORE_0 { op::ILOAD + (*o - op::ILOAD_0) / 4 } else { op::ISTORE + (*o - op::ISTORE_0) / 4 };
+                let generic = if *o < op::ISTORE_0 {
+                    op::ILOAD + (*o - op::ILOAD_0) / 4
+                } else {
+                    op::ISTORE + (*o - op::ISTORE_0) / 4
+                };
                 self.local_access(generic, index)?;
             }
             Insn::Iinc { .. } => {}
@@ -396,4 +407,57 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
         149 | 150 => (2, Some(Integer)),
         _ => (4, Some(Integer)), // dcmpl, dcmpg
     }
+}
+
+/// The index just after the constructor-chaining call of a constructor: the
+/// `invokespecial <init>` whose receiver is `uninitializedThis` (`super(...)`
+/// or `this(...)`). Follows the code in order, restarting from each frame,
+/// so arguments that create objects or branch are handled. `None` when no
+/// such call is found (`java/lang/Object`, or code whose types cannot be followed).
+pub(crate) fn constructor_chaining_call(
+    elements: &[Insn],
+    frame_of: &dyn Fn(Label) -> Option<Frame>,
+    initial: &Frame,
+    this_class: u16,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Option<usize>> {
+    let mut state = Some(State { locals: stack_map::to_slots(&initial.locals), stack: Vec::new() });
+    let mut last_label = None;
+    for (i, insn) in elements.iter().enumerate() {
+        if let Insn::Label(label) = insn {
+            if let Some(frame) = frame_of(*label) {
+                state = Some(State {
+                    locals: stack_map::to_slots(&frame.locals),
+                    stack: stack_map::to_slots(&frame.stack),
+                });
+            }
+            last_label = Some(*label);
+            continue;
+        }
+        let Some(current) = state.as_mut() else { continue };
+        if let Insn::Pool { opcode: op::INVOKESPECIAL, index } = insn {
+            if pool.method_owner_and_name(*index)?.1 == "<init>" {
+                let arguments = descriptor::parse_method(&pool.reference_descriptor(*index)?)?.parameter_slots();
+                let receiver = current
+                    .stack
+                    .len()
+                    .checked_sub(usize::from(arguments) + 1)
+                    .and_then(|at| current.stack.get(at))
+                    .copied();
+                if receiver == Some(VType::UninitializedThis) {
+                    return Ok(Some(i + 1));
+                }
+            }
+        }
+        // A `new` without a label still needs an identity of its own while simulating.
+        let identity = last_label.take().unwrap_or(Label(u32::MAX - i as u32));
+        if current.execute(insn, Some(identity), this_class, pool).is_err() {
+            return Ok(None);
+        }
+        if insn.opcode().is_some_and(op::ends_block) {
+            // The next reachable code starts at a label with a frame.
+            state = None;
+        }
+    }
+    Ok(None)
 }

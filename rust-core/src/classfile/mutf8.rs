@@ -23,7 +23,8 @@ fn decode_slow(bytes: &[u8]) -> Option<String> {
     let mut units: Vec<u16> = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while let Some(&b0) = bytes.get(i) {
-        let continuation = |k: usize| bytes.get(i + k).copied().filter(|b| b & 0xC0 == 0x80).map(|b| u16::from(b & 0x3F));
+        let continuation =
+            |k: usize| bytes.get(i + k).copied().filter(|b| b & 0xC0 == 0x80).map(|b| u16::from(b & 0x3F));
         if b0 & 0x80 == 0 {
             units.push(u16::from(b0));
             i += 1;

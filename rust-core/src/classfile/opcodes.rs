@@ -124,41 +124,47 @@ pub fn operands(opcode: u8) -> Operands {
 pub fn fixed_stack_effect(opcode: u8) -> i32 {
     match opcode {
         NOP => 0,
-        1..=8 => 1,                   // aconst_null, iconst_*
-        9 | 10 => 2,                  // lconst_*
-        11..=13 => 1,                 // fconst_*
-        14 | 15 => 2,                 // dconst_*
+        1..=8 => 1,   // aconst_null, iconst_*
+        9 | 10 => 2,  // lconst_*
+        11..=13 => 1, // fconst_*
+        14 | 15 => 2, // dconst_*
         BIPUSH | SIPUSH => 1,
         ILOAD | FLOAD | ALOAD => 1,
         LLOAD | DLOAD => 2,
         26..=29 | 34..=37 | 42..=45 => 1,
         30..=33 | 38..=41 => 2,
-        46 | 48 | 50..=53 => -1,      // iaload faload aaload baload caload saload
-        47 | 49 => 0,                 // laload daload
+        46 | 48 | 50..=53 => -1, // iaload faload aaload baload caload saload
+        47 | 49 => 0,            // laload daload
         ISTORE | FSTORE | ASTORE => -1,
         LSTORE | DSTORE => -2,
         59..=62 | 67..=70 | 75..=78 => -1,
         63..=66 | 71..=74 => -2,
-        79 | 81 | 83..=86 => -3,      // iastore fastore aastore bastore castore sastore
-        80 | 82 => -4,                // lastore dastore
+        79 | 81 | 83..=86 => -3, // iastore fastore aastore bastore castore sastore
+        80 | 82 => -4,           // lastore dastore
         POP => -1,
         POP2 => -2,
-        89..=91 => 1,                 // dup dup_x1 dup_x2
-        92..=94 => 2,                 // dup2 dup2_x1 dup2_x2
+        89..=91 => 1, // dup dup_x1 dup_x2
+        92..=94 => 2, // dup2 dup2_x1 dup2_x2
         SWAP => 0,
-        96..=115 => if opcode % 2 == 0 { -1 } else { -2 }, // add sub mul div rem: i/f pop 1, l/d pop 2
-        116..=119 => 0,               // neg
-        120..=125 => -1,              // shifts: the shift count is an int
-        126 | 128 | 130 => -1,        // iand ior ixor
-        127 | 129 | 131 => -2,        // land lor lxor
+        96..=115 => {
+            if opcode % 2 == 0 {
+                -1
+            } else {
+                -2
+            }
+        } // add sub mul div rem: i/f pop 1, l/d pop 2
+        116..=119 => 0,        // neg
+        120..=125 => -1,       // shifts: the shift count is an int
+        126 | 128 | 130 => -1, // iand ior ixor
+        127 | 129 | 131 => -2, // land lor lxor
         IINC => 0,
-        133 | 135 | 140 | 141 => 1,   // i2l i2d f2l f2d
+        133 | 135 | 140 | 141 => 1,       // i2l i2d f2l f2d
         134 | 139 | 143 | 145..=147 => 0, // i2f f2i d2l i2b i2c i2s
-        137 | 142 | 144 => -1,        // l2f d2i d2f
-        136 => -1,                    // l2i
-        138 => 0,                     // l2d
-        148 | 151 | 152 => -3,        // lcmp dcmpl dcmpg
-        149 | 150 => -1,              // fcmpl fcmpg
+        137 | 142 | 144 => -1,            // l2f d2i d2f
+        136 => -1,                        // l2i
+        138 => 0,                         // l2d
+        148 | 151 | 152 => -3,            // lcmp dcmpl dcmpg
+        149 | 150 => -1,                  // fcmpl fcmpg
         153..=158 => -1,
         159..=166 => -2,
         GOTO | GOTO_W | RET => 0,

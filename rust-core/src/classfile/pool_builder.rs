@@ -171,19 +171,21 @@ impl<'a> PoolBuilder<'a> {
 }
 
 /// Lookups that see the additions too, for code that was just built.
-impl PoolBuilder<'_> {
-    /// A Utf8 entry as text.
-    pub fn text(&self, index: u16) -> Result<String> {
+impl<'a> PoolBuilder<'a> {
+    /// A Utf8 entry as text, borrowed from the class file when it can be.
+    pub fn text(&self, index: u16) -> Result<Cow<'a, str>> {
+        let invalid = || ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"));
         match self.get(index)? {
-            Constant::Utf8(bytes) => mutf8::decode(&bytes)
-                .map(|t| t.into_owned())
-                .ok_or_else(|| ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"))),
+            Constant::Utf8(Cow::Borrowed(bytes)) => mutf8::decode(bytes).ok_or_else(invalid),
+            Constant::Utf8(Cow::Owned(bytes)) => {
+                mutf8::decode(&bytes).map(|t| Cow::Owned(t.into_owned())).ok_or_else(invalid)
+            }
             other => Err(wrong_kind(index, "Utf8", &other)),
         }
     }
 
     /// The internal name of a Class entry.
-    pub fn class_name(&self, index: u16) -> Result<String> {
+    pub fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
         match self.get(index)? {
             Constant::Class { name } => self.text(name),
             other => Err(wrong_kind(index, "Class", &other)),
@@ -191,7 +193,7 @@ impl PoolBuilder<'_> {
     }
 
     /// The descriptor of a field or method reference, or of an (Invoke)Dynamic.
-    pub fn reference_descriptor(&self, index: u16) -> Result<String> {
+    pub fn reference_descriptor(&self, index: u16) -> Result<Cow<'a, str>> {
         let name_and_type = match self.get(index)? {
             Constant::Fieldref { name_and_type, .. }
             | Constant::Methodref { name_and_type, .. }
@@ -207,7 +209,7 @@ impl PoolBuilder<'_> {
     }
 
     /// Owner class index and member name of a method reference.
-    pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, String)> {
+    pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
         match self.get(index)? {
             Constant::Methodref { class, name_and_type } | Constant::InterfaceMethodref { class, name_and_type } => {
                 match self.get(name_and_type)? {

@@ -57,7 +57,10 @@ impl<'a> Reader<'a> {
 
     pub fn bytes(&mut self, len: usize) -> Result<&'a [u8]> {
         if len > self.remaining() {
-            return Err(ClassFileError::new(self.offset(), ErrorKind::UnexpectedEnd { needed: len - self.remaining() }));
+            return Err(ClassFileError::new(
+                self.offset(),
+                ErrorKind::UnexpectedEnd { needed: len - self.remaining() },
+            ));
         }
         let slice = self.data.get(self.pos..self.pos + len).unwrap_or_default();
         self.pos += len;

@@ -19,7 +19,9 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<i32> {
                 2
             } else {
                 match pool.get(*index)? {
-                    Constant::Dynamic { .. } => i32::from(descriptor::parse_field(&pool.reference_descriptor(*index)?)?.slots()),
+                    Constant::Dynamic { .. } => {
+                        i32::from(descriptor::parse_field(&pool.reference_descriptor(*index)?)?.slots())
+                    }
                     _ => 1,
                 }
             }
@@ -98,14 +100,17 @@ pub(crate) fn max_stack(
             }
             max = max.max(after).max(depth);
             let opcode = insn.opcode();
-            for target in insn.targets() {
-                let target_index = label_index(target)
-                    .ok_or_else(|| ClassFileError::malformed(0, format!("label {} is not bound", target.id())))?;
-                // A jsr pushes the return address at its target, not on fall-through.
-                let target_depth = if matches!(opcode, Some(op::JSR | op::JSR_W)) { depth + 1 } else { after };
-                max = max.max(target_depth);
-                pending.push((target_index, target_depth));
+            // A jsr pushes the return address at its target, not on fall-through.
+            let target_depth = if matches!(opcode, Some(op::JSR | op::JSR_W)) { depth + 1 } else { after };
+            let mut unbound = None;
+            insn.for_each_target(|target| match label_index(target) {
+                Some(target_index) => pending.push((target_index, target_depth)),
+                None => unbound = Some(target),
+            });
+            if let Some(target) = unbound {
+                return Err(ClassFileError::malformed(0, format!("label {} is not bound", target.id())));
             }
+            max = max.max(target_depth);
             match opcode {
                 Some(o) if op::ends_block(o) => break,
                 Some(op::JSR | op::JSR_W) => depth = after - 1,

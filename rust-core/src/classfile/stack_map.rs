@@ -67,7 +67,11 @@ impl Frame {
         if !is_static {
             // java/lang/Object's constructor has no superclass constructor to call.
             let is_object = pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
-            locals.push(if is_constructor && !is_object { VType::UninitializedThis } else { VType::Object(class_index) });
+            locals.push(if is_constructor && !is_object {
+                VType::UninitializedThis
+            } else {
+                VType::Object(class_index)
+            });
         }
         for parameter in method.parameters {
             locals.push(VType::of(parameter, pool)?);
@@ -188,7 +192,10 @@ pub(crate) fn decode(
                 let delta = r.u16()?;
                 let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
                 let keep = previous.locals.len().checked_sub(chop).ok_or_else(|| {
-                    ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {}", previous.locals.len()))
+                    ClassFileError::malformed(
+                        at,
+                        format!("chop frame removes {chop} locals of {}", previous.locals.len()),
+                    )
                 })?;
                 (delta, Frame { locals: previous.locals.get(..keep).unwrap_or_default().to_vec(), stack: vec![] })
             }
@@ -252,11 +259,7 @@ pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, a
 }
 
 /// Encodes frames, given in increasing code order, as a StackMapTable's content.
-pub fn encode(
-    frames: &[(u32, &Frame)],
-    initial: &Frame,
-    offset_of: &dyn Fn(Label) -> Result<u32>,
-) -> Result<Vec<u8>> {
+pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(frames.len() * 4 + 2);
     let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
     out.u16(count);
@@ -321,7 +324,8 @@ fn write_frame(
     out.u8(kind::FULL_FRAME);
     out.u16(delta);
     for list in [&frame.locals, &frame.stack] {
-        let count = u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
+        let count =
+            u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
         out.u16(count);
         list.iter().try_for_each(|&t| write_vtype(out, t, offset_of))?;
     }
