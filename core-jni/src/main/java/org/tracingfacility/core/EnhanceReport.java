@@ -1,0 +1,111 @@
+package org.tracingfacility.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one enhancement run did: the Java mirror of the core's {@code EnhanceReport}.
+ * {@link #ok()} false means nothing was written and {@link #errors()} says why.
+ */
+public final class EnhanceReport {
+    private final int formatVersion;
+    private final boolean ok;
+    private final List<String> annotations;
+    private final String resourceFile;
+    private final long classesScanned;
+    private final long classesEnhanced;
+    private final long classesUnchanged;
+    private final long classesFailed;
+    private final List<Diagnostic> errors;
+    private final List<String> messages;
+    private final String summary;
+
+    private EnhanceReport(Builder builder) {
+        this.formatVersion = builder.formatVersion;
+        this.ok = builder.ok;
+        this.annotations = List.copyOf(builder.annotations);
+        this.resourceFile = builder.resourceFile;
+        this.classesScanned = builder.classesScanned;
+        this.classesEnhanced = builder.classesEnhanced;
+        this.classesUnchanged = builder.classesUnchanged;
+        this.classesFailed = builder.classesFailed;
+        this.errors = List.copyOf(builder.errors);
+        this.messages = List.copyOf(builder.messages);
+        this.summary = builder.summary;
+    }
+
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    /** True when the run succeeded and its output was written. */
+    public boolean ok() {
+        return ok;
+    }
+
+    /** The TF annotation types found, binary names, sorted. */
+    public List<String> annotations() {
+        return annotations;
+    }
+
+    /** The annotation list file written, if any. */
+    public Optional<String> resourceFile() {
+        return Optional.ofNullable(resourceFile);
+    }
+
+    public long classesScanned() {
+        return classesScanned;
+    }
+
+    public long classesEnhanced() {
+        return classesEnhanced;
+    }
+
+    public long classesUnchanged() {
+        return classesUnchanged;
+    }
+
+    public long classesFailed() {
+        return classesFailed;
+    }
+
+    /** Every offence found; empty when {@link #ok()}. */
+    public List<Diagnostic> errors() {
+        return errors;
+    }
+
+    /** Progress lines for the build log, at the requested verbosity. */
+    public List<String> messages() {
+        return messages;
+    }
+
+    /** The one line a build log shows by default. */
+    public String summary() {
+        return summary;
+    }
+
+    @Override
+    public String toString() {
+        return summary;
+    }
+
+    /** Filled in field by field by {@link MessagePackCodec}; absent fields keep these defaults. */
+    static final class Builder {
+        int formatVersion;
+        boolean ok;
+        final List<String> annotations = new ArrayList<>();
+        String resourceFile;
+        long classesScanned;
+        long classesEnhanced;
+        long classesUnchanged;
+        long classesFailed;
+        final List<Diagnostic> errors = new ArrayList<>();
+        final List<String> messages = new ArrayList<>();
+        String summary = "";
+
+        EnhanceReport build() {
+            return new EnhanceReport(this);
+        }
+    }
+}

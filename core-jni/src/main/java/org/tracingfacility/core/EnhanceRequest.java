@@ -1,0 +1,205 @@
+package org.tracingfacility.core;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One enhancement run over one directory of classes: the Java mirror of the core's
+ * {@code EnhanceRequest} ({@code rust-core/src/request.rs}), with the same defaults.
+ *
+ * <pre>{@code
+ * EnhanceRequest request = EnhanceRequest.builder(classesDir)
+ *         .classpath(compileClasspath)
+ *         .verbose(1)
+ *         .build();
+ * }</pre>
+ */
+public final class EnhanceRequest {
+    /** The wire format this bridge speaks; the core refuses a version it does not know. */
+    public static final int FORMAT_VERSION = 1;
+
+    private final String classDir;
+    private final String resourceFile;
+    private final List<String> classpath;
+    private final boolean tracegen;
+    private final boolean dryRun;
+    private final boolean newOut;
+    private final int verbose;
+    private final boolean debug;
+    private final List<String> filters;
+    private final int threads;
+    private final String cacheDir;
+    private final String injectPanic;
+
+    private EnhanceRequest(Builder builder) {
+        this.classDir = builder.classDir;
+        this.resourceFile = builder.resourceFile;
+        this.classpath = List.copyOf(builder.classpath);
+        this.tracegen = builder.tracegen;
+        this.dryRun = builder.dryRun;
+        this.newOut = builder.newOut;
+        this.verbose = builder.verbose;
+        this.debug = builder.debug;
+        this.filters = List.copyOf(builder.filters);
+        this.threads = builder.threads;
+        this.cacheDir = builder.cacheDir;
+        this.injectPanic = builder.injectPanic;
+    }
+
+    /** A builder for a run over {@code classDir}, with every other setting at its default. */
+    public static Builder builder(String classDir) {
+        return new Builder(classDir);
+    }
+
+    /** The class directory to scan and enhance in place. */
+    public String classDir() {
+        return classDir;
+    }
+
+    /** Where the TF annotation list goes; empty means {@code <classDir>/META-INF/tf/tfannotations.properties}. */
+    public Optional<String> resourceFile() {
+        return Optional.ofNullable(resourceFile);
+    }
+
+    /** Directories and jars searched for TF annotation types defined elsewhere. */
+    public List<String> classpath() {
+        return classpath;
+    }
+
+    /** Whether stage 2 (tracing code) runs after stage 1 (schema). Default true. */
+    public boolean tracegen() {
+        return tracegen;
+    }
+
+    /** Report what would be done, write nothing. */
+    public boolean dryRun() {
+        return dryRun;
+    }
+
+    /** Write enhanced classes to {@code <file>.new} beside the original. */
+    public boolean newOut() {
+        return newOut;
+    }
+
+    /** 0 (summary only) to 4 (everything). */
+    public int verbose() {
+        return verbose;
+    }
+
+    public boolean debug() {
+        return debug;
+    }
+
+    /** Method filters in JEP 520's grammar, each optionally prefixed by {@code Group=}. */
+    public List<String> filters() {
+        return filters;
+    }
+
+    /** Worker threads; 0 means one per core. */
+    public int threads() {
+        return threads;
+    }
+
+    /** Directory of the incremental cache; empty means no cache. */
+    public Optional<String> cacheDir() {
+        return Optional.ofNullable(cacheDir);
+    }
+
+    /** Test hook: the message the core panics with, if any. */
+    public Optional<String> injectPanic() {
+        return Optional.ofNullable(injectPanic);
+    }
+
+    /** Builds an {@link EnhanceRequest}; every setting starts at the core's default. */
+    public static final class Builder {
+        private final String classDir;
+        private String resourceFile;
+        private final List<String> classpath = new ArrayList<>();
+        private boolean tracegen = true;
+        private boolean dryRun;
+        private boolean newOut;
+        private int verbose;
+        private boolean debug;
+        private final List<String> filters = new ArrayList<>();
+        private int threads;
+        private String cacheDir;
+        private String injectPanic;
+
+        private Builder(String classDir) {
+            this.classDir = Objects.requireNonNull(classDir, "classDir");
+        }
+
+        public Builder resourceFile(String resourceFile) {
+            this.resourceFile = resourceFile;
+            return this;
+        }
+
+        /** Appends class path entries (directories or jars). */
+        public Builder classpath(Collection<String> entries) {
+            entries.forEach(entry -> classpath.add(Objects.requireNonNull(entry, "classpath entry")));
+            return this;
+        }
+
+        public Builder tracegen(boolean tracegen) {
+            this.tracegen = tracegen;
+            return this;
+        }
+
+        public Builder dryRun(boolean dryRun) {
+            this.dryRun = dryRun;
+            return this;
+        }
+
+        public Builder newOut(boolean newOut) {
+            this.newOut = newOut;
+            return this;
+        }
+
+        /** @param verbose 0 to 255 on the wire; levels above 4 add nothing */
+        public Builder verbose(int verbose) {
+            if (verbose < 0 || verbose > 255) {
+                throw new IllegalArgumentException("verbose must be between 0 and 255 (levels above 4 add nothing), got " + verbose);
+            }
+            this.verbose = verbose;
+            return this;
+        }
+
+        public Builder debug(boolean debug) {
+            this.debug = debug;
+            return this;
+        }
+
+        /** Appends method filters. */
+        public Builder filters(Collection<String> filters) {
+            filters.forEach(filter -> this.filters.add(Objects.requireNonNull(filter, "filter")));
+            return this;
+        }
+
+        /** @param threads worker threads, 0 for one per core */
+        public Builder threads(int threads) {
+            if (threads < 0) {
+                throw new IllegalArgumentException("threads must be 0 (one per core) or more, got " + threads);
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        public Builder cacheDir(String cacheDir) {
+            this.cacheDir = cacheDir;
+            return this;
+        }
+
+        /** Test hook: makes the core panic with {@code message}. */
+        public Builder injectPanic(String message) {
+            this.injectPanic = message;
+            return this;
+        }
+
+        public EnhanceRequest build() {
+            return new EnhanceRequest(this);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package org.tracingfacility.core;
+
+import java.util.function.Supplier;
+
+/**
+ * The one entry point the build plugins call: runs the native core on a request and returns
+ * its report. Stateless and safe to call from several threads at once.
+ *
+ * <p>The first call loads the native library into the caller's class loader (see
+ * {@link NativeLibrary}); if that fails, the call throws the reason.
+ */
+public final class TfCore {
+    private TfCore() {}
+
+    /**
+     * Runs one enhancement. A run that found errors is not an exception: the report says
+     * {@code ok() == false} and lists every offence.
+     *
+     * @throws IllegalArgumentException if the core refuses the request (unknown format version)
+     * @throws NativeCoreException if the core panicked, could not be loaded, or answered
+     *     with something that is not a report of this format
+     * @throws UnsupportedOperationException if TF has no native core for this platform
+     */
+    public static EnhanceReport enhance(EnhanceRequest request) {
+        byte[] reply = callLoaded(() -> NativeCore.enhance(MessagePackCodec.encode(request)));
+        EnhanceReport report = MessagePackCodec.decodeReport(reply);
+        if (report.formatVersion() != EnhanceRequest.FORMAT_VERSION) {
+            throw new NativeCoreException("the native core answered in report format "
+                    + report.formatVersion() + ", this bridge reads format "
+                    + EnhanceRequest.FORMAT_VERSION);
+        }
+        return report;
+    }
+
+    /** The version of the native core. */
+    public static String version() {
+        return callLoaded(NativeCore::version);
+    }
+
+    /** Unwraps a failed library load so callers see why, not an ExceptionInInitializerError. */
+    private static <T> T callLoaded(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (ExceptionInInitializerError e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            throw e;
+        }
+    }
+}

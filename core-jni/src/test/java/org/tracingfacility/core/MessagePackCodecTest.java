@@ -1,0 +1,70 @@
+package org.tracingfacility.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.msgpack.core.MessageBufferPacker;
+import org.msgpack.core.MessagePack;
+import org.msgpack.value.Value;
+
+/** The wire form, checked against msgpack-core's own generic reader and writer. */
+class MessagePackCodecTest {
+    @Test
+    void aRequestIsAMapOfEveryFieldByItsRustName() throws IOException {
+        EnhanceRequest request = EnhanceRequest.builder("/c").classpath(List.of("/a.jar")).verbose(2)
+                .filters(List.of("IO=com.example.*")).threads(3).build();
+
+        Map<String, Value> fields = new LinkedHashMap<>();
+        MessagePack.newDefaultUnpacker(MessagePackCodec.encode(request)).unpackValue().asMapValue().map()
+                .forEach((k, v) -> fields.put(k.asStringValue().asString(), v));
+
+        assertEquals(List.of("format_version", "class_dir", "resource_file", "classpath", "tracegen", "dry_run",
+                "new_out", "verbose", "debug", "filters", "threads", "cache_dir", "inject_panic"),
+                List.copyOf(fields.keySet()));
+        assertEquals(1, fields.get("format_version").asIntegerValue().asInt());
+        assertEquals("/c", fields.get("class_dir").asStringValue().asString());
+        assertTrue(fields.get("resource_file").isNilValue());
+        assertEquals("/a.jar", fields.get("classpath").asArrayValue().get(0).asStringValue().asString());
+        assertTrue(fields.get("tracegen").asBooleanValue().getBoolean(), "tracegen defaults to true");
+        assertEquals(2, fields.get("verbose").asIntegerValue().asInt());
+        assertEquals(3, fields.get("threads").asIntegerValue().asInt());
+        assertTrue(fields.get("inject_panic").isNilValue());
+    }
+
+    @Test
+    void aReportDecodesIgnoringUnknownFieldsAndDefaultingAbsentOnes() throws IOException {
+        MessageBufferPacker packer = MessagePack.newDefaultBufferPacker();
+        packer.packMapHeader(5);
+        packer.packString("format_version").packInt(1);
+        packer.packString("ok").packBoolean(false);
+        packer.packString("added_by_a_newer_core").packArrayHeader(1).packMapHeader(0);
+        packer.packString("errors").packArrayHeader(1).packMapHeader(4);
+        packer.packString("file").packString("/c/Broken.class");
+        packer.packString("class").packNil();
+        packer.packString("rule").packString("parse");
+        packer.packString("message").packString("not a valid class file");
+        packer.packString("summary").packString("TF: failed");
+
+        EnhanceReport report = MessagePackCodec.decodeReport(packer.toByteArray());
+
+        assertEquals(false, report.ok());
+        assertEquals("TF: failed", report.summary());
+        assertEquals(List.of(), report.annotations());
+        assertEquals(Optional.empty(), report.resourceFile());
+        assertEquals(List.of(new Diagnostic("/c/Broken.class", null, null, "parse", "not a valid class file")),
+                report.errors());
+        assertEquals("/c/Broken.class: not a valid class file [parse]", report.errors().get(0).toString());
+    }
+
+    @Test
+    void somethingThatIsNotAReportIsANativeCoreException() {
+        assertThrows(NativeCoreException.class, () -> MessagePackCodec.decodeReport(new byte[] {(byte) 0x92, 1}));
+    }
+}

@@ -1,0 +1,117 @@
+package org.tracingfacility.gradle;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.gradle.api.Action;
+import org.gradle.api.GradleException;
+import org.gradle.api.Task;
+import org.gradle.api.file.Directory;
+import org.gradle.api.file.FileCollection;
+import org.gradle.api.provider.Provider;
+import org.tracingfacility.core.EnhanceReport;
+import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.NativeCoreException;
+import org.tracingfacility.core.TfCore;
+
+/**
+ * Enhances the classes a compile task has just written, as the last action of that task.
+ *
+ * <p>Running inside the compile task keeps the enhanced bytes that task's own outputs: no
+ * other task writes its directory, and a second build finds it UP-TO-DATE. The action holds
+ * only lazy values (the settings, the plugin-owned resource directory, the compile class
+ * path), never the {@code Project}, so it can be serialized with the task graph.
+ */
+final class EnhanceAction implements Action<Task> {
+    /** How the action is listed among the task's actions. */
+    static final String DISPLAY_NAME = "Enhance classes with TF";
+
+    /** The annotation list's path inside the source set's resource output. */
+    static final String RESOURCE_PATH = "META-INF/tf/tfannotations.properties";
+
+    private final TfExtension settings;
+    private final Provider<Directory> resourceDir;
+    private final FileCollection classpath;
+
+    EnhanceAction(TfExtension settings, Provider<Directory> resourceDir, FileCollection classpath) {
+        this.settings = settings;
+        this.resourceDir = resourceDir;
+        this.classpath = classpath;
+    }
+
+    @Override
+    public void execute(Task task) {
+        File resources = resourceDir.get().getAsFile();
+        // The directory is this plugin's alone: whatever an earlier run left there is stale.
+        deleteRecursively(resources.toPath());
+        if (settings.getSkip().get()) {
+            task.getLogger().info("TF enhancement skipped (tf.skip = true)");
+            return;
+        }
+        File classDir = GradleCompat.destinationDir(task);
+        if (!classDir.isDirectory()) {
+            task.getLogger().info("TF: {} wrote no classes", task.getPath());
+            return;
+        }
+        EnhanceReport report;
+        try {
+            report = TfCore.enhance(request(classDir, new File(resources, RESOURCE_PATH)));
+        } catch (NativeCoreException | UnsupportedOperationException e) {
+            throw new GradleException("TF's native core failed while enhancing the classes of "
+                    + task.getPath() + ": " + e.getMessage(), e);
+        }
+        report(task, report);
+    }
+
+    private EnhanceRequest request(File classDir, File resourceFile) {
+        List<String> entries = new ArrayList<>();
+        for (File entry : classpath.getFiles()) {
+            entries.add(entry.getAbsolutePath());
+        }
+        return EnhanceRequest.builder(classDir.getAbsolutePath())
+                .resourceFile(resourceFile.getAbsolutePath())
+                .classpath(entries)
+                .tracegen(settings.getTracegen().get())
+                .verbose(settings.getVerbose().get())
+                .filters(settings.getFilters().getOrElse(Collections.emptyList()))
+                .threads(settings.getThreads().get())
+                .build();
+    }
+
+    private void report(Task task, EnhanceReport report) {
+        for (String message : report.messages()) {
+            task.getLogger().lifecycle(message);
+        }
+        if (report.ok()) {
+            task.getLogger().info(report.summary());
+            return;
+        }
+        // Gradle prefixes a failure with the task's name; the summary says the rest.
+        StringBuilder failure = new StringBuilder(report.summary());
+        report.errors().forEach(error -> failure.append(System.lineSeparator()).append("    ").append(error));
+        if (settings.getFailOnError().get()) {
+            throw new GradleException(failure.toString());
+        }
+        task.getLogger().warn("{}: {}", task.getPath(), failure);
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("TF could not clear its output directory " + root, e);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package org.tracingfacility.gradle;
+
+import org.gradle.api.model.ObjectFactory;
+import org.gradle.api.provider.ListProperty;
+import org.gradle.api.provider.Property;
+
+/**
+ * The {@code tf { }} block: the same settings as the Maven plugin's parameters, for every
+ * source set of the project.
+ *
+ * <p>Every setting is a lazy property, read only when a compile task runs, and declared as an
+ * input of that task, so changing one makes the classes compile and enhance again. The object
+ * holds nothing but these properties, so a task action may keep it.
+ *
+ * <pre>{@code
+ * tf {
+ *     verbose = 1
+ *     filters.add('com.example.Service::*')
+ * }
+ * }</pre>
+ */
+public class TfExtension {
+    /** The name of the block in a build script. */
+    public static final String NAME = "tf";
+
+    private final Property<Boolean> skip;
+    private final Property<Boolean> tracegen;
+    private final Property<Integer> verbose;
+    private final Property<Boolean> failOnError;
+    private final ListProperty<String> filters;
+    private final Property<Integer> threads;
+
+    public TfExtension(ObjectFactory objects) {
+        skip = objects.property(Boolean.class);
+        skip.set(false);
+        tracegen = objects.property(Boolean.class);
+        tracegen.set(true);
+        verbose = objects.property(Integer.class);
+        verbose.set(0);
+        failOnError = objects.property(Boolean.class);
+        failOnError.set(true);
+        // Starts empty on every supported Gradle; ListProperty.set(Iterable) does not
+        // exist on Gradle 4.x, so no default is set here.
+        filters = objects.listProperty(String.class);
+        threads = objects.property(Integer.class);
+        threads.set(0);
+    }
+
+    /** Leave the classes as javac wrote them. Default false. */
+    public Property<Boolean> getSkip() {
+        return skip;
+    }
+
+    /** Add the tracing code (stage 2) after the schema changes (stage 1). Default true. */
+    public Property<Boolean> getTracegen() {
+        return tracegen;
+    }
+
+    /** How much the core reports: 0 (a summary line) to 4 (everything). Default 0. */
+    public Property<Integer> getVerbose() {
+        return verbose;
+    }
+
+    /** Fail the build when a class breaks a rule or cannot be read. Default true. */
+    public Property<Boolean> getFailOnError() {
+        return failOnError;
+    }
+
+    /**
+     * Methods to trace without annotating them, in JDK 25 method-timing filter grammar, each
+     * optionally prefixed by {@code Group=}. Default none.
+     */
+    public ListProperty<String> getFilters() {
+        return filters;
+    }
+
+    /** Worker threads of the core; 0 means one per processor. Default 0. */
+    public Property<Integer> getThreads() {
+        return threads;
+    }
+}

@@ -1,0 +1,141 @@
+package org.tracingfacility.gradle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.gradle.api.Action;
+import org.gradle.api.Describable;
+import org.gradle.api.Project;
+import org.gradle.api.Task;
+import org.gradle.api.tasks.SourceSet;
+import org.gradle.api.tasks.compile.JavaCompile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How applying the plugin wires a Java project (ProjectBuilder, Gradle 8 API). */
+class TfPluginTest {
+    @TempDir
+    Path projectDir;
+
+    @Test
+    void extensionStartsWithTheMavenPluginsDefaults() {
+        TfExtension tf = TestProjects.javaProjectWithTf(projectDir).getExtensions().getByType(TfExtension.class);
+
+        assertFalse(tf.getSkip().get());
+        assertTrue(tf.getTracegen().get());
+        assertEquals(0, tf.getVerbose().get());
+        assertTrue(tf.getFailOnError().get());
+        assertEquals(Collections.emptyList(), tf.getFilters().get());
+        assertEquals(0, tf.getThreads().get());
+    }
+
+    @Test
+    void everySourceSetsCompileTaskEnhancesAfterJavac() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        for (String taskName : Arrays.asList("compileJava", "compileTestJava")) {
+            List<String> actions = actionNames(project.getTasks().getByName(taskName));
+            assertTrue(actions.size() >= 2, taskName + " actions: " + actions);
+            String last = actions.get(actions.size() - 1);
+            assertTrue(last.contains(EnhanceAction.DISPLAY_NAME), taskName + " actions: " + actions);
+            assertEquals(1, actions.stream().filter(name -> name.contains(EnhanceAction.DISPLAY_NAME)).count(),
+                    taskName + " actions: " + actions);
+        }
+    }
+
+    @Test
+    void sourceSetsAddedLaterAreEnhancedToo() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        SourceSet integration = GradleCompat.sourceSets(project).create("integration");
+
+        Task compile = project.getTasks().getByName(integration.getCompileJavaTaskName());
+        assertTrue(actionNames(compile).stream().anyMatch(name -> name.contains(EnhanceAction.DISPLAY_NAME)));
+        assertTrue(integration.getOutput().getDirs().getFiles().contains(resourceDir(project, "integration")));
+    }
+
+    @Test
+    void javaPluginAppliedAfterTfIsWiredAlike() {
+        Project project = TestProjects.project(projectDir);
+        project.getPluginManager().apply("org.tracingfacility.tf");
+        assertNotNull(project.getExtensions().findByType(TfExtension.class));
+        assertTrue(project.getTasks().findByName("compileJava") == null, "no java plugin, no compile task");
+
+        project.getPluginManager().apply("java");
+
+        assertTrue(actionNames(project.getTasks().getByName("compileJava")).stream()
+                .anyMatch(name -> name.contains(EnhanceAction.DISPLAY_NAME)));
+    }
+
+    @Test
+    void annotationListDirectoryIsAnOutputOfTheCompileTaskAndOfTheSourceSet() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+        SourceSet main = GradleCompat.sourceSets(project).getByName("main");
+        Task compileJava = project.getTasks().getByName("compileJava");
+        File expected = resourceDir(project, "main");
+
+        assertTrue(compileJava.getOutputs().getFiles().getFiles().contains(expected),
+                "compileJava outputs: " + compileJava.getOutputs().getFiles().getFiles());
+        assertTrue(main.getOutput().getDirs().getFiles().contains(expected),
+                "main output dirs: " + main.getOutput().getDirs().getFiles());
+        assertTrue(main.getOutput().getFiles().contains(expected), "the jar and run time class path take main's output");
+        Set<? extends Task> builders = main.getOutput().getBuildDependencies().getDependencies(null);
+        assertTrue(builders.contains(compileJava), "main output built by: " + builders);
+    }
+
+    @Test
+    void settingsAreInputsOfTheCompileTaskReadLazily() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+        TfExtension tf = project.getExtensions().getByType(TfExtension.class);
+        Task compileJava = project.getTasks().getByName("compileJava");
+
+        tf.getVerbose().set(3);
+        tf.getFilters().add("com.example.Service::work");
+
+        Map<String, Object> inputs = compileJava.getInputs().getProperties();
+        assertEquals(false, inputs.get("tf.skip"));
+        assertEquals(true, inputs.get("tf.tracegen"));
+        assertEquals(3, inputs.get("tf.verbose"));
+        assertEquals(true, inputs.get("tf.failOnError"));
+        assertEquals(Collections.singletonList("com.example.Service::work"), inputs.get("tf.filters"));
+        assertEquals(0, inputs.get("tf.threads"));
+    }
+
+    @Test
+    void applyingThePluginCreatesNoTask() {
+        Project project = TestProjects.project(projectDir);
+        List<String> realized = new ArrayList<>();
+        project.getTasks().withType(JavaCompile.class).configureEach(task -> realized.add(task.getName()));
+
+        project.getPluginManager().apply("java");
+        project.getPluginManager().apply("org.tracingfacility.tf");
+        project.getExtensions().getByType(TfExtension.class).getVerbose().set(1);
+
+        assertEquals(Collections.emptyList(), realized);
+        project.getTasks().getByName("compileJava");
+        assertEquals(Collections.singletonList("compileJava"), realized, "the probe sees a realized task");
+    }
+
+    private static File resourceDir(Project project, String sourceSet) {
+        return project.getLayout().getBuildDirectory().dir(TfPlugin.RESOURCES_DIR + sourceSet).get().getAsFile();
+    }
+
+    private static List<String> actionNames(Task task) {
+        return task.getActions().stream().map(TfPluginTest::displayName).collect(Collectors.toList());
+    }
+
+    private static String displayName(Action<? super Task> action) {
+        return action instanceof Describable ? ((Describable) action).getDisplayName() : action.toString();
+    }
+}

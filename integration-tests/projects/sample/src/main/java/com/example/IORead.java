@@ -1,0 +1,13 @@
+package com.example;
+
+import static java.lang.annotation.ElementType.METHOD;
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+/** Reads; a subgroup of {@link IO}, and a TF annotation through that alone. */
+@Retention(RUNTIME)
+@Target({TYPE, METHOD})
+public @interface IORead {}

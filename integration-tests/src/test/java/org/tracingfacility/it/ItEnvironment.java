@@ -1,0 +1,55 @@
+package org.tracingfacility.it;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/** What the integration build passes in (failsafe system properties; see the module's pom). */
+final class ItEnvironment {
+    private ItEnvironment() {}
+
+    /** The TF version under test, installed in {@link #localRepository()}. */
+    static String tfVersion() {
+        return required("tf.version");
+    }
+
+    /** {@code integration-tests/projects}: the projects the builds copy. */
+    static Path projectsDir() {
+        return Paths.get(required("tf.it.projects"));
+    }
+
+    /** {@code integration-tests/target/it}: where the copies are built. */
+    static Path workDir() {
+        return Paths.get(required("tf.it.work"));
+    }
+
+    /** The local repository the reactor installed TF into; the builds under test use it too. */
+    static Path localRepository() {
+        return Paths.get(required("tf.it.localRepository"));
+    }
+
+    /** The Maven executable the builds under test run. */
+    static String mavenExecutable() {
+        return required("tf.it.mvn");
+    }
+
+    /** The installed {@code tf-runtime} jar, which enhanced classes need at run time. */
+    static Path runtimeJar() {
+        String version = tfVersion();
+        return localRepository().resolve("org/tracingfacility/tf-runtime").resolve(version)
+                .resolve("tf-runtime-" + version + ".jar");
+    }
+
+    /** The {@code java} of the JDK running the tests. */
+    static String javaExecutable() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("system property " + property
+                    + " is not set; run the integration tests through Maven (failsafe)");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,141 @@
+package org.tracingfacility.maven;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.Log;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.tracingfacility.core.Diagnostic;
+import org.tracingfacility.core.EnhanceReport;
+import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.TfCore;
+
+/**
+ * What both goals share: the settings, one call to the native core over one class
+ * directory, and how its report reaches the build log. The goals only say which directory
+ * and which class path.
+ *
+ * <p>Parameter fields are package-private and start at their documented defaults, so tests
+ * can configure a goal as Maven would, without a plugin test harness.
+ */
+abstract class AbstractEnhanceMojo extends AbstractMojo {
+    /** Skip TF enhancement (both goals). */
+    @Parameter(property = "tf.skip", defaultValue = "false")
+    boolean skip;
+
+    /** Run stage 2 (inject the tracing code) after stage 1 (the class schema). */
+    @Parameter(property = "tf.tracegen", defaultValue = "true")
+    boolean tracegen = true;
+
+    /** 0 (summary only) to 4 (everything); above 0 the core's progress lines go to the info log. */
+    @Parameter(property = "tf.verbose", defaultValue = "0")
+    int verbose;
+
+    /** Fail the build on enhancement errors; when false they are logged as errors and the build goes on. */
+    @Parameter(property = "tf.failOnError", defaultValue = "true")
+    boolean failOnError = true;
+
+    /**
+     * Methods to trace in addition to annotated ones, in JEP 520's filter grammar, each
+     * optionally prefixed by {@code Group=}. On the command line separate them with {@code ;}
+     * (as JFR does) or {@code ,}: {@code -Dtf.filters="com.example.Foo::bar;IO=com.example.Io::*"}.
+     */
+    @Parameter(property = "tf.filters")
+    List<String> filters;
+
+    /** Report what would be done and write nothing. */
+    @Parameter(property = "tf.dryRun", defaultValue = "false")
+    boolean dryRun;
+
+    /** Worker threads; 0 means one per core. */
+    @Parameter(property = "tf.threads", defaultValue = "0")
+    int threads;
+
+    /** The directory whose classes are enhanced in place. */
+    abstract File classDirectory();
+
+    /** Class path entries searched for TF annotation types defined outside the directory. */
+    abstract List<String> classpathElements();
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        Log log = getLog();
+        if (skip) {
+            log.info("TF enhancement skipped (tf.skip=true)");
+            return;
+        }
+        File classDirectory = classDirectory();
+        if (!classDirectory.isDirectory()) {
+            log.info("TF enhancement skipped: no class directory " + classDirectory);
+            return;
+        }
+        EnhanceRequest request = EnhanceRequest.builder(classDirectory.getPath())
+                .classpath(classpathWithout(classDirectory))
+                .tracegen(tracegen)
+                .verbose(verbose)
+                .filters(FilterList.split(filters))
+                .dryRun(dryRun)
+                .threads(threads)
+                .build();
+        report(classDirectory, callCore(request));
+    }
+
+    private EnhanceReport callCore(EnhanceRequest request) throws MojoExecutionException {
+        try {
+            return TfCore.enhance(request);
+        } catch (RuntimeException | LinkageError e) {
+            // The core itself failed (no native library for this platform, a panic, ...),
+            // which is not the user's classes' fault: an execution error, not a failure.
+            throw new MojoExecutionException("TF could not run its native core: " + e.getMessage(), e);
+        }
+    }
+
+    private void report(File classDirectory, EnhanceReport report) throws MojoFailureException {
+        Log log = getLog();
+        for (String message : report.messages()) {
+            if (verbose > 0) {
+                log.info(message);
+            } else {
+                log.debug(message);
+            }
+        }
+        if (report.ok()) {
+            log.info(report.summary());
+            return;
+        }
+        log.error(report.summary());
+        String failure = describeFailure(classDirectory, report.errors());
+        if (failOnError) {
+            throw new MojoFailureException(failure);
+        }
+        failure.lines().forEach(log::error);
+        log.warn("TF: continuing because failOnError is false");
+    }
+
+    /** A first line saying where and how many, then every diagnostic on a line of its own. */
+    private static String describeFailure(File classDirectory, List<Diagnostic> errors) {
+        StringBuilder text = new StringBuilder("TF found ").append(errors.size())
+                .append(errors.size() == 1 ? " error" : " errors").append(" in ").append(classDirectory)
+                .append("; nothing was written:");
+        for (Diagnostic error : errors) {
+            text.append("\n  ").append(error);
+        }
+        return text.toString();
+    }
+
+    private List<String> classpathWithout(File classDirectory) {
+        List<String> entries = new ArrayList<>();
+        List<String> elements = classpathElements();
+        if (elements != null) {
+            for (String element : elements) {
+                if (!new File(element).getAbsoluteFile().equals(classDirectory.getAbsoluteFile())) {
+                    entries.add(element);
+                }
+            }
+        }
+        return entries;
+    }
+}

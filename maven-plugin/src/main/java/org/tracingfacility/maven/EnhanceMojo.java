@@ -1,0 +1,34 @@
+package org.tracingfacility.maven;
+
+import java.io.File;
+import java.util.List;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * Enhances the main classes for TF tracing, in place, and writes the list of TF annotations
+ * to {@code META-INF/tf/tfannotations.properties} in the class directory, so it lands in the jar.
+ * Nothing is written if any class fails.
+ */
+@Mojo(name = "enhance", defaultPhase = LifecyclePhase.PROCESS_CLASSES,
+        requiresDependencyResolution = ResolutionScope.COMPILE, threadSafe = true)
+public class EnhanceMojo extends AbstractEnhanceMojo {
+    /** The compiled main classes. */
+    @Parameter(defaultValue = "${project.build.outputDirectory}", required = true)
+    File classesDirectory;
+
+    @Parameter(defaultValue = "${project.compileClasspathElements}", readonly = true, required = true)
+    List<String> compileClasspath;
+
+    @Override
+    File classDirectory() {
+        return classesDirectory;
+    }
+
+    @Override
+    List<String> classpathElements() {
+        return compileClasspath;
+    }
+}

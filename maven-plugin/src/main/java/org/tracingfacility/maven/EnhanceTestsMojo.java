@@ -1,0 +1,33 @@
+package org.tracingfacility.maven;
+
+import java.io.File;
+import java.util.List;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * Enhances the test classes for TF tracing, in place, writing their TF annotation list to
+ * {@code META-INF/tf/tfannotations.properties} in the test class directory.
+ */
+@Mojo(name = "enhance-tests", defaultPhase = LifecyclePhase.PROCESS_TEST_CLASSES,
+        requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
+public class EnhanceTestsMojo extends AbstractEnhanceMojo {
+    /** The compiled test classes. */
+    @Parameter(defaultValue = "${project.build.testOutputDirectory}", required = true)
+    File testClassesDirectory;
+
+    @Parameter(defaultValue = "${project.testClasspathElements}", readonly = true, required = true)
+    List<String> testClasspath;
+
+    @Override
+    File classDirectory() {
+        return testClassesDirectory;
+    }
+
+    @Override
+    List<String> classpathElements() {
+        return testClasspath;
+    }
+}

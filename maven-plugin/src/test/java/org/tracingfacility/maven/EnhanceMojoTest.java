@@ -1,0 +1,164 @@
+package org.tracingfacility.maven;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import javax.tools.JavaCompiler;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.apache.maven.plugin.MojoFailureException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the goal's code with the real native core over javac-compiled classes. */
+class EnhanceMojoTest {
+    private static final String BROKEN = "com/example/Broken.class";
+
+    @TempDir
+    Path work;
+
+    private Path classes;
+    private final RecordingLog log = new RecordingLog();
+    private final EnhanceMojo mojo = new EnhanceMojo();
+
+    @BeforeEach
+    void compileAGroupWithASubgroup() throws IOException {
+        classes = work.resolve("classes");
+        compile(List.of(
+                "package org.tracingfacility.annotation;\n"
+                        + "public @interface MethodMonitorGroup { Class<?>[] value() default {}; }\n",
+                "package com.example;\n"
+                        + "@org.tracingfacility.annotation.MethodMonitorGroup({Db.class})\n"
+                        + "public @interface Storage {}\n",
+                "package com.example;\npublic @interface Db {}\n"));
+        mojo.setLog(log);
+        mojo.classesDirectory = classes.toFile();
+        mojo.compileClasspath = List.of(classes.toString());
+    }
+
+    @Test
+    void writesTheAnnotationListAndLogsTheSummary() throws Exception {
+        mojo.execute();
+
+        Properties list = annotationList();
+        assertEquals("2", list.getProperty("org.tracingfacility.tf.annotations.size"));
+        assertEquals("com.example.Db", list.getProperty("org.tracingfacility.tf.annotation.1"));
+        assertEquals("com.example.Storage", list.getProperty("org.tracingfacility.tf.annotation.2"));
+        assertTrue(log.at("info").stream().anyMatch(l -> l.startsWith("TF:")), log.at("info").toString());
+        assertEquals(List.of(), log.at("error"));
+    }
+
+    @Test
+    void atVerboseZeroTheInfoLogIsTheSummaryAlone() throws Exception {
+        mojo.dryRun = true; // the core reports a dry run whatever the verbosity
+
+        mojo.execute();
+
+        assertEquals(1, log.at("info").size(), log.at("info").toString());
+        assertFalse(log.at("debug").isEmpty(), "the core's messages go to debug at verbose 0");
+        assertFalse(Files.exists(classes.resolve("META-INF")), "a dry run writes nothing");
+    }
+
+    @Test
+    void aboveVerboseZeroTheCoresMessagesGoToInfo() throws Exception {
+        mojo.verbose = 1;
+
+        mojo.execute();
+
+        assertTrue(log.at("info").size() > 1, log.at("info").toString());
+    }
+
+    @Test
+    void failsListingEveryBadClassAndWritesNothing() throws Exception {
+        writeBrokenClass(BROKEN);
+        writeBrokenClass("com/example/AlsoBroken.class");
+
+        MojoFailureException failure = assertThrows(MojoFailureException.class, mojo::execute);
+
+        List<String> lines = failure.getMessage().lines().collect(java.util.stream.Collectors.toList());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("com/example/AlsoBroken.class: ")), failure.getMessage());
+        assertTrue(lines.stream().anyMatch(l -> l.contains(BROKEN + ": ")), failure.getMessage());
+        assertTrue(failure.getMessage().contains("TF found 2 errors in " + classes), failure.getMessage());
+        assertFalse(Files.exists(classes.resolve("META-INF/tf/tfannotations.properties")));
+    }
+
+    @Test
+    void withFailOnErrorFalseLogsTheErrorsAndGoesOn() throws Exception {
+        writeBrokenClass(BROKEN);
+        mojo.failOnError = false;
+
+        mojo.execute();
+
+        assertTrue(log.at("error").stream().anyMatch(l -> l.contains(BROKEN + ": ")), log.at("error").toString());
+        assertFalse(Files.exists(classes.resolve("META-INF/tf/tfannotations.properties")));
+    }
+
+    @Test
+    void skipWritesNothing() throws Exception {
+        mojo.skip = true;
+
+        mojo.execute();
+
+        assertEquals(List.of("TF enhancement skipped (tf.skip=true)"), log.at("info"));
+        assertFalse(Files.exists(classes.resolve("META-INF")));
+    }
+
+    @Test
+    void aMissingClassDirectoryIsSkipped() throws Exception {
+        EnhanceTestsMojo tests = new EnhanceTestsMojo();
+        tests.setLog(log);
+        tests.testClassesDirectory = work.resolve("test-classes").toFile();
+
+        tests.execute();
+
+        assertEquals(List.of("TF enhancement skipped: no class directory " + work.resolve("test-classes")),
+                log.at("info"));
+    }
+
+    private Properties annotationList() throws IOException {
+        Properties properties = new Properties();
+        try (InputStream in = Files.newInputStream(classes.resolve("META-INF/tf/tfannotations.properties"))) {
+            properties.load(in);
+        }
+        return properties;
+    }
+
+    /** A truncated class file: the magic number, a version, and nothing else. */
+    private void writeBrokenClass(String path) throws IOException {
+        Path file = classes.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.write(file, new byte[] {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE, 0, 0, 0, 55, 0, 7});
+    }
+
+    private void compile(List<String> sources) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (String source : sources) {
+            String pkg = source.substring("package ".length(), source.indexOf(';'));
+            String name = source.replaceFirst("(?s).*public @interface (\\w+).*", "$1");
+            Path file = work.resolve("src").resolve(pkg.replace('.', '/')).resolve(name + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, source);
+            files.add(file);
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        StringWriter diagnostics = new StringWriter();
+        try (StandardJavaFileManager fileManager = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+            boolean compiled = javac.getTask(diagnostics, fileManager, null,
+                    List.of("--release", "11", "-d", classes.toString()), null,
+                    fileManager.getJavaFileObjectsFromPaths(files)).call();
+            assertTrue(compiled, () -> "fixture did not compile:\n" + diagnostics);
+        }
+    }
+}

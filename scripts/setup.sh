@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine of this kind lacks. Sourced by demo.sh and test.sh;
+# every step is skipped when its tool is already there.
+set -euo pipefail
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# The only Gradle engine these machines can install: Debian's (4.4.1, Groovy DSL).
+if ! command -v gradle >/dev/null 2>&1; then
+  echo "setup: installing Debian's gradle package"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gradle >/dev/null
+fi
+
+# cargo-fuzz runs the class-file fuzz target (bounded) in the test command.
+if ! command -v cargo-fuzz >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo-fuzz" ]; then
+  echo "setup: installing cargo-fuzz"
+  cargo install --locked cargo-fuzz
+fi
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# JDK 25 (javac 25 fixtures, JFR method timing) is part of the machine image.
+export TF_JDK25_HOME="${TF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+if [ ! -x "$TF_JDK25_HOME/bin/javac" ]; then
+  echo "setup: no JDK 25 at $TF_JDK25_HOME (set TF_JDK25_HOME)" >&2
+  exit 1
+fi
+
+MVN=(mvn -B --no-transfer-progress)

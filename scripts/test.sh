@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every test: cargo tests (through Maven), the bounded fuzz run, Java unit
+# tests, and the real Maven and Gradle integration builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+# One Maven invocation builds the native core, runs `cargo test`, builds and tests
+# the runtime and both plugins, installs them, then runs the integration builds.
+"${MVN[@]}" install
+
+# The class-file reader and writer under libFuzzer, bounded.
+scripts/fuzz.sh 60
