@@ -11,10 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{
-    attribute_name, Attribute, ClassEditor, ClassFile, ClassFileError, CodeAttribute, CodeModel, Frame, Insn,
-    PoolBuilder,
-};
+use crate::classfile::{attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Insn, PoolBuilder};
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::protocol;
@@ -221,18 +218,12 @@ pub fn is_registration(insn: &Insn, pool: &PoolBuilder<'_>) -> bool {
         && matches!(pool.reference_descriptor(*index), Ok(d) if d == protocol::REGISTER_CLASS.descriptor)
 }
 
-/// The Code attribute of a method whose body is `return` and that takes no
-/// arguments: the start of a new `<clinit>`.
-const EMPTY_STATIC_BODY: &[u8] = &[
-    0, 0, 0, 0, 0, 0, // attribute header (name, length): not read
-    0, 0, 0, 0, 0, 0, 0, 1, op::RETURN, 0, 0, 0, 0,
-];
-
+/// A new `<clinit>` whose body is `return`.
 fn empty_method_body<'a>(class: &ClassFile<'a>, pool: &mut PoolBuilder<'a>) -> Result<CodeModel<'a>> {
-    let attribute = Attribute { name_index: 0, name: attribute_name::CODE.as_bytes(), offset: 0, raw: EMPTY_STATIC_BODY };
-    let code = CodeAttribute::parse(attribute, pool.original())?;
-    let initial = Frame::initial(class.this_class_index(), true, false, "()V", pool)?;
-    CodeModel::lift_code(&code, initial, class.major_version() >= 50, class.this_class_index(), pool)
+    let frames_required = class.major_version() >= 50;
+    let mut code = CodeModel::empty(class.this_class_index(), ACC_STATIC, "<clinit>", "()V", frames_required, pool)?;
+    code.elements.push(Insn::Simple(op::RETURN));
+    Ok(code)
 }
 
 /// `private void note(String s)` becomes `note(String s, MethodMonitor mm, int callerId)`

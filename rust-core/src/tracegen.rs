@@ -166,35 +166,16 @@ struct Labels {
 
 /// Where the body starts: after a constructor's super(...)/this(...) call,
 /// after the registration in `<clinit>`, else at the first instruction.
-fn body_start(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'_>, pool: &PoolBuilder<'_>) -> Result<usize> {
+fn body_start<'a>(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'a>, pool: &mut PoolBuilder<'a>) -> Result<usize> {
     match method.name.as_str() {
         // java.lang.Object's constructor calls no other.
         "<init>" if class.super_class_index() == 0 => Ok(0),
-        "<init>" => {
-            // The first <init> call not matched by an earlier `new` is the
-            // constructor chaining call: javac's code is structured, so a linear
-            // count of `new` and <init> pairs finds it.
-            let mut pending_new = 0usize;
-            for (i, insn) in code.elements.iter().enumerate() {
-                match insn {
-                    Insn::Pool { opcode: op::NEW, .. } => pending_new += 1,
-                    Insn::Pool { opcode: op::INVOKESPECIAL, index } => {
-                        let (_, name) = pool.method_owner_and_name(*index)?;
-                        if name == "<init>" {
-                            if pending_new == 0 {
-                                return Ok(i + 1);
-                            }
-                            pending_new -= 1;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Err(ClassFileError::malformed(
+        "<init>" => code.constructor_chaining_call(pool)?.ok_or_else(|| {
+            ClassFileError::malformed(
                 0,
-                format!("cannot find the super(...) or this(...) call in constructor {}{} of {}", method.name, method.descriptor, class.this_class()?),
-            ))
-        }
+                format!("cannot find the super(...) or this(...) call in constructor {}{}", method.name, method.descriptor),
+            )
+        }),
         "<clinit>" => Ok(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)),
         _ => Ok(0),
     }

@@ -35,7 +35,7 @@ class EnhanceActionTest {
                     + "public @interface Traced {}\n",
             "fixture/Service.java",
             "package fixture;\n"
-                    + "public class Service {\n"
+                    + "@Traced public class Service {\n"
                     + "    @Traced public int work(int x) { return x + 1; }\n"
                     + "}\n");
 
@@ -68,6 +68,9 @@ class EnhanceActionTest {
         assertEquals("fixture.Traced", list.getProperty("org.tracingfacility.tf.annotation.1"));
         assertFalse(Files.exists(classDir.resolve(EnhanceAction.RESOURCE_PATH)),
                 "nothing is written into javac's output besides the classes");
+        String service = new String(Files.readAllBytes(classDir.resolve("fixture/Service.class")),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(service.contains("Lorg/tracingfacility/annotation/TFEnhanced;"), "Service was enhanced in place");
     }
 
     @Test
