@@ -3,11 +3,10 @@
 //! carrying `@MethodMonitorGroup`) and which subgroups they list.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{ClassFile, ElementValue};
+use crate::classfile::{class_files, ClassFile, ElementValue};
 use crate::protocol;
 use crate::request::Diagnostic;
 use std::collections::BTreeSet;
-use std::io;
 use std::path::{Path, PathBuf};
 
 const ACC_ANNOTATION: u16 = 0x2000;
@@ -123,23 +122,4 @@ fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {
 /// `com/example/Foo$Bar` → `com.example.Foo$Bar`.
 pub fn binary_name(internal: &str) -> String {
     internal.replace('/', ".")
-}
-
-/// Every `*.class` file under `dir`, sorted so that output never depends on
-/// directory order.
-pub fn class_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "class") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
 }
