@@ -27,3 +27,10 @@ for build in maven gradle; do
   echo "== $build: META-INF/tf/tfannotations.properties in ${jar#$root/}"
   unzip -p "$jar" META-INF/tf/tfannotations.properties
 done
+
+# The enhanced sample at work: the dprint monitor attached to group IO (and so to
+# its subgroups IORead and IOWrite) from the command line, no code changed.
+runtime_jar="$HOME/.m2/repository/org/tracingfacility/tf-runtime/$version/tf-runtime-$version.jar"
+echo
+echo "== java -Dtf.monitor=IO=dprint com.example.Main (the Maven-built jar)"
+java -Dtf.monitor=IO=dprint -cp "$(ls "$work"/maven/target/*.jar | head -n 1):$runtime_jar" com.example.Main
