@@ -49,7 +49,27 @@ pub enum Outcome {
     Untouched,
     /// Already enhanced with these settings.
     Current,
-    Enhanced(Vec<u8>),
+    /// The new bytes, and a line describing what TF made of the class (for `-debug`).
+    Enhanced { bytes: Vec<u8>, description: String },
+}
+
+/// `com.ex.Foo: groups [com.ex.IO]; 0=read (monitored, com.ex.IO) 1=note (info)`.
+fn describe(tf: &model::TfClass) -> String {
+    let mut methods: Vec<(usize, String)> = tf
+        .methods
+        .iter()
+        .map(|m| {
+            let id = tf.identifier(&m.tracing_name).unwrap_or(0);
+            let text = match &m.role {
+                model::Role::Monitored { group, .. } => format!("{id}={} (monitored, {group})", m.tracing_name),
+                model::Role::Info { tp_type, .. } => format!("{id}={} (info, {tp_type})", m.tracing_name),
+            };
+            (id, text)
+        })
+        .collect();
+    methods.sort();
+    let methods: Vec<String> = methods.into_iter().map(|(_, text)| text).collect();
+    format!("{}: groups [{}]; {}", tf.binary_name(), tf.holder_groups.join(", "), methods.join(" "))
 }
 
 pub fn enhance_class(
@@ -121,5 +141,5 @@ pub fn enhance_class(
     let bytes = editor.to_bytes().map_err(enhance_error)?;
     // Never write a class the engine cannot read back.
     ClassFile::parse(&bytes).map_err(|e| enhance_error(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;
-    Ok(Outcome::Enhanced(bytes))
+    Ok(Outcome::Enhanced { bytes, description: describe(&tf) })
 }

@@ -46,6 +46,9 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             report.messages.push(format!("TF annotation: {name}"));
         }
     }
+    if request.debug {
+        report.messages.push(format!("debug: MM annotations: {:?}", report.annotations));
+    }
     let on_classpath = match classpath::tf_annotations(&request.classpath) {
         Ok(names) => names,
         Err(errors) => {
@@ -76,7 +79,12 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let mut enhanced = Vec::new();
     for (class, outcome) in scan.classes.iter().zip(outcomes) {
         match outcome {
-            Ok(Outcome::Enhanced(bytes)) => enhanced.push((class, bytes)),
+            Ok(Outcome::Enhanced { bytes, description }) => {
+                if request.debug {
+                    report.messages.push(format!("debug: {description}"));
+                }
+                enhanced.push((class, bytes));
+            }
             Ok(Outcome::Untouched | Outcome::Current) => report.classes_unchanged += 1,
             Err(errors) => {
                 report.classes_failed += 1;

@@ -136,3 +136,23 @@ fn a_second_run_changes_nothing_and_dryrun_and_newout_write_nothing_in_place() {
     assert!(!other.ok);
     assert_eq!(other.errors[0].rule, "enhanced-with-other-settings");
 }
+
+#[test]
+fn debug_describes_what_tf_made_of_each_class() {
+    let work = tempfile::tempdir().unwrap();
+    let classes = compiled(work.path(), "11");
+    let mut request = EnhanceRequest::new(classes.to_str().unwrap());
+    request.classpath = vec![tf_runtime_classes().display().to_string()];
+    request.debug = true;
+    let report = pipeline::run(&request);
+    assert!(report.ok, "{report:#?}");
+    assert!(report.messages.contains(&"debug: MM annotations: [\"com.ex.IO\", \"com.ex.Write\"]".to_string()), "{:#?}", report.messages);
+    assert!(
+        report.messages.contains(
+            &"debug: com.ex.Stream: groups [com.ex.IO, com.ex.Write]; 0=generic (info, NONE) 1=note (info, ENTER) 2=read (monitored, com.ex.IO) 3=write (monitored, com.ex.Write)"
+                .to_string()
+        ),
+        "{:#?}",
+        report.messages
+    );
+}
