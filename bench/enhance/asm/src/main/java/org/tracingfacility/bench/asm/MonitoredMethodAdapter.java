@@ -1,0 +1,168 @@
+package org.tracingfacility.bench.asm;
+
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AdviceAdapter;
+
+/**
+ * Injects TF's tracegen code into one method: the monitor lookup and
+ * {@code enter} at the start (in constructors after {@code super(...)}), {@code exit}
+ * before every return, {@code thrown} before every explicit throw, and a
+ * catch-all handler reporting {@code exception} and {@code exit}.
+ *
+ * <p>The injected instructions go straight to {@code mv}: passed through
+ * AdviceAdapter's own visit methods they would be taken for the method's code
+ * (its constructor stack simulation, and a return or throw to instrument).
+ */
+final class MonitoredMethodAdapter extends AdviceAdapter {
+    private final int id;
+    private final boolean indyAvailable;
+    private final String owner;
+    private final Runnable beforeMonitoring;
+    private final Label tryStart = new Label();
+    private int monitor;
+    private int reported;
+    private boolean entered;
+
+    /** @param beforeMonitoring emits code that must run first (a {@code <clinit>}'s registration) */
+    MonitoredMethodAdapter(MethodVisitor next, int access, String name, String descriptor, int id,
+                           boolean indyAvailable, String owner, Runnable beforeMonitoring) {
+        super(Opcodes.ASM9, next, access, name, descriptor);
+        this.id = id;
+        this.indyAvailable = indyAvailable;
+        this.owner = owner;
+        this.beforeMonitoring = beforeMonitoring;
+    }
+
+    @Override
+    protected void onMethodEnter() {
+        entered = true;
+        beforeMonitoring.run();
+        monitor = newLocal(Type.getObjectType(Protocol.METHOD_MONITOR));
+        reported = newLocal(Type.getType(Throwable.class));
+        loadMonitor();
+        storeLocal(monitor);
+        mv.visitInsn(ACONST_NULL);
+        storeLocal(reported);
+
+        // if (mm != null) mm.enter(id, mm.wantsArguments() ? new Object[]{args...} : NO_ARGS)
+        Label skip = new Label();
+        Label noArguments = new Label();
+        Label call = new Label();
+        loadLocal(monitor);
+        mv.visitJumpInsn(IFNULL, skip);
+        loadLocal(monitor);
+        push(id);
+        loadLocal(monitor);
+        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "wantsArguments", "()Z", true);
+        mv.visitJumpInsn(IFEQ, noArguments);
+        loadArgArray();
+        mv.visitJumpInsn(GOTO, call);
+        mv.visitLabel(noArguments);
+        mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
+        mv.visitLabel(call);
+        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "enter", Protocol.ENTER_DESCRIPTOR, true);
+        mv.visitLabel(skip);
+        mv.visitLabel(tryStart);
+    }
+
+    private void loadMonitor() {
+        if (indyAvailable) {
+            mv.visitInvokeDynamicInsn("monitor", Protocol.MONITOR_DESCRIPTOR, Protocol.LINK_MONITOR,
+                    Protocol.FILTERED_GROUP_TYPE);
+        } else {
+            mv.visitFieldInsn(GETSTATIC, owner, Protocol.HOLDER_FIELD, Protocol.HOLDER_DESCRIPTOR);
+            mv.visitMethodInsn(INVOKEVIRTUAL, Protocol.SYNCHRONIZED_HOLDER, "content", "()Ljava/lang/Object;", false);
+            mv.visitTypeInsn(CHECKCAST, Protocol.METHOD_MONITOR);
+        }
+    }
+
+    @Override
+    protected void onMethodExit(int opcode) {
+        if (opcode == ATHROW) {
+            // EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t
+            dup();
+            loadLocal(reported);
+            loadLocal(monitor);
+            push(id);
+            mv.visitMethodInsn(INVOKESTATIC, Protocol.SUPPORT, "thrown", Protocol.THROWN_DESCRIPTOR, false);
+            dup();
+            storeLocal(reported);
+            return;
+        }
+        // if (mm != null) mm.exit(id[, mm.wantsArguments() ? box(result) : null])
+        Label skip = new Label();
+        loadLocal(monitor);
+        mv.visitJumpInsn(IFNULL, skip);
+        if (opcode == RETURN) {
+            loadLocal(monitor);
+            push(id);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VOID_DESCRIPTOR, true);
+        } else {
+            Type result = Type.getReturnType(methodDesc);
+            Label noValue = new Label();
+            Label call = new Label();
+            if (result.getSize() == 2) {
+                dup2();
+            } else {
+                dup();
+            }
+            box(result);
+            int value = newLocal(Type.getType(Object.class));
+            storeLocal(value);
+            loadLocal(monitor);
+            push(id);
+            loadLocal(monitor);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "wantsArguments", "()Z", true);
+            mv.visitJumpInsn(IFEQ, noValue);
+            loadLocal(value);
+            mv.visitJumpInsn(GOTO, call);
+            mv.visitLabel(noValue);
+            mv.visitInsn(ACONST_NULL);
+            mv.visitLabel(call);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VALUE_DESCRIPTOR, true);
+        }
+        mv.visitLabel(skip);
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+        if (!entered) {
+            // AdviceAdapter did not find the super(...)/this(...) call of a constructor.
+            throw new UnsupportedOperationException("no method entry found in " + owner + "." + getName() + methodDesc);
+        }
+        // Catch-all handler, added last so it has the lowest priority:
+        // if (mm != null) { if (t != reported) mm.exception(id, t); mm.exit(id[, null]) } throw t
+        Label handler = new Label();
+        Label rethrow = new Label();
+        Label exitOnly = new Label();
+        mv.visitLabel(handler);
+        mv.visitTryCatchBlock(tryStart, handler, handler, null);
+        int thrown = newLocal(Type.getType(Throwable.class));
+        storeLocal(thrown);
+        loadLocal(monitor);
+        mv.visitJumpInsn(IFNULL, rethrow);
+        loadLocal(thrown);
+        loadLocal(reported);
+        mv.visitJumpInsn(IF_ACMPEQ, exitOnly);
+        loadLocal(monitor);
+        push(id);
+        loadLocal(thrown);
+        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exception", Protocol.EXCEPTION_DESCRIPTOR, true);
+        mv.visitLabel(exitOnly);
+        loadLocal(monitor);
+        push(id);
+        if (Type.getReturnType(methodDesc).getSort() == Type.VOID) {
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VOID_DESCRIPTOR, true);
+        } else {
+            mv.visitInsn(ACONST_NULL);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VALUE_DESCRIPTOR, true);
+        }
+        mv.visitLabel(rethrow);
+        loadLocal(thrown);
+        mv.visitInsn(ATHROW);
+        super.visitMaxs(maxStack, maxLocals);
+    }
+}

@@ -1,0 +1,39 @@
+package org.tracingfacility.bench.asm;
+
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/** The names TF's generated code uses (rust-core/src/protocol.rs), as ASM types. */
+final class Protocol {
+    static final String FILTERED_GROUP = "org/tracingfacility/annotation/Filtered";
+    static final String TF_ENHANCED = "Lorg/tracingfacility/annotation/TFEnhanced;";
+    static final String METHOD_MONITOR = "org/tracingfacility/runtime/MethodMonitor";
+    static final String SYNCHRONIZED_HOLDER = "org/tracingfacility/runtime/SynchronizedHolder";
+    static final String SUPPORT = "org/tracingfacility/runtime/EnhancedCodeSupport";
+
+    static final String HOLDER_FIELD = "__tf$holder$0";
+    static final String HOLDER_DESCRIPTOR = "L" + SYNCHRONIZED_HOLDER + ";";
+    static final String HOLDER_SIGNATURE = "L" + SYNCHRONIZED_HOLDER + "<L" + METHOD_MONITOR + ";>;";
+
+    static final String REGISTER_CLASS_DESCRIPTOR =
+            "(Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/Class;[L" + SYNCHRONIZED_HOLDER + ";)V";
+    static final String MONITOR_DESCRIPTOR = "()L" + METHOD_MONITOR + ";";
+    static final Handle LINK_MONITOR = new Handle(Opcodes.H_INVOKESTATIC, SUPPORT, "linkMonitor",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)"
+                    + "Ljava/lang/invoke/CallSite;", false);
+    static final Type FILTERED_GROUP_TYPE = Type.getObjectType(FILTERED_GROUP);
+    static final String THROWN_DESCRIPTOR =
+            "(Ljava/lang/Throwable;Ljava/lang/Throwable;L" + METHOD_MONITOR + ";I)V";
+
+    static final String ENTER_DESCRIPTOR = "(I[Ljava/lang/Object;)V";
+    static final String EXIT_VOID_DESCRIPTOR = "(I)V";
+    static final String EXIT_VALUE_DESCRIPTOR = "(ILjava/lang/Object;)V";
+    static final String EXCEPTION_DESCRIPTOR = "(ILjava/lang/Throwable;)V";
+
+    /** Stage value of {@code @TFEnhanced(stage = 2)}: schema and tracegen applied. */
+    static final int STAGE_TRACEGEN = 2;
+
+    private Protocol() {
+    }
+}

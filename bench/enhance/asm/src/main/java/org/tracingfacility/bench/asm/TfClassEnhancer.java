@@ -1,0 +1,161 @@
+package org.tracingfacility.bench.asm;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/**
+ * The class-level half of the baseline: monitors every method with code (not
+ * bridges or synthetic methods, as TF's {@code -filter '**'}), adds the holder
+ * field, the {@code <clinit>} registration and {@code @TFEnhanced}.
+ *
+ * <p>One difference from TF, forced by a one-pass visitor: the method names are
+ * only known at the end of the class, so the registration lives in a synthetic
+ * {@code __tf$register()} that {@code <clinit>} calls first, rather than inline.
+ */
+final class TfClassEnhancer extends ClassVisitor {
+    static final String REGISTER_METHOD = "__tf$register";
+    private static final int ACC_SKIPPED =
+            Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC;
+
+    private String owner;
+    private boolean isInterface;
+    private boolean indyAvailable;
+    private boolean hasStaticInitializer;
+    private final List<String> names = new ArrayList<>();
+    private final List<String> descriptors = new ArrayList<>();
+
+    TfClassEnhancer(ClassVisitor next) {
+        super(Opcodes.ASM9, next);
+    }
+
+    /** Whether any method was monitored; if not, the class is left as it was. */
+    boolean monitoredAny() {
+        return !names.isEmpty();
+    }
+
+    @Override
+    public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+        owner = name;
+        isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
+        indyAvailable = (version & 0xFFFF) >= Opcodes.V1_7;
+        super.visit(version, access, name, signature, superName, interfaces);
+        AnnotationVisitor mark = super.visitAnnotation(Protocol.TF_ENHANCED, true);
+        mark.visit("stage", Protocol.STAGE_TRACEGEN);
+        mark.visit("fingerprint", "asm-baseline");
+        mark.visitEnd();
+    }
+
+    @Override
+    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+        MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if ((access & ACC_SKIPPED) != 0) {
+            return next;
+        }
+        int id = names.size();
+        names.add(name);
+        descriptors.add(descriptor);
+        Runnable beforeMonitoring = () -> { };
+        if (name.equals("<clinit>")) {
+            hasStaticInitializer = true;
+            beforeMonitoring = () -> next.visitMethodInsn(Opcodes.INVOKESTATIC, owner, REGISTER_METHOD, "()V", isInterface);
+        }
+        return new MonitoredMethodAdapter(next, access, name, descriptor, id, indyAvailable, owner, beforeMonitoring);
+    }
+
+    @Override
+    public void visitEnd() {
+        if (monitoredAny()) {
+            int visibility = isInterface ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE;
+            super.visitField(visibility | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
+                    Protocol.HOLDER_FIELD, Protocol.HOLDER_DESCRIPTOR, Protocol.HOLDER_SIGNATURE, null).visitEnd();
+            writeRegistration(visibility);
+            if (!hasStaticInitializer) {
+                MethodVisitor clinit = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+                clinit.visitCode();
+                clinit.visitMethodInsn(Opcodes.INVOKESTATIC, owner, REGISTER_METHOD, "()V", isInterface);
+                clinit.visitInsn(Opcodes.RETURN);
+                clinit.visitMaxs(0, 0);
+                clinit.visitEnd();
+            }
+        }
+        super.visitEnd();
+    }
+
+    /** holder = new SynchronizedHolder(); registerClass(C.class, names, {Filtered.class}, {holder}) */
+    private void writeRegistration(int visibility) {
+        MethodVisitor m = super.visitMethod(visibility | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC,
+                REGISTER_METHOD, "()V", null, null);
+        m.visitCode();
+        m.visitTypeInsn(Opcodes.NEW, Protocol.SYNCHRONIZED_HOLDER);
+        m.visitInsn(Opcodes.DUP);
+        m.visitMethodInsn(Opcodes.INVOKESPECIAL, Protocol.SYNCHRONIZED_HOLDER, "<init>", "()V", false);
+        m.visitFieldInsn(Opcodes.PUTSTATIC, owner, Protocol.HOLDER_FIELD, Protocol.HOLDER_DESCRIPTOR);
+
+        m.visitLdcInsn(Type.getObjectType(owner));
+        List<String> tracingNames = tracingNames();
+        pushInt(m, tracingNames.size());
+        m.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/String");
+        for (int i = 0; i < tracingNames.size(); i++) {
+            m.visitInsn(Opcodes.DUP);
+            pushInt(m, i);
+            m.visitLdcInsn(tracingNames.get(i));
+            m.visitInsn(Opcodes.AASTORE);
+        }
+        m.visitInsn(Opcodes.ICONST_1);
+        m.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Class");
+        m.visitInsn(Opcodes.DUP);
+        m.visitInsn(Opcodes.ICONST_0);
+        m.visitLdcInsn(Protocol.FILTERED_GROUP_TYPE);
+        m.visitInsn(Opcodes.AASTORE);
+        m.visitInsn(Opcodes.ICONST_1);
+        m.visitTypeInsn(Opcodes.ANEWARRAY, Protocol.SYNCHRONIZED_HOLDER);
+        m.visitInsn(Opcodes.DUP);
+        m.visitInsn(Opcodes.ICONST_0);
+        m.visitFieldInsn(Opcodes.GETSTATIC, owner, Protocol.HOLDER_FIELD, Protocol.HOLDER_DESCRIPTOR);
+        m.visitInsn(Opcodes.AASTORE);
+        m.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.SUPPORT, "registerClass", Protocol.REGISTER_CLASS_DESCRIPTOR, false);
+        m.visitInsn(Opcodes.RETURN);
+        m.visitMaxs(0, 0);
+        m.visitEnd();
+    }
+
+    /** Method names, overloads told apart by their parameter types as TF does: {@code write(int)}. */
+    private List<String> tracingNames() {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String name : names) {
+            counts.merge(name, 1, Integer::sum);
+        }
+        List<String> result = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            if (counts.get(name) == 1) {
+                result.add(name);
+                continue;
+            }
+            StringBuilder text = new StringBuilder(name).append('(');
+            Type[] parameters = Type.getArgumentTypes(descriptors.get(i));
+            for (int p = 0; p < parameters.length; p++) {
+                text.append(p == 0 ? "" : ",").append(parameters[p].getClassName());
+            }
+            result.add(text.append(')').toString());
+        }
+        return result;
+    }
+
+    private static void pushInt(MethodVisitor m, int value) {
+        if (value <= 5) {
+            m.visitInsn(Opcodes.ICONST_0 + value);
+        } else if (value <= Short.MAX_VALUE) {
+            m.visitIntInsn(value <= Byte.MAX_VALUE ? Opcodes.BIPUSH : Opcodes.SIPUSH, value);
+        } else {
+            m.visitLdcInsn(value);
+        }
+    }
+}

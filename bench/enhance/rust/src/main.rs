@@ -1,0 +1,120 @@
+//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F]`: TF's
+//! enhancement throughput on every class file under DIR, in memory.
+//!
+//! Per thread count: one warm-up pass (page faults, allocator, caches), then N
+//! timed passes; prints the median classes/s and MB/s (MB = 10^6 bytes of
+//! input class files) and one `RESULT` line per thread count for `run.sh`.
+#![forbid(unsafe_code)]
+
+mod corpus;
+mod enhancer;
+
+use corpus::Corpus;
+use enhancer::{Job, Tally};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+struct Options {
+    dir: PathBuf,
+    passes: usize,
+    threads: Vec<usize>,
+    filter: String,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let mut options = Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into() };
+    let mut dir = None;
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--passes" => options.passes = value("--passes")?.parse().map_err(|e| format!("--passes: {e}"))?,
+            "--filter" => options.filter = value("--filter")?,
+            "--threads" => {
+                options.threads = value("--threads")?
+                    .split(',')
+                    .map(|t| t.parse().map_err(|e| format!("--threads: {e}")))
+                    .collect::<Result<_, _>>()?
+            }
+            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}")),
+            _ => dir = Some(PathBuf::from(arg)),
+        }
+    }
+    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F]")?;
+    if options.passes == 0 || options.threads.contains(&0) {
+        return Err("--passes and every --threads value must be at least 1".into());
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("tf-enhance-bench: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let options = parse_options()?;
+    let corpus = Corpus::load(&options.dir).map_err(|e| format!("{}: {e}", options.dir.display()))?;
+    if corpus.classes.is_empty() {
+        return Err(format!("no class files under {}", options.dir.display()));
+    }
+    let job = Job::for_filter(&options.filter).map_err(|e| e.to_string())?;
+    let megabytes = corpus.total_bytes() as f64 / 1e6;
+    println!("TF: {} classes, {megabytes:.1} MB, filter '{}'", corpus.classes.len(), options.filter);
+
+    for &threads in &options.threads {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("could not start {threads} threads: {e}"))?;
+        let warm_up = pool.install(|| enhancer::enhance_all(&corpus, &job));
+        let mut times = Vec::with_capacity(options.passes);
+        for _ in 0..options.passes {
+            let start = Instant::now();
+            let tally = pool.install(|| enhancer::enhance_all(&corpus, &job));
+            times.push(start.elapsed());
+            if tally != warm_up {
+                return Err(format!("pass results differ: {tally:?} vs {warm_up:?}"));
+            }
+        }
+        report(threads, &corpus, megabytes, &warm_up, &mut times);
+    }
+    Ok(())
+}
+
+fn report(threads: usize, corpus: &Corpus, megabytes: f64, tally: &Tally, times: &mut [Duration]) {
+    times.sort();
+    let median = times[times.len() / 2].as_secs_f64();
+    let (fastest, slowest) = (times[0].as_secs_f64(), times[times.len() - 1].as_secs_f64());
+    let classes_per_s = corpus.classes.len() as f64 / median;
+    let mb_per_s = megabytes / median;
+    println!(
+        "TF {threads} thread(s): median {:.1} ms ({:.1}..{:.1}) over {} passes: {classes_per_s:.0} classes/s, \
+         {mb_per_s:.1} MB/s; {} enhanced, {} untouched, {} failed, {:.1} MB out",
+        median * 1e3,
+        fastest * 1e3,
+        slowest * 1e3,
+        times.len(),
+        tally.enhanced,
+        tally.untouched,
+        tally.failed,
+        tally.output_bytes as f64 / 1e6,
+    );
+    for failure in &tally.first_failures {
+        println!("  failed: {failure}");
+    }
+    println!(
+        "RESULT tf threads={threads} classes={} enhanced={} skipped={} failed={} median_ms={:.1} classes_per_s={classes_per_s:.0} mb_per_s={mb_per_s:.1}",
+        corpus.classes.len(),
+        tally.enhanced,
+        tally.untouched,
+        tally.failed,
+        median * 1e3,
+    );
+}
