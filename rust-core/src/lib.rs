@@ -1,10 +1,12 @@
 //! tf-core: the class-file work of TF, the Tracing Facility.
 //!
 //! The data path, one module per stage:
-//! request → [`scan`] → validate → schema → tracegen → writes and [`metadata`] → report.
+//! request → [`inventory`] (with the [`cache`]) → [`scan`] → validate → schema →
+//! tracegen → writes, cache and [`metadata`] → report.
 //! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`].
 #![deny(unsafe_code)]
 
+pub mod cache;
 pub mod classfile;
 pub mod classpath;
 pub mod cli;
@@ -12,6 +14,7 @@ pub mod codegen;
 pub mod enhance;
 pub mod ffi;
 pub mod filter;
+pub mod inventory;
 pub mod metadata;
 pub mod model;
 mod output;

@@ -40,6 +40,18 @@ pub fn write(path: &Path, annotation_names: &[String]) -> io::Result<()> {
     write_atomically(path, render(annotation_names).as_bytes())
 }
 
+/// Writes the resource unless the file already holds exactly these bytes (so
+/// an unchanged build leaves it, and its modification time, alone). Returns
+/// whether it wrote.
+pub fn write_if_changed(path: &Path, annotation_names: &[String]) -> io::Result<bool> {
+    let text = render(annotation_names);
+    if std::fs::read(path).is_ok_and(|existing| existing == text.as_bytes()) {
+        return Ok(false);
+    }
+    write_atomically(path, text.as_bytes())?;
+    Ok(true)
+}
+
 /// The annotation names listed in a resource (the inverse of [`render`]).
 pub fn parse(text: &str) -> Vec<String> {
     let prefix = format!("{ENTRY_KEY_PREFIX}.");

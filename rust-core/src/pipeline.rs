@@ -1,18 +1,22 @@
 //! One enhancement run, the single code path behind the CLI, JNI and the C ABI:
-//! request → scan → (validate → schema → tracegen) → atomic writes and
-//! metadata → report. Nothing is written unless every stage succeeded.
+//! request → inventory (cache) → scan → (validate → schema → tracegen) →
+//! atomic writes, cache and metadata → report. Nothing is written unless every
+//! stage succeeded.
 #![forbid(unsafe_code)]
 
+use crate::cache::state::{self, Digest, Entry, Stamp, State, STATE_FORMAT};
+use crate::cache::Cache;
 use crate::classpath;
-use rayon::prelude::*;
 use crate::enhance::{self, Outcome, Settings};
 use crate::filter::FilterSpec;
+use crate::inventory::{self, Listed};
 use crate::metadata;
 use crate::model::{Groups, Selection};
-use crate::protocol;
 use crate::output;
+use crate::protocol;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
-use crate::scan::{self, Scan, ScannedClass};
+use crate::scan::ScannedClass;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 /// Runs `request` to completion; failures are in the report, never panics.
@@ -23,24 +27,43 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let mut report = EnhanceReport { format_version: FORMAT_VERSION, ..EnhanceReport::default() };
     let class_dir = Path::new(&request.class_dir);
     if !class_dir.is_dir() {
-        return failed(report, Diagnostic {
+        return fail(report, Diagnostic {
             file: Some(request.class_dir.clone()),
             rule: "class-dir".into(),
             message: "the class directory does not exist or is not a directory".into(),
             ..Diagnostic::default()
         });
     }
-
-    let scan = match scan::scan_directory(class_dir) {
-        Ok(scan) => scan,
+    // `.class.new` outputs leave the directory as the build wrote it: nothing to remember.
+    let mut cache = match request.cache_dir.as_deref().filter(|_| !request.new_out) {
+        Some(dir) => match Cache::open(Path::new(dir)) {
+            Ok(cache) => Some(cache),
+            Err(e) => {
+                return fail(report, Diagnostic {
+                    file: Some(dir.to_string()),
+                    rule: "cache".into(),
+                    message: format!("could not open the incremental cache: {e}"),
+                    ..Diagnostic::default()
+                })
+            }
+        },
+        None => None,
+    };
+    if let Some(line) = cache.as_ref().and_then(|c| c.discarded.clone()) {
+        report.warnings.push(line);
+    }
+    let no_state = State::default();
+    let known = cache.as_ref().map_or(&no_state, |c| &c.state);
+    let listed = match inventory::take(class_dir, known, cache.is_some()) {
+        Ok(listed) => listed,
         Err(errors) => {
             report.classes_failed = errors.len() as u64;
             report.errors = errors;
-            return finish(report, request);
+            return finish(report);
         }
     };
-    report.classes_scanned = scan.classes.len() as u64;
-    report.annotations = scan.tf_annotation_names();
+    report.classes_scanned = listed.len() as u64;
+    report.annotations = inventory::tf_annotation_names(&listed);
     if request.verbose > 0 {
         for name in &report.annotations {
             report.messages.push(format!("TF annotation: {name}"));
@@ -53,7 +76,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         Ok(names) => names,
         Err(errors) => {
             report.errors = errors;
-            return finish(report, request);
+            return finish(report);
         }
     };
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
@@ -62,48 +85,268 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         Ok(s) => s,
         Err(errors) => {
             report.errors = errors;
-            return finish(report, request);
+            return finish(report);
         }
     };
-
     let settings = Settings { tracegen: request.tracegen, filters: request.filters.clone() };
+    let environment = environment(&settings, &groups);
+
+    let plan = match plan(&listed, cache.as_ref(), &environment) {
+        Ok(plan) => plan,
+        Err(errors) => {
+            report.errors = errors;
+            return finish(report);
+        }
+    };
+    report.classes_up_to_date = plan.up_to_date.len() as u64;
     let outcomes = match in_parallel(request.threads, || {
-        scan.classes.par_iter().map(|class| enhance::enhance_class(class, &groups, &selections, &settings)).collect::<Vec<_>>()
+        plan.work
+            .par_iter()
+            .map(|work| enhance::enhance_class(&work.class, &groups, &selections, &settings))
+            .collect::<Vec<_>>()
     }) {
         Ok(outcomes) => outcomes,
         Err(message) => {
             report.errors.push(Diagnostic { rule: "threads".into(), message, ..Diagnostic::default() });
-            return finish(report, request);
+            return finish(report);
         }
     };
-    let mut enhanced = Vec::new();
-    for (class, outcome) in scan.classes.iter().zip(outcomes) {
+
+    let mut results = Vec::with_capacity(plan.work.len());
+    for (work, outcome) in plan.work.iter().zip(outcomes) {
         match outcome {
             Ok(Outcome::Enhanced { bytes, description }) => {
                 if request.debug {
                     report.messages.push(format!("debug: {description}"));
                 }
-                enhanced.push((class, bytes));
+                results.push(Finished { work, output: Output::Enhanced(bytes) });
             }
-            Ok(Outcome::Untouched | Outcome::Current) => report.classes_unchanged += 1,
+            Ok(Outcome::Untouched | Outcome::Current) => results.push(Finished { work, output: Output::Original }),
             Err(errors) => {
                 report.classes_failed += 1;
                 report.errors.extend(errors);
             }
         }
     }
+    report.classes_unchanged = report.classes_scanned - report.classes_failed;
     if !report.errors.is_empty() {
         // Nothing is written: the classes that were ready stay as they were.
-        report.classes_unchanged += enhanced.len() as u64;
-        return finish(report, request);
+        return finish(report);
     }
-    write_classes(&mut report, request, enhanced);
-    if !report.errors.is_empty() {
-        return finish(report, request);
+    if request.dry_run {
+        for result in &results {
+            if let Output::Enhanced(_) = result.output {
+                let target = target_file(request, &result.work.listed.file);
+                report.messages.push(format!("dry run: would enhance {} ({})", result.work.class.name, target.display()));
+                report.classes_enhanced += 1;
+            }
+        }
+        report.classes_unchanged -= report.classes_enhanced;
+        report.messages.push(format!(
+            "dry run: would write {} TF annotations to {}",
+            report.annotations.len(),
+            resource_path(request).display()
+        ));
+        return finish(report);
     }
 
-    write_resource(&mut report, request, &scan);
-    finish(report, request)
+    if let Err(e) = commit(&mut report, request, cache.as_mut(), &plan, &results, environment) {
+        report.errors.push(e);
+        return finish(report);
+    }
+    write_resource(&mut report, request);
+    finish(report)
+}
+
+/// What one class needs: the bytes to enhance (its original) and where they came from.
+struct Work<'l> {
+    listed: &'l Listed,
+    class: ScannedClass,
+    original: Option<Digest>,
+}
+
+struct Plan<'l> {
+    /// Classes the cache shows need nothing: their entries carry over.
+    up_to_date: Vec<(&'l Listed, Entry)>,
+    work: Vec<Work<'l>>,
+}
+
+enum Output {
+    Enhanced(Vec<u8>),
+    /// The class stays (or goes back to) what the build handed us.
+    Original,
+}
+
+struct Finished<'w, 'l> {
+    work: &'w Work<'l>,
+    output: Output,
+}
+
+impl Finished<'_, '_> {
+    fn bytes(&self) -> &[u8] {
+        match &self.output {
+            Output::Enhanced(bytes) => bytes,
+            Output::Original => &self.work.class.bytes,
+        }
+    }
+}
+
+/// Everything besides a class's own bytes that shapes its enhanced bytes: TF's
+/// version and settings (in the settings fingerprint) and the TF annotations
+/// in force. A change re-enhances every class from its original.
+fn environment(settings: &Settings, groups: &Groups) -> String {
+    let text = format!("{}\n{}", settings.fingerprint(), groups.names().map(String::as_str).collect::<Vec<_>>().join("\n"));
+    state::hex(&state::digest(text.as_bytes()))
+}
+
+/// Decides, class by class, what is up to date and what must be enhanced,
+/// and from which bytes: the file's own, or the original the cache kept when
+/// the file still holds TF's earlier output.
+fn plan<'l>(listed: &'l [Listed], cache: Option<&Cache>, environment: &str) -> Result<Plan<'l>, Vec<Diagnostic>> {
+    let same_environment = cache.is_some_and(|c| c.state.environment == environment);
+    let mut plan = Plan { up_to_date: Vec::new(), work: Vec::new() };
+    let mut errors = Vec::new();
+    for class in listed {
+        let holds_output = class.holds_recorded_output();
+        if let Some(prior) = class.prior.as_ref().filter(|_| same_environment && holds_output) {
+            plan.up_to_date.push((class, Entry { stamp: class.stamp, ..prior.clone() }));
+            continue;
+        }
+        let kept = class
+            .prior
+            .as_ref()
+            .filter(|p| holds_output && p.output != p.original)
+            .and_then(|p| cache.and_then(|c| c.original(&p.original)).map(|bytes| (bytes, p.original)));
+        let (bytes, original) = match kept {
+            Some((bytes, digest)) => (bytes, Some(digest)),
+            None => match file_bytes(class) {
+                Ok(bytes) => (bytes, class.digest),
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            },
+        };
+        let scanned = ScannedClass { file: class.file.clone(), name: class.name.clone(), group: class.group.clone(), bytes };
+        plan.work.push(Work { listed: class, class: scanned, original });
+    }
+    if errors.is_empty() {
+        Ok(plan)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The file's bytes: as read by the inventory, or read now (the cache had
+/// vouched for the file, but its original is gone).
+fn file_bytes(class: &Listed) -> Result<Vec<u8>, Diagnostic> {
+    match &class.bytes {
+        Some(bytes) => Ok(bytes.clone()),
+        None => std::fs::read(&class.file).map_err(|e| Diagnostic {
+            file: Some(class.file.display().to_string()),
+            rule: "io".into(),
+            message: format!("could not read the class file: {e}"),
+            ..Diagnostic::default()
+        }),
+    }
+}
+
+/// Writes the run's results so that a build killed at any point leaves each
+/// class file original or fully enhanced, and a cache that knows both:
+/// originals first, then the state naming every file's original and expected
+/// output, then the class files, then the files' new stamps.
+fn commit(
+    report: &mut EnhanceReport,
+    request: &EnhanceRequest,
+    mut cache: Option<&mut Cache>,
+    plan: &Plan<'_>,
+    results: &[Finished<'_, '_>],
+    environment: String,
+) -> Result<(), Diagnostic> {
+    let cache_error = |dir: &Path, e: std::io::Error| Diagnostic {
+        file: Some(dir.display().to_string()),
+        rule: "cache".into(),
+        message: format!("could not update the incremental cache: {e}"),
+        ..Diagnostic::default()
+    };
+    let mut next = State { format: STATE_FORMAT, environment, classes: Default::default() };
+    for (class, entry) in &plan.up_to_date {
+        next.classes.insert(class.relative.clone(), entry.clone());
+    }
+    // Which files to write: with a cache, those not already holding the output
+    // (after a change of settings, classes TF now leaves alone get their
+    // original back); without one, the enhanced classes.
+    let mut to_write = Vec::new();
+    for (i, result) in results.iter().enumerate() {
+        let listed = result.work.listed;
+        match cache.as_deref() {
+            Some(c) => {
+                let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
+                c.keep_original(&original, &result.work.class.bytes).map_err(|e| cache_error(c.dir(), e))?;
+                let output = state::digest(result.bytes());
+                let write = listed.digest != Some(output);
+                let stamp = if write { None } else { listed.stamp };
+                let entry =
+                    Entry { stamp, original, output, name: listed.name.clone(), group: listed.group.clone() };
+                next.classes.insert(listed.relative.clone(), entry);
+                if write {
+                    to_write.push(i);
+                }
+            }
+            None => {
+                if let Output::Enhanced(_) = result.output {
+                    to_write.push(i);
+                }
+            }
+        }
+    }
+    if let Some(c) = cache.as_deref_mut() {
+        c.save(next.clone()).map_err(|e| cache_error(c.dir(), e))?;
+    }
+
+    for &i in &to_write {
+        let Some(result) = results.get(i) else { continue };
+        let class = result.work.listed;
+        let target = target_file(request, &class.file);
+        output::write_atomically(&target, result.bytes()).map_err(|e| Diagnostic {
+            file: Some(target.display().to_string()),
+            class: Some(class.name.clone()),
+            rule: "write".into(),
+            message: format!("could not write the enhanced class: {e}"),
+            ..Diagnostic::default()
+        })?;
+        report.written.push(target.display().to_string());
+        if let Output::Enhanced(_) = result.output {
+            report.classes_enhanced += 1;
+            report.classes_unchanged -= 1;
+            if request.verbose > 1 {
+                report.messages.push(format!("enhanced {}", class.name));
+            }
+        } else if request.verbose > 1 {
+            report.messages.push(format!("restored the original of {}", class.name));
+        }
+        if let Some(entry) = next.classes.get_mut(&class.relative) {
+            entry.stamp = std::fs::metadata(&target).ok().and_then(|m| Stamp::of(&m));
+        }
+    }
+    if let Some(c) = cache {
+        if !to_write.is_empty() || c.state.classes.len() != next.classes.len() || !plan.work.is_empty() {
+            c.save(next).map_err(|e| cache_error(c.dir(), e))?;
+            c.collect_garbage().map_err(|e| cache_error(c.dir(), e))?;
+        }
+    }
+    Ok(())
+}
+
+/// In place, or `NAME.class.new` beside it (`-newout`).
+fn target_file(request: &EnhanceRequest, file: &Path) -> PathBuf {
+    if request.new_out {
+        let mut name = file.as_os_str().to_owned();
+        name.push(".new");
+        PathBuf::from(name)
+    } else {
+        file.to_path_buf()
+    }
 }
 
 /// Runs `work` on a pool of `threads` workers (0: one per core).
@@ -114,39 +357,6 @@ fn in_parallel<T: Send>(threads: u32, work: impl FnOnce() -> T + Send) -> Result
         .build()
         .map_err(|e| format!("could not start the worker threads: {e}"))?;
     Ok(pool.install(work))
-}
-
-/// Writes each enhanced class atomically, in place or as `NAME.class.new`.
-fn write_classes(report: &mut EnhanceReport, request: &EnhanceRequest, enhanced: Vec<(&ScannedClass, Vec<u8>)>) {
-    for (class, bytes) in enhanced {
-        let target = if request.new_out {
-            let mut name = class.file.clone().into_os_string();
-            name.push(".new");
-            PathBuf::from(name)
-        } else {
-            class.file.clone()
-        };
-        if request.dry_run {
-            report.messages.push(format!("dry run: would enhance {} ({})", class.name, target.display()));
-            report.classes_enhanced += 1;
-            continue;
-        }
-        match output::write_atomically(&target, &bytes) {
-            Ok(()) => {
-                report.classes_enhanced += 1;
-                if request.verbose > 1 {
-                    report.messages.push(format!("enhanced {}", class.name));
-                }
-            }
-            Err(e) => report.errors.push(Diagnostic {
-                file: Some(target.display().to_string()),
-                class: Some(class.name.clone()),
-                rule: "write".into(),
-                message: format!("could not write the enhanced class: {e}"),
-                ..Diagnostic::default()
-            }),
-        }
-    }
 }
 
 /// Parses every `-filter` and resolves its group; every bad filter is reported.
@@ -181,15 +391,17 @@ fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>
     }
 }
 
-fn write_resource(report: &mut EnhanceReport, request: &EnhanceRequest, scan: &Scan) {
+/// Writes the TF annotation list, unless the file already says the same.
+fn write_resource(report: &mut EnhanceReport, request: &EnhanceRequest) {
     let path = resource_path(request);
     let shown = path.display().to_string();
-    if request.dry_run {
-        report.messages.push(format!("dry run: would write {} TF annotations to {shown}", report.annotations.len()));
-        return;
-    }
-    match metadata::write(&path, &scan.tf_annotation_names()) {
-        Ok(()) => report.resource_file = Some(shown),
+    match metadata::write_if_changed(&path, &report.annotations) {
+        Ok(written) => {
+            if written {
+                report.written.push(shown.clone());
+            }
+            report.resource_file = Some(shown);
+        }
         Err(e) => report.errors.push(Diagnostic {
             file: Some(shown),
             rule: "write".into(),
@@ -206,14 +418,12 @@ fn resource_path(request: &EnhanceRequest) -> PathBuf {
     }
 }
 
-fn failed(mut report: EnhanceReport, diagnostic: Diagnostic) -> EnhanceReport {
+fn fail(mut report: EnhanceReport, diagnostic: Diagnostic) -> EnhanceReport {
     report.errors.push(diagnostic);
-    report.ok = false;
-    report.summary = summary_line(&report);
-    report
+    finish(report)
 }
 
-fn finish(mut report: EnhanceReport, _request: &EnhanceRequest) -> EnhanceReport {
+fn finish(mut report: EnhanceReport) -> EnhanceReport {
     report.ok = report.errors.is_empty();
     report.summary = summary_line(&report);
     report
@@ -222,8 +432,13 @@ fn finish(mut report: EnhanceReport, _request: &EnhanceRequest) -> EnhanceReport
 /// The one line a build log shows by default.
 pub fn summary_line(report: &EnhanceReport) -> String {
     let verdict = if report.ok { "" } else { " (FAILED: nothing was written)" };
+    let cached = if report.classes_up_to_date > 0 {
+        format!(" ({} up to date in the cache)", report.classes_up_to_date)
+    } else {
+        String::new()
+    };
     format!(
-        "TF: {} classes scanned, {} enhanced, {} unchanged, {} failed; {} TF annotations{verdict}",
+        "TF: {} classes scanned, {} enhanced, {} unchanged{cached}, {} failed; {} TF annotations{verdict}",
         report.classes_scanned,
         report.classes_enhanced,
         report.classes_unchanged,

@@ -126,9 +126,18 @@ pub struct EnhanceReport {
     pub classes_enhanced: u64,
     pub classes_unchanged: u64,
     pub classes_failed: u64,
+    /// Of the unchanged classes, those the incremental cache showed needed no work.
+    #[serde(default)]
+    pub classes_up_to_date: u64,
     pub errors: Vec<Diagnostic>,
     /// Progress lines for the build log, at the requested verbosity.
     pub messages: Vec<String>,
+    /// Lines a build log shows as warnings (e.g. a damaged cache was rebuilt).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// Every file the run wrote (classes and the annotation list), for IDE refresh.
+    #[serde(default)]
+    pub written: Vec<String>,
     /// One line: what a build log shows by default.
     pub summary: String,
 }

@@ -81,13 +81,20 @@ pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
 
 /// Reads what scanning needs from one class file.
 pub fn scan_class(file: &Path, bytes: Vec<u8>) -> Result<ScannedClass, Diagnostic> {
+    let (name, group) = identify(file, &bytes)?;
+    Ok(ScannedClass { file: file.to_path_buf(), name, group, bytes })
+}
+
+/// The class's binary name and, when it is a TF annotation type, the
+/// subgroups its `@MethodMonitorGroup` lists.
+pub fn identify(file: &Path, bytes: &[u8]) -> Result<(String, Option<Vec<String>>), Diagnostic> {
     let parse_error = |e: &dyn std::fmt::Display| Diagnostic {
         file: Some(file.display().to_string()),
         rule: "parse".into(),
         message: format!("not a valid class file: {e}"),
         ..Diagnostic::default()
     };
-    let class = ClassFile::parse(&bytes).map_err(|e| parse_error(&e))?;
+    let class = ClassFile::parse(bytes).map_err(|e| parse_error(&e))?;
     let name = binary_name(&class.this_class().map_err(|e| parse_error(&e))?);
     let mut group = None;
     if class.access_flags() & ACC_ANNOTATION != 0 {
@@ -103,8 +110,7 @@ pub fn scan_class(file: &Path, bytes: Vec<u8>) -> Result<ScannedClass, Diagnosti
             }
         }
     }
-    drop(class);
-    Ok(ScannedClass { file: file.to_path_buf(), name, group, bytes })
+    Ok((name, group))
 }
 
 fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {

@@ -17,8 +17,11 @@ public final class EnhanceReport {
     private final long classesEnhanced;
     private final long classesUnchanged;
     private final long classesFailed;
+    private final long classesUpToDate;
     private final List<Diagnostic> errors;
     private final List<String> messages;
+    private final List<String> warnings;
+    private final List<String> written;
     private final String summary;
 
     private EnhanceReport(Builder builder) {
@@ -30,8 +33,11 @@ public final class EnhanceReport {
         this.classesEnhanced = builder.classesEnhanced;
         this.classesUnchanged = builder.classesUnchanged;
         this.classesFailed = builder.classesFailed;
+        this.classesUpToDate = builder.classesUpToDate;
         this.errors = List.copyOf(builder.errors);
         this.messages = List.copyOf(builder.messages);
+        this.warnings = List.copyOf(builder.warnings);
+        this.written = List.copyOf(builder.written);
         this.summary = builder.summary;
     }
 
@@ -70,6 +76,21 @@ public final class EnhanceReport {
         return classesFailed;
     }
 
+    /** Of the unchanged classes, those the incremental cache showed needed no work. */
+    public long classesUpToDate() {
+        return classesUpToDate;
+    }
+
+    /** Lines for the build log's warning level (for example: a damaged cache was rebuilt). */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** Every file the run wrote (class files and the annotation list), for an IDE to refresh. */
+    public List<String> written() {
+        return written;
+    }
+
     /** Every offence found; empty when {@link #ok()}. */
     public List<Diagnostic> errors() {
         return errors;
@@ -100,8 +121,11 @@ public final class EnhanceReport {
         long classesEnhanced;
         long classesUnchanged;
         long classesFailed;
+        long classesUpToDate;
         final List<Diagnostic> errors = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
+        final List<String> written = new ArrayList<>();
         String summary = "";
 
         EnhanceReport build() {

@@ -60,7 +60,10 @@ final class MessagePackCodec {
                     case "classes_unchanged": report.classesUnchanged = unpacker.unpackLong(); break;
                     case "classes_failed": report.classesFailed = unpacker.unpackLong(); break;
                     case "errors": readDiagnostics(unpacker, report.errors); break;
+                    case "classes_up_to_date": report.classesUpToDate = unpacker.unpackLong(); break;
                     case "messages": readStrings(unpacker, report.messages); break;
+                    case "warnings": readStrings(unpacker, report.warnings); break;
+                    case "written": readStrings(unpacker, report.written); break;
                     case "summary": report.summary = unpacker.unpackString(); break;
                     default: unpacker.skipValue();
                 }

@@ -48,6 +48,33 @@ class TfCoreTest {
     }
 
     @Test
+    void withACacheASecondRunReadsNothingAndWritesNothing() throws IOException {
+        Path classes = work.resolve("classes");
+        JavaFixtures.compile(work, classes, JavaFixtures.ioGroup());
+        EnhanceRequest request = EnhanceRequest.builder(classes.toString())
+                .cacheDir(work.resolve("tf-cache").toString())
+                .build();
+
+        EnhanceReport first = TfCore.enhance(request);
+        assertTrue(first.ok(), first::summary);
+        assertEquals(0, first.classesUpToDate());
+        assertTrue(first.written().contains(classes.resolve("META-INF/tf/tfannotations.properties").toString()),
+                first.written()::toString);
+
+        EnhanceReport second = TfCore.enhance(request);
+        assertTrue(second.ok(), second::summary);
+        assertEquals(5, second.classesUpToDate(), second::summary);
+        assertEquals(List.of(), second.written());
+        assertTrue(second.summary().contains("5 up to date in the cache"), second::summary);
+
+        Files.write(work.resolve("tf-cache/state"), new byte[] {1, 2, 3});
+        EnhanceReport damaged = TfCore.enhance(request);
+        assertTrue(damaged.ok(), damaged::summary);
+        assertEquals(1, damaged.warnings().size(), damaged.warnings()::toString);
+        assertTrue(damaged.warnings().get(0).contains("rebuilding"), damaged.warnings()::toString);
+    }
+
+    @Test
     void dryRunWritesNothing() throws IOException {
         Path classes = work.resolve("classes");
         JavaFixtures.compile(work, classes, JavaFixtures.ioGroup());

@@ -38,11 +38,14 @@ final class EnhanceAction implements Action<Task> {
 
     private final TfExtension settings;
     private final Provider<Directory> resourceDir;
+    private final Provider<Directory> cacheDir;
     private final FileCollection classpath;
 
-    EnhanceAction(TfExtension settings, Provider<Directory> resourceDir, FileCollection classpath) {
+    EnhanceAction(TfExtension settings, Provider<Directory> resourceDir, Provider<Directory> cacheDir,
+            FileCollection classpath) {
         this.settings = settings;
         this.resourceDir = resourceDir;
+        this.cacheDir = cacheDir;
         this.classpath = classpath;
     }
 
@@ -77,6 +80,7 @@ final class EnhanceAction implements Action<Task> {
         }
         return EnhanceRequest.builder(classDir.getAbsolutePath())
                 .resourceFile(resourceFile.getAbsolutePath())
+                .cacheDir(cacheDir.get().getAsFile().getAbsolutePath())
                 .classpath(entries)
                 .tracegen(settings.getTracegen().get())
                 .verbose(settings.getVerbose().get())
@@ -86,6 +90,7 @@ final class EnhanceAction implements Action<Task> {
     }
 
     private void report(Task task, EnhanceReport report) {
+        report.warnings().forEach(warning -> task.getLogger().warn(warning));
         for (String message : report.messages()) {
             task.getLogger().lifecycle(message);
         }

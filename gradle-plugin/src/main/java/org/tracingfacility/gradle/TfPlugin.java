@@ -20,6 +20,9 @@ public class TfPlugin implements Plugin<Project> {
     /** Under the build directory; one subdirectory per source set, owned by this plugin. */
     static final String RESOURCES_DIR = "generated/tf/resources/";
 
+    /** Under the build directory; the incremental cache of each source set's classes. */
+    static final String CACHE_DIR = "tf/cache/";
+
     /** Names of the compile task's inputs that carry the {@code tf { }} settings. */
     static final String INPUT_PREFIX = "tf.";
 
@@ -38,13 +41,14 @@ public class TfPlugin implements Plugin<Project> {
                 project.getLayout().getBuildDirectory().dir(RESOURCES_DIR + sourceSet.getName());
         // Part of the source set's output, built by the compile task that writes it.
         sourceSet.getOutput().dir(Collections.singletonMap("builtBy", compileTask), resourceDir);
+        Provider<Directory> cacheDir = project.getLayout().getBuildDirectory().dir(CACHE_DIR + sourceSet.getName());
         FileCollection classpath = sourceSet.getCompileClasspath();
         GradleCompat.configureTask(project.getTasks(), compileTask,
-                task -> addEnhancement(task, settings, resourceDir, classpath));
+                task -> addEnhancement(task, settings, resourceDir, cacheDir, classpath));
     }
 
-    private static void addEnhancement(
-            Task task, TfExtension settings, Provider<Directory> resourceDir, FileCollection classpath) {
+    private static void addEnhancement(Task task, TfExtension settings, Provider<Directory> resourceDir,
+            Provider<Directory> cacheDir, FileCollection classpath) {
         GradleCompat.inputProperty(task, INPUT_PREFIX + "skip", settings.getSkip());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "tracegen", settings.getTracegen());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "verbose", settings.getVerbose());
@@ -52,6 +56,9 @@ public class TfPlugin implements Plugin<Project> {
         GradleCompat.inputProperty(task, INPUT_PREFIX + "filters", settings.getFilters());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "threads", settings.getThreads());
         task.getOutputs().dir(resourceDir).withPropertyName("tfResources");
-        task.doLast(EnhanceAction.DISPLAY_NAME, new EnhanceAction(settings, resourceDir, classpath));
+        // Local state: machine-specific, never part of a build cache entry, and deleted
+        // when the task's outputs come from the cache (the core then starts afresh).
+        task.getLocalState().register(cacheDir);
+        task.doLast(EnhanceAction.DISPLAY_NAME, new EnhanceAction(settings, resourceDir, cacheDir, classpath));
     }
 }

@@ -7,7 +7,9 @@ import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.Log;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Parameter;
+import org.codehaus.plexus.build.BuildContext;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
@@ -54,8 +56,22 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     @Parameter(property = "tf.threads", defaultValue = "0")
     int threads;
 
+    /**
+     * Keep an incremental cache (see {@link #cacheDirectory()}): classes whose bytes did not
+     * change are neither read nor enhanced again. Deleting the cache never changes the output.
+     */
+    @Parameter(property = "tf.useCache", defaultValue = "true")
+    boolean useCache = true;
+
+    /** Change detection and refresh of written files in incremental IDE builds (Eclipse m2e). */
+    @Component
+    BuildContext buildContext;
+
     /** The directory whose classes are enhanced in place. */
     abstract File classDirectory();
+
+    /** The incremental cache of that directory, under the build directory. */
+    abstract File cacheDirectory();
 
     /** Class path entries searched for TF annotation types defined outside the directory. */
     abstract List<String> classpathElements();
@@ -72,7 +88,15 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
             log.info("TF enhancement skipped: no class directory " + classDirectory);
             return;
         }
-        EnhanceRequest request = EnhanceRequest.builder(classDirectory.getPath())
+        if (buildContext != null && buildContext.isIncremental() && !buildContext.hasDelta(classDirectory)) {
+            log.debug("TF: no class changed in " + classDirectory);
+            return;
+        }
+        EnhanceRequest.Builder builder = EnhanceRequest.builder(classDirectory.getPath());
+        if (useCache && !dryRun) {
+            builder.cacheDir(cacheDirectory().getPath());
+        }
+        EnhanceRequest request = builder
                 .classpath(classpathWithout(classDirectory))
                 .tracegen(tracegen)
                 .verbose(verbose)
@@ -95,6 +119,10 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
 
     private void report(File classDirectory, EnhanceReport report) throws MojoFailureException {
         Log log = getLog();
+        report.warnings().forEach(log::warn);
+        if (buildContext != null) {
+            report.written().forEach(file -> buildContext.refresh(new File(file)));
+        }
         for (String message : report.messages()) {
             if (verbose > 0) {
                 log.info(message);

@@ -22,9 +22,18 @@ public class EnhanceMojo extends AbstractEnhanceMojo {
     @Parameter(defaultValue = "${project.compileClasspathElements}", readonly = true, required = true)
     List<String> compileClasspath;
 
+    /** The incremental cache of these classes ({@code useCache}). */
+    @Parameter(defaultValue = "${project.build.directory}/tf-cache/classes", required = true)
+    File cacheDirectory;
+
     @Override
     File classDirectory() {
         return classesDirectory;
+    }
+
+    @Override
+    File cacheDirectory() {
+        return cacheDirectory;
     }
 
     @Override

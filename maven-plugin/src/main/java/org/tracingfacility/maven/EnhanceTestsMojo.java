@@ -21,9 +21,18 @@ public class EnhanceTestsMojo extends AbstractEnhanceMojo {
     @Parameter(defaultValue = "${project.testClasspathElements}", readonly = true, required = true)
     List<String> testClasspath;
 
+    /** The incremental cache of these classes ({@code useCache}). */
+    @Parameter(defaultValue = "${project.build.directory}/tf-cache/test-classes", required = true)
+    File cacheDirectory;
+
     @Override
     File classDirectory() {
         return testClassesDirectory;
+    }
+
+    @Override
+    File cacheDirectory() {
+        return cacheDirectory;
     }
 
     @Override

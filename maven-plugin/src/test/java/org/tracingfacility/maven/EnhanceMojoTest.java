@@ -46,6 +46,43 @@ class EnhanceMojoTest {
         mojo.setLog(log);
         mojo.classesDirectory = classes.toFile();
         mojo.compileClasspath = List.of(classes.toString());
+        mojo.cacheDirectory = work.resolve("tf-cache").toFile();
+    }
+
+    @Test
+    void aSecondBuildFindsEverythingUpToDateInTheCacheAndRefreshesNothing() throws Exception {
+        RecordingBuildContext context = new RecordingBuildContext(false, true);
+        mojo.buildContext = context;
+
+        mojo.execute();
+        assertEquals(List.of(classes.resolve("META-INF/tf/tfannotations.properties").toFile()), context.refreshed);
+        context.refreshed.clear();
+        mojo.execute();
+
+        assertEquals(List.of(), context.refreshed);
+        assertTrue(log.at("info").get(1).contains("3 up to date in the cache"), log.at("info").toString());
+        assertTrue(Files.isRegularFile(work.resolve("tf-cache/state")));
+    }
+
+    @Test
+    void anIncrementalIdeBuildWithoutAChangedClassDoesNotCallTheCore() throws Exception {
+        mojo.buildContext = new RecordingBuildContext(true, false);
+
+        mojo.execute();
+
+        assertEquals(List.of(), log.at("info"));
+        assertFalse(Files.exists(classes.resolve("META-INF")));
+    }
+
+    @Test
+    void aDamagedCacheIsAWarningAndTheBuildGoesOn() throws Exception {
+        mojo.execute();
+        Files.write(work.resolve("tf-cache/state"), new byte[] {42});
+
+        mojo.execute();
+
+        assertEquals(1, log.at("warn").size(), log.at("warn").toString());
+        assertTrue(log.at("warn").get(0).contains("rebuilding"), log.at("warn").toString());
     }
 
     @Test

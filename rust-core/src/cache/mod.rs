@@ -1,0 +1,147 @@
+//! The incremental cache of one class directory (one source set):
+//! `state` (what TF knows of each class file), `originals/` (the bytes the
+//! build handed us, by SHA-256, so a change of settings, of a TF annotation or
+//! of TF itself re-enhances from them) and `lock` (held for the whole run, so
+//! two builds on one output directory take turns).
+//!
+//! The cache is only an optimization: a missing or damaged state, or a missing
+//! or damaged original, makes TF read the class files again, never produce
+//! other bytes.
+#![forbid(unsafe_code)]
+
+pub mod state;
+
+use crate::output::write_atomically;
+use state::{digest, hex, Digest, State, STATE_FORMAT};
+use std::collections::BTreeSet;
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+
+const STATE_FILE: &str = "state";
+const LOCK_FILE: &str = "lock";
+const ORIGINALS_DIR: &str = "originals";
+
+/// An open cache directory, locked until dropped.
+#[derive(Debug)]
+pub struct Cache {
+    dir: PathBuf,
+    /// Holds the exclusive lock; released when the cache is dropped.
+    _lock: File,
+    /// The state as loaded (empty when there was none or it was damaged).
+    pub state: State,
+    /// One line saying why the state was discarded, when it was.
+    pub discarded: Option<String>,
+}
+
+impl Cache {
+    /// Opens (creating) the cache in `dir`, waiting for any other run on it.
+    pub fn open(dir: &Path) -> io::Result<Cache> {
+        fs::create_dir_all(dir.join(ORIGINALS_DIR))?;
+        let lock = File::options().create(true).truncate(false).write(true).open(dir.join(LOCK_FILE))?;
+        lock.lock()?;
+        let path = dir.join(STATE_FILE);
+        let (state, discarded) = match fs::read(&path) {
+            Ok(bytes) => match State::decode(&bytes) {
+                Ok(state) => (state, None),
+                Err(reason) => (
+                    State::default(),
+                    Some(format!("TF: the cache state {} was unusable ({reason}); rebuilding it", path.display())),
+                ),
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (State::default(), None),
+            Err(e) => return Err(e),
+        };
+        Ok(Cache { dir: dir.to_path_buf(), _lock: lock, state, discarded })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Saves `state` atomically; it becomes the cache's state.
+    pub fn save(&mut self, mut state: State) -> io::Result<()> {
+        state.format = STATE_FORMAT;
+        let bytes = state.encode().map_err(io::Error::other)?;
+        write_atomically(&self.dir.join(STATE_FILE), &bytes)?;
+        self.state = state;
+        Ok(())
+    }
+
+    fn original_path(&self, digest: &Digest) -> PathBuf {
+        self.dir.join(ORIGINALS_DIR).join(format!("{}.class", hex(digest)))
+    }
+
+    /// The original with this digest, if it is stored and intact.
+    pub fn original(&self, wanted: &Digest) -> Option<Vec<u8>> {
+        let bytes = fs::read(self.original_path(wanted)).ok()?;
+        (digest(&bytes) == *wanted).then_some(bytes)
+    }
+
+    /// Stores an original (a no-op when it is already there).
+    pub fn keep_original(&self, digest: &Digest, bytes: &[u8]) -> io::Result<()> {
+        let path = self.original_path(digest);
+        if path.is_file() {
+            return Ok(());
+        }
+        write_atomically(&path, bytes)
+    }
+
+    /// Deletes every stored original the state no longer refers to (those of
+    /// removed or recompiled classes, and any a killed run left behind).
+    pub fn collect_garbage(&self) -> io::Result<()> {
+        let wanted: BTreeSet<String> =
+            self.state.classes.values().map(|entry| format!("{}.class", hex(&entry.original))).collect();
+        for file in fs::read_dir(self.dir.join(ORIGINALS_DIR))? {
+            let file = file?;
+            let name = file.file_name();
+            if !name.to_str().is_some_and(|n| wanted.contains(n)) {
+                fs::remove_file(file.path())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn originals_are_kept_checked_and_collected() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cache = Cache::open(dir.path()).unwrap();
+        let (a, b) = (digest(b"class a"), digest(b"class b"));
+        cache.keep_original(&a, b"class a").unwrap();
+        cache.keep_original(&b, b"class b").unwrap();
+        assert_eq!(cache.original(&a).as_deref(), Some(&b"class a"[..]));
+        // A damaged original is not believed.
+        fs::write(cache.original_path(&b), b"class c").unwrap();
+        assert_eq!(cache.original(&b), None);
+
+        let mut state = State::default();
+        state.classes.insert(
+            "A.class".into(),
+            state::Entry { stamp: None, original: a, output: a, name: "A".into(), group: None },
+        );
+        cache.save(state.clone()).unwrap();
+        cache.collect_garbage().unwrap();
+        assert!(cache.original_path(&a).is_file());
+        assert!(!cache.original_path(&b).exists());
+        drop(cache);
+
+        let reopened = Cache::open(dir.path()).unwrap();
+        assert_eq!(reopened.state.classes, state.classes);
+        assert_eq!(reopened.discarded, None);
+    }
+
+    #[test]
+    fn a_damaged_state_is_reported_in_one_line_and_discarded() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(STATE_FILE), b"not a state").unwrap();
+        let cache = Cache::open(dir.path()).unwrap();
+        assert_eq!(cache.state, State::default());
+        let line = cache.discarded.expect("the damage is reported");
+        assert!(line.contains("rebuilding") && !line.contains('\n'), "{line}");
+    }
+}

@@ -1,0 +1,141 @@
+//! The cache's record of one class directory: per class file, the bytes the
+//! build handed us (by digest), the bytes TF left there, and what scanning
+//! learnt. Saved as MessagePack followed by the SHA-256 of that MessagePack,
+//! so a damaged file is detected rather than believed.
+#![forbid(unsafe_code)]
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+use std::collections::BTreeMap;
+use std::fs::Metadata;
+use std::time::UNIX_EPOCH;
+
+/// Bump when the layout below changes; an older state is then rebuilt.
+pub const STATE_FORMAT: u32 = 1;
+
+/// A SHA-256 of a file's bytes.
+pub type Digest = [u8; 32];
+
+pub fn digest(bytes: &[u8]) -> Digest {
+    Sha256::digest(bytes).into()
+}
+
+pub fn hex(digest: &Digest) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub format: u32,
+    /// The fingerprint of everything besides a class's own bytes that shapes
+    /// its output (core version, settings, the TF annotations in force). When
+    /// it changes, every class is enhanced again from its original.
+    pub environment: String,
+    /// Keyed by the path relative to the class directory, `/`-separated, so
+    /// the state stays valid when the project directory moves.
+    pub classes: BTreeMap<String, Entry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Size and modification time of the file as TF left it; when they still
+    /// match, the file is not read at all. None: read it next time.
+    pub stamp: Option<Stamp>,
+    /// The bytes the build handed us (javac's output), kept in the store.
+    #[serde(with = "serde_bytes")]
+    pub original: Digest,
+    /// The bytes TF left in the file (enhanced, or the original when TF had
+    /// nothing to do).
+    #[serde(with = "serde_bytes")]
+    pub output: Digest,
+    /// Binary name, as scanning found it.
+    pub name: String,
+    /// The subgroups, when the class is a TF annotation type.
+    pub group: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    pub len: u64,
+    pub modified_secs: i64,
+    pub modified_nanos: u32,
+}
+
+impl Stamp {
+    pub fn of(metadata: &Metadata) -> Option<Stamp> {
+        let modified = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        Some(Stamp {
+            len: metadata.len(),
+            modified_secs: i64::try_from(modified.as_secs()).ok()?,
+            modified_nanos: modified.subsec_nanos(),
+        })
+    }
+}
+
+impl State {
+    pub fn encode(&self) -> Result<Vec<u8>, String> {
+        let mut bytes = rmp_serde::to_vec_named(self).map_err(|e| e.to_string())?;
+        let checksum = digest(&bytes);
+        bytes.extend_from_slice(&checksum);
+        Ok(bytes)
+    }
+
+    /// The state in `bytes`, or why it cannot be trusted.
+    pub fn decode(bytes: &[u8]) -> Result<State, String> {
+        let split = bytes.len().checked_sub(32).ok_or("the file is truncated")?;
+        let (payload, checksum) = bytes.split_at(split);
+        if digest(payload).as_slice() != checksum {
+            return Err("its checksum does not match its contents".into());
+        }
+        let state: State = rmp_serde::from_slice(payload).map_err(|e| format!("it does not decode: {e}"))?;
+        if state.format != STATE_FORMAT {
+            return Err(format!("it has format {}, this TF writes {STATE_FORMAT}", state.format));
+        }
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> State {
+        let mut state = State { format: STATE_FORMAT, environment: "e".into(), ..State::default() };
+        state.classes.insert(
+            "com/ex/A.class".into(),
+            Entry {
+                stamp: Some(Stamp { len: 3, modified_secs: 1, modified_nanos: 2 }),
+                original: digest(b"a"),
+                output: digest(b"b"),
+                name: "com.ex.A".into(),
+                group: Some(vec!["com.ex.B".into()]),
+            },
+        );
+        state
+    }
+
+    #[test]
+    fn round_trips() {
+        let state = sample();
+        assert_eq!(State::decode(&state.encode().unwrap()).unwrap(), state);
+    }
+
+    #[test]
+    fn any_flipped_byte_is_detected() {
+        let bytes = sample().encode().unwrap();
+        for i in 0..bytes.len() {
+            let mut damaged = bytes.clone();
+            damaged[i] ^= 0x40;
+            assert!(State::decode(&damaged).is_err(), "flip at {i} went unnoticed");
+        }
+        assert!(State::decode(&bytes[..bytes.len() - 1]).is_err());
+        assert!(State::decode(b"").is_err());
+    }
+
+    #[test]
+    fn another_format_is_refused() {
+        let state = State { format: STATE_FORMAT + 1, ..sample() };
+        let message = State::decode(&state.encode().unwrap()).unwrap_err();
+        assert!(message.contains("format"), "{message}");
+    }
+}
