@@ -27,9 +27,19 @@ final class ItEnvironment {
         return Paths.get(required("tf.it.localRepository"));
     }
 
-    /** The Maven executable the builds under test run. */
+    /** The Maven executable the builds under test run: the machine's (3.8). */
     static String mavenExecutable() {
         return required("tf.it.mvn");
+    }
+
+    /** The newest Maven 3.9, unpacked from Maven Central by the module's build. */
+    static String maven39Executable() {
+        Path mvn = Paths.get(required("tf.it.mvn39"));
+        // The unpacked launcher script may have lost its executable bit.
+        if (!mvn.toFile().canExecute() && !mvn.toFile().setExecutable(true)) {
+            throw new IllegalStateException("cannot make " + mvn + " executable");
+        }
+        return mvn.toString();
     }
 
     /** The installed {@code tf-runtime} jar, which enhanced classes need at run time. */

@@ -36,8 +36,8 @@ class LibrarySuiteIT {
         Path original = SampleProjects.copy("library-suite", "library-original");
         Path enhanced = SampleProjects.copy("library-suite", "library-enhanced");
 
-        ProcessRunner.Result originalBuild = maven(original, "verify", "-Dtf.skip=true");
-        ProcessRunner.Result enhancedBuild = maven(enhanced, "verify");
+        ProcessRunner.Result originalBuild = maven(original).run("verify", "-Dtf.skip=true");
+        ProcessRunner.Result enhancedBuild = maven(enhanced).run("verify");
         assertEquals(0, originalBuild.exitCode, originalBuild::describe);
         assertEquals(0, enhancedBuild.exitCode, enhancedBuild::describe);
 
@@ -86,11 +86,7 @@ class LibrarySuiteIT {
         return p.stringPropertyNames().stream().collect(Collectors.toMap(k -> k, k -> Long.parseLong(p.getProperty(k))));
     }
 
-    private static ProcessRunner.Result maven(Path project, String... arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(ItEnvironment.mavenExecutable(), "-B", "--no-transfer-progress",
-                "-Dmaven.repo.local=" + ItEnvironment.localRepository(), "-Dtf.version=" + ItEnvironment.tfVersion()));
-        command.addAll(List.of(arguments));
-        Path log = project.resolveSibling(project.getFileName() + "-mvn.log");
-        return ProcessRunner.run(command, project, log, BUILD_TIMEOUT);
+    private static MavenBuild maven(Path project) {
+        return MavenBuild.of(ItEnvironment.mavenExecutable(), project).withTimeout(BUILD_TIMEOUT);
     }
 }

@@ -17,21 +17,25 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real Maven builds of the projects under {@code projects/}, applying the tf-maven-plugin
- * this reactor installed.
+ * this reactor installed, each with the machine's Maven 3.8 and with the newest Maven 3.9.
  */
 class MavenBuildIT {
-    private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration BUILD_TIMEOUT = MavenBuild.BUILD_TIMEOUT;
+    private static final String MAVENS = "org.tracingfacility.it.MavenBuild#executables";
     private static final String SAMPLE_JAR = "target/tf-sample-1.0.0-SNAPSHOT.jar";
 
-    @Test
-    void theJarListsTheSampleTfAnnotationsAndTheEnhancedProgramRuns() throws Exception {
-        Path project = SampleProjects.copy("sample", "maven-sample");
+    @ParameterizedTest
+    @MethodSource(MAVENS)
+    void theJarListsTheSampleTfAnnotationsAndTheEnhancedProgramRuns(String mvn) throws Exception {
+        Path project = SampleProjects.copy("sample", "maven-sample" + MavenBuild.tag(mvn));
+        MavenBuild maven = MavenBuild.of(mvn, project);
 
-        ProcessRunner.Result build = maven(project, "package");
+        ProcessRunner.Result build = maven.run("package");
 
         assertEquals(0, build.exitCode, build::describe);
         Path jar = project.resolve(SAMPLE_JAR);
@@ -46,21 +50,23 @@ class MavenBuildIT {
 
         ProcessRunner.Result run = ProcessRunner.run(List.of(ItEnvironment.javaExecutable(), "-cp",
                         jar + File.pathSeparator + ItEnvironment.runtimeJar(), "com.example.Main"),
-                project, project.resolveSibling("maven-sample-run.log"), BUILD_TIMEOUT);
+                project, project.resolveSibling(project.getFileName() + "-run.log"), BUILD_TIMEOUT);
         assertEquals(0, run.exitCode, run::describe);
         assertEquals("read back 42 and -7000000000\n", run.output, run::describe);
 
-        ProcessRunner.Result rebuild = maven(project, "clean", "package");
+        ProcessRunner.Result rebuild = maven.run("clean", "package");
         assertEquals(0, rebuild.exitCode, rebuild::describe);
         assertArrayEquals(list, JarContents.entry(project.resolve(SAMPLE_JAR), TfAnnotationList.RESOURCE).orElseThrow(),
                 "a clean rebuild writes the same bytes");
     }
 
-    @Test
-    void tfSkipWritesNothing() throws Exception {
-        Path project = SampleProjects.copy("sample", "maven-sample-skipped");
+    @ParameterizedTest
+    @MethodSource(MAVENS)
+    void tfSkipWritesNothing(String mvn) throws Exception {
+        Path project = SampleProjects.copy("sample", "maven-sample-skipped" + MavenBuild.tag(mvn));
+        MavenBuild maven = MavenBuild.of(mvn, project);
 
-        ProcessRunner.Result build = maven(project, "package", "-Dtf.skip=true");
+        ProcessRunner.Result build = maven.run("package", "-Dtf.skip=true");
 
         assertEquals(0, build.exitCode, build::describe);
         assertEquals(2, count(build.output, "TF enhancement skipped (tf.skip=true)"), build::describe);
@@ -69,11 +75,13 @@ class MavenBuildIT {
         assertTrue(JarContents.entry(project.resolve(SAMPLE_JAR), TfAnnotationList.RESOURCE).isEmpty());
     }
 
-    @Test
-    void aCorruptClassFailsTheBuildNamingItAndLeavesNothingBehind() throws Exception {
-        Path project = SampleProjects.copy("malformed", "maven-malformed");
+    @ParameterizedTest
+    @MethodSource(MAVENS)
+    void aCorruptClassFailsTheBuildNamingItAndLeavesNothingBehind(String mvn) throws Exception {
+        Path project = SampleProjects.copy("malformed", "maven-malformed" + MavenBuild.tag(mvn));
+        MavenBuild maven = MavenBuild.of(mvn, project);
 
-        ProcessRunner.Result build = maven(project, "package");
+        ProcessRunner.Result build = maven.run("package");
 
         assertNotEquals(0, build.exitCode, build::describe);
         Path broken = project.resolve("target/classes/com/example/Broken.class");
@@ -83,18 +91,6 @@ class MavenBuildIT {
         assertTrue(named.group().contains(broken.toString()), named.group());
         assertFalse(Files.exists(project.resolve("target/classes").resolve(TfAnnotationList.RESOURCE)));
         assertEquals(List.of(), leftovers(project.resolve("target/classes")));
-    }
-
-    private static ProcessRunner.Result maven(Path project, String... arguments)
-            throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(ItEnvironment.mavenExecutable(), "-B", "--no-transfer-progress",
-                "-Dmaven.repo.local=" + ItEnvironment.localRepository(),
-                "-Dtf.version=" + ItEnvironment.tfVersion()));
-        command.addAll(List.of(arguments));
-        // Beside the project, not in it: `clean` must not delete it.
-        Path log = project.resolveSibling(project.getFileName() + "-mvn-"
-                + String.join("-", arguments).replaceAll("[^\\w.-]", "_") + ".log");
-        return ProcessRunner.run(command, project, log, BUILD_TIMEOUT);
     }
 
     /** Temporary or half-written files the core could have left in a class directory. */

@@ -25,6 +25,11 @@ final class SampleProjects {
         if (!Files.isDirectory(source)) {
             throw new IOException("no project " + source);
         }
+        return copyTree(source, copyName);
+    }
+
+    /** Copies a project's sources (not its build outputs) to {@code target/it/<copyName>}. */
+    static Path copyTree(Path source, String copyName) throws IOException {
         Path target = ItEnvironment.workDir().resolve(copyName);
         deleteRecursively(target);
         Files.createDirectories(target.getParent());
