@@ -5,9 +5,9 @@
 #![forbid(unsafe_code)]
 
 use crate::cache::state::{self, Digest, Entry, Stamp, State};
-use crate::classfile::class_files;
 use crate::request::Diagnostic;
 use crate::scan;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -36,60 +36,71 @@ impl Listed {
     }
 }
 
-/// Lists and, where needed, reads and scans every class file under `dir`.
-/// `known` is the cache's state (empty without a cache); `hash` says whether
-/// digests are wanted (only a cache needs them). Every unreadable or
-/// unparsable file is reported, not just the first.
+/// Lists and, where needed, reads and scans every class file under `dir`, in
+/// parallel on the current rayon pool. `known` is the cache's state (empty
+/// without a cache); `hash` says whether digests are wanted (only a cache needs
+/// them). Every unreadable or unparsable file is reported, not just the first.
 pub fn take(dir: &Path, known: &State, hash: bool) -> Result<Vec<Listed>, Vec<Diagnostic>> {
-    let io_error = |file: &Path, what: &str, e: std::io::Error| Diagnostic {
-        file: Some(file.display().to_string()),
-        rule: "io".into(),
-        message: format!("could not {what}: {e}"),
-        ..Diagnostic::default()
-    };
-    let files = class_files(dir).map_err(|e| vec![io_error(dir, "list the class files", e)])?;
-    let mut listed = Vec::with_capacity(files.len());
+    let mut files = Vec::new();
+    walk(dir, "", &mut files).map_err(|e| vec![io_error(dir, "list the class files", e)])?;
+    // By key: the order of paths as strings, which is all determinism needs.
+    files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let results: Vec<Result<Listed, Diagnostic>> =
+        files.into_par_iter().map(|(relative, file)| list_one(relative, file, known, hash)).collect();
+    let mut listed = Vec::with_capacity(results.len());
     let mut errors = Vec::new();
-    for file in files {
-        let relative = relative_key(dir, &file);
-        let prior = known.classes.get(&relative).cloned();
-        let stamp = match std::fs::metadata(&file) {
-            Ok(metadata) => Stamp::of(&metadata),
-            Err(e) => {
-                errors.push(io_error(&file, "read the class file's metadata", e));
-                continue;
-            }
-        };
-        if let Some(p) = prior.as_ref().filter(|p| p.stamp.is_some() && p.stamp == stamp) {
-            let (name, group, digest) = (p.name.clone(), p.group.clone(), Some(p.output));
-            listed.push(Listed { relative, file, name, group, stamp, bytes: None, digest, prior });
-            continue;
+    for result in results {
+        match result {
+            Ok(class) => listed.push(class),
+            Err(e) => errors.push(e),
         }
-        let bytes = match std::fs::read(&file) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                errors.push(io_error(&file, "read the class file", e));
-                continue;
-            }
-        };
-        let digest = hash.then(|| state::digest(&bytes));
-        let recognised = prior.as_ref().filter(|p| digest == Some(p.output) || digest == Some(p.original));
-        let (name, group) = match recognised {
-            Some(p) => (p.name.clone(), p.group.clone()),
-            None => match scan::identify(&file, &bytes) {
-                Ok(found) => found,
-                Err(e) => {
-                    errors.push(e);
-                    continue;
-                }
-            },
-        };
-        listed.push(Listed { relative, file, name, group, stamp, bytes: Some(bytes), digest, prior });
     }
     if errors.is_empty() {
         Ok(listed)
     } else {
         Err(errors)
+    }
+}
+
+fn list_one(relative: String, file: PathBuf, known: &State, hash: bool) -> Result<Listed, Diagnostic> {
+    let prior = known.classes.get(&relative).cloned();
+    let metadata = std::fs::metadata(&file).map_err(|e| io_error(&file, "read the class file's metadata", e))?;
+    let stamp = Stamp::of(&metadata);
+    if let Some(p) = prior.as_ref().filter(|p| p.stamp.is_some() && p.stamp == stamp) {
+        let (name, group, digest) = (p.name.clone(), p.group.clone(), Some(p.output));
+        return Ok(Listed { relative, file, name, group, stamp, bytes: None, digest, prior });
+    }
+    let bytes = std::fs::read(&file).map_err(|e| io_error(&file, "read the class file", e))?;
+    let digest = hash.then(|| state::digest(&bytes));
+    let recognised = prior.as_ref().filter(|p| digest == Some(p.output) || digest == Some(p.original));
+    let (name, group) = match recognised {
+        Some(p) => (p.name.clone(), p.group.clone()),
+        None => scan::identify(&file, &bytes)?,
+    };
+    Ok(Listed { relative, file, name, group, stamp, bytes: Some(bytes), digest, prior })
+}
+
+/// Every `.class` file under `dir`, with its key (`prefix` + relative path, `/`-separated).
+fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if entry.file_type()?.is_dir() {
+            walk(&entry.path(), &format!("{prefix}{name}/"), out)?;
+        } else if name.ends_with(".class") {
+            out.push((format!("{prefix}{name}"), entry.path()));
+        }
+    }
+    Ok(())
+}
+
+fn io_error(file: &Path, what: &str, e: std::io::Error) -> Diagnostic {
+    Diagnostic {
+        file: Some(file.display().to_string()),
+        rule: "io".into(),
+        message: format!("could not {what}: {e}"),
+        ..Diagnostic::default()
     }
 }
 
@@ -104,11 +115,4 @@ pub fn tf_annotation_names(listed: &[Listed]) -> Vec<String> {
         }
     }
     names.into_iter().collect()
-}
-
-/// `dir/com/ex/A.class` → `com/ex/A.class`, whatever the platform's separator.
-fn relative_key(dir: &Path, file: &Path) -> String {
-    let relative = file.strip_prefix(dir).unwrap_or(file);
-    let parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-    parts.join("/")
 }

@@ -52,9 +52,13 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     if let Some(line) = cache.as_ref().and_then(|c| c.discarded.clone()) {
         report.warnings.push(line);
     }
+    let pool = match worker_pool(request.threads) {
+        Ok(pool) => pool,
+        Err(message) => return fail(report, Diagnostic { rule: "threads".into(), message, ..Diagnostic::default() }),
+    };
     let no_state = State::default();
     let known = cache.as_ref().map_or(&no_state, |c| &c.state);
-    let listed = match inventory::take(class_dir, known, cache.is_some()) {
+    let listed = match pool.install(|| inventory::take(class_dir, known, cache.is_some())) {
         Ok(listed) => listed,
         Err(errors) => {
             report.classes_failed = errors.len() as u64;
@@ -99,18 +103,12 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     };
     report.classes_up_to_date = plan.up_to_date.len() as u64;
-    let outcomes = match in_parallel(request.threads, || {
+    let outcomes: Vec<_> = pool.install(|| {
         plan.work
             .par_iter()
             .map(|work| enhance::enhance_class(&work.class, &groups, &selections, &settings))
-            .collect::<Vec<_>>()
-    }) {
-        Ok(outcomes) => outcomes,
-        Err(message) => {
-            report.errors.push(Diagnostic { rule: "threads".into(), message, ..Diagnostic::default() });
-            return finish(report);
-        }
-    };
+            .collect()
+    });
 
     let mut results = Vec::with_capacity(plan.work.len());
     for (work, outcome) in plan.work.iter().zip(outcomes) {
@@ -150,7 +148,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         return finish(report);
     }
 
-    if let Err(e) = commit(&mut report, request, cache.as_mut(), &plan, &results, environment) {
+    if let Err(e) = pool.install(|| commit(&mut report, request, cache.as_mut(), &plan, &results, environment)) {
         report.errors.push(e);
         return finish(report);
     }
@@ -277,31 +275,37 @@ fn commit(
     // (after a change of settings, classes TF now leaves alone get their
     // original back); without one, the enhanced classes.
     let mut to_write = Vec::new();
-    for (i, result) in results.iter().enumerate() {
-        let listed = result.work.listed;
-        match cache.as_deref() {
-            Some(c) => {
-                let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
-                c.keep_original(&original, &result.work.class.bytes).map_err(|e| cache_error(c.dir(), e))?;
-                let output = state::digest(result.bytes());
+    match cache.as_deref() {
+        Some(c) => {
+            // Digests and originals, in parallel: a clean build keeps every class's original.
+            let digests = results
+                .par_iter()
+                .map(|result| {
+                    let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
+                    c.keep_original(&original, &result.work.class.bytes)?;
+                    Ok((original, state::digest(result.bytes())))
+                })
+                .collect::<std::io::Result<Vec<_>>>()
+                .map_err(|e| cache_error(c.dir(), e))?;
+            for (i, (result, (original, output))) in results.iter().zip(digests).enumerate() {
+                let listed = result.work.listed;
                 let write = listed.digest != Some(output);
                 let stamp = if write { None } else { listed.stamp };
-                let entry =
-                    Entry { stamp, original, output, name: listed.name.clone(), group: listed.group.clone() };
+                let entry = Entry { stamp, original, output, name: listed.name.clone(), group: listed.group.clone() };
                 next.classes.insert(listed.relative.clone(), entry);
                 if write {
                     to_write.push(i);
                 }
             }
-            None => {
-                if let Output::Enhanced(_) = result.output {
-                    to_write.push(i);
-                }
-            }
+        }
+        None => {
+            let enhanced = |(i, result): (usize, &Finished<'_, '_>)| matches!(result.output, Output::Enhanced(_)).then_some(i);
+            to_write.extend(results.iter().enumerate().filter_map(enhanced));
         }
     }
+    let mut previous = State::default();
     if let Some(c) = cache.as_deref_mut() {
-        c.save(next.clone()).map_err(|e| cache_error(c.dir(), e))?;
+        previous = c.save(next.clone()).map_err(|e| cache_error(c.dir(), e))?;
     }
 
     for &i in &to_write {
@@ -330,9 +334,9 @@ fn commit(
         }
     }
     if let Some(c) = cache {
-        if !to_write.is_empty() || c.state.classes.len() != next.classes.len() || !plan.work.is_empty() {
+        if !to_write.is_empty() || previous.classes.len() != next.classes.len() || !plan.work.is_empty() {
             c.save(next).map_err(|e| cache_error(c.dir(), e))?;
-            c.collect_garbage().map_err(|e| cache_error(c.dir(), e))?;
+            c.collect_garbage(&previous, previous.classes.is_empty()).map_err(|e| cache_error(c.dir(), e))?;
         }
     }
     Ok(())
@@ -349,14 +353,13 @@ fn target_file(request: &EnhanceRequest, file: &Path) -> PathBuf {
     }
 }
 
-/// Runs `work` on a pool of `threads` workers (0: one per core).
-fn in_parallel<T: Send>(threads: u32, work: impl FnOnce() -> T + Send) -> Result<T, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
+/// A pool of `threads` workers (0: one per core) for reading and enhancing.
+fn worker_pool(threads: u32) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads as usize)
         .thread_name(|i| format!("tf-core-{i}"))
         .build()
-        .map_err(|e| format!("could not start the worker threads: {e}"))?;
-    Ok(pool.install(work))
+        .map_err(|e| format!("could not start the worker threads: {e}"))
 }
 
 /// Parses every `-filter` and resolves its group; every bad filter is reported.

@@ -168,6 +168,8 @@ fn every_edit_sequence_ends_where_a_clean_build_does() {
     p.compile(&[IO, A2, B_RENAMED, D]);
     p.build();
     p.assert_same_as_clean_build("IO a TF annotation again");
+    let kept = std::fs::read_dir(p.cache().join("originals")).unwrap().count();
+    assert_eq!(kept, 4, "the cache keeps the originals of the four classes there are, and no others");
 }
 
 #[test]

@@ -13,7 +13,7 @@ pub mod state;
 
 use crate::output::write_atomically;
 use state::{digest, hex, Digest, State, STATE_FORMAT};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -59,13 +59,12 @@ impl Cache {
         &self.dir
     }
 
-    /// Saves `state` atomically; it becomes the cache's state.
-    pub fn save(&mut self, mut state: State) -> io::Result<()> {
+    /// Saves `state` atomically; it becomes the cache's state. Returns the one it replaced.
+    pub fn save(&mut self, mut state: State) -> io::Result<State> {
         state.format = STATE_FORMAT;
         let bytes = state.encode().map_err(io::Error::other)?;
         write_atomically(&self.dir.join(STATE_FILE), &bytes)?;
-        self.state = state;
-        Ok(())
+        Ok(std::mem::replace(&mut self.state, state))
     }
 
     fn original_path(&self, digest: &Digest) -> PathBuf {
@@ -87,16 +86,32 @@ impl Cache {
         write_atomically(&path, bytes)
     }
 
-    /// Deletes every stored original the state no longer refers to (those of
-    /// removed or recompiled classes, and any a killed run left behind).
-    pub fn collect_garbage(&self) -> io::Result<()> {
-        let wanted: BTreeSet<String> =
-            self.state.classes.values().map(|entry| format!("{}.class", hex(&entry.original))).collect();
-        for file in fs::read_dir(self.dir.join(ORIGINALS_DIR))? {
-            let file = file?;
-            let name = file.file_name();
-            if !name.to_str().is_some_and(|n| wanted.contains(n)) {
-                fs::remove_file(file.path())?;
+    /// Deletes the stored originals that `previous` referred to and the current
+    /// state does not (those of removed or recompiled classes). With `sweep`,
+    /// deletes every unreferenced file in the store instead (after a discarded
+    /// state, or to clear what a killed run left behind).
+    pub fn collect_garbage(&self, previous: &State, sweep: bool) -> io::Result<()> {
+        let wanted: HashSet<&Digest> = self.state.classes.values().map(|entry| &entry.original).collect();
+        let store = self.dir.join(ORIGINALS_DIR);
+        let unwanted: Vec<PathBuf> = if sweep {
+            let wanted_names: HashSet<String> = wanted.iter().map(|d| format!("{}.class", hex(d))).collect();
+            let mut files = Vec::new();
+            for file in fs::read_dir(&store)? {
+                let file = file?;
+                if !wanted_names.contains(file.file_name().to_string_lossy().as_ref()) {
+                    files.push(file.path());
+                }
+            }
+            files
+        } else {
+            let gone: BTreeSet<&Digest> =
+                previous.classes.values().map(|entry| &entry.original).filter(|d| !wanted.contains(d)).collect();
+            gone.into_iter().map(|d| self.original_path(d)).collect()
+        };
+        for file in unwanted {
+            match fs::remove_file(&file) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
             }
         }
         Ok(())
@@ -125,7 +140,7 @@ mod tests {
             state::Entry { stamp: None, original: a, output: a, name: "A".into(), group: None },
         );
         cache.save(state.clone()).unwrap();
-        cache.collect_garbage().unwrap();
+        cache.collect_garbage(&State::default(), true).unwrap();
         assert!(cache.original_path(&a).is_file());
         assert!(!cache.original_path(&b).exists());
         drop(cache);
