@@ -18,9 +18,10 @@ import org.tracingfacility.runtime.MethodMonitorRegistry;
 import org.tracingfacility.runtime.timing.TimingFactory;
 
 /**
- * The cost of a monitored 1-ns method: unenhanced, enhanced with no factory, with noOp and
- * with timing. Each benchmark runs in forks of its own, so the registration a state makes
- * holds for that benchmark only. Run with {@code -prof gc} for bytes allocated per call.
+ * The cost of a monitored 1-ns method: unenhanced ({@link PlainWork}), and enhanced by
+ * {@code tf-enhance} ({@link MonitoredWork}) with no factory, with noOp and with timing. Each
+ * benchmark runs in forks of its own, so the registration a state makes holds for that
+ * benchmark only. Run with {@code -prof gc} for bytes allocated per call.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -30,8 +31,13 @@ import org.tracingfacility.runtime.timing.TimingFactory;
 @State(Scope.Thread)
 public class MonitorOverheadBenchmark {
     private final PlainWork plain = new PlainWork();
-    private final EnhancedWork enhanced = new EnhancedWork();
+    private final MonitoredWork enhanced = new MonitoredWork();
     private int x = 42;
+
+    @Setup(Level.Trial)
+    public void checkEnhanced() {
+        MonitoredWork.checkEnhanced();
+    }
 
     /** Attaches noOp to the benchmark group. */
     @State(Scope.Benchmark)
@@ -74,11 +80,6 @@ public class MonitorOverheadBenchmark {
     @Benchmark
     public int enhancedDisabled() {
         return enhanced.work(x++);
-    }
-
-    @Benchmark
-    public int enhancedDisabledLegacyHolder() {
-        return enhanced.workLegacy(x++);
     }
 
     @Benchmark
