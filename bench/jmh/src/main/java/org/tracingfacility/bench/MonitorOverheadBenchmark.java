@@ -30,6 +30,9 @@ import org.tracingfacility.runtime.timing.TimingFactory;
 @Fork(2)
 @State(Scope.Thread)
 public class MonitorOverheadBenchmark {
+    /** Lets tf-runtime (an unnamed module here) read JFR's tick counter. */
+    static final String ADD_EXPORTS = "--add-exports=jdk.jfr/jdk.jfr.internal=ALL-UNNAMED";
+
     private final PlainWork plain = new PlainWork();
     private final MonitoredWork enhanced = new MonitoredWork();
     private int x = 42;
@@ -54,6 +57,23 @@ public class MonitorOverheadBenchmark {
         @Setup(Level.Trial)
         public void register() {
             MethodMonitorRegistry.register(BenchGroup.class, MethodMonitorFactoryDefaults.timing());
+        }
+    }
+
+    /**
+     * Attaches the timing factory to the benchmark group in a JVM that exports JFR's internal
+     * package, so that timing reads JFR's tick counter instead of System.nanoTime().
+     */
+    @State(Scope.Benchmark)
+    public static class TimingJfrTicks {
+        @Setup(Level.Trial)
+        public void register() {
+            TimingFactory timing = MethodMonitorFactoryDefaults.timing();
+            String clock = timing.report().toString();
+            if (!clock.contains("Clock: JFR's tick counter")) {
+                throw new IllegalStateException("timing does not read JFR's tick counter here:" + clock);
+            }
+            MethodMonitorRegistry.register(BenchGroup.class, timing);
         }
     }
 
@@ -89,6 +109,12 @@ public class MonitorOverheadBenchmark {
 
     @Benchmark
     public int enhancedTiming(Timing registered) {
+        return enhanced.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 2, jvmArgsAppend = ADD_EXPORTS)
+    public int enhancedTimingJfrTicks(TimingJfrTicks registered) {
         return enhanced.work(x++);
     }
 
