@@ -1,11 +1,17 @@
 #!/bin/sh
 # Runs each benchmark in turn, one fork at a time, several rounds, so that the load of a
-# shared machine falls on all of them alike. Prints one "name score" line per fork.
+# shared machine falls on all of them alike. Prints one "round,name,score" line per fork.
+# A benchmark's own @Fork(jvmArgsAppend = ...) still applies (-f only sets the count).
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 ROUNDS=${ROUNDS:-6}
+# The @Param of MonitorOverheadBenchmark.enhancedTimingSampled (1 call in N measured).
+SAMPLE_EVERY=${SAMPLE_EVERY:-8}
+# A file of our own: other checkouts may run this script at the same time.
+csv=$(mktemp /tmp/tf-interleave.XXXXXX.csv)
+trap 'rm -f "$csv"' EXIT
 for round in $(seq 1 "$ROUNDS"); do
   for bench in "$@"; do
-    "$JAVA" -jar target/benchmarks.jar "$bench" -p sampleEvery=8 -f 1 -wi 3 -i 3 -w 1 -r 1 -rf csv -rff /tmp/tf-interleave.csv >/dev/null 2>&1
-    tail -n +2 /tmp/tf-interleave.csv | cut -d, -f1,5 | tr -d '"' | sed "s/^/$round,/"
+    "$JAVA" -jar target/benchmarks.jar "$bench" -p sampleEvery="$SAMPLE_EVERY" -f 1 -wi 3 -i 3 -w 1 -r 1 -rf csv -rff "$csv" >/dev/null 2>&1
+    tail -n +2 "$csv" | cut -d, -f1,5 | tr -d '"' | sed "s/^/$round,/"
   done
 done

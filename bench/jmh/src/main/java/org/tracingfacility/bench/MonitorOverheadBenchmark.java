@@ -18,9 +18,10 @@ import org.tracingfacility.runtime.MethodMonitorRegistry;
 import org.tracingfacility.runtime.timing.TimingFactory;
 
 /**
- * The cost of a monitored 1-ns method: unenhanced, enhanced with no factory, with noOp and
- * with timing. Each benchmark runs in forks of its own, so the registration a state makes
- * holds for that benchmark only. Run with {@code -prof gc} for bytes allocated per call.
+ * The cost of a monitored 1-ns method: unenhanced ({@link PlainWork}), and enhanced by
+ * {@code tf-enhance} ({@link MonitoredWork}) with no factory, with noOp and with timing. Each
+ * benchmark runs in forks of its own, so the registration a state makes holds for that
+ * benchmark only. Run with {@code -prof gc} for bytes allocated per call.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -29,9 +30,17 @@ import org.tracingfacility.runtime.timing.TimingFactory;
 @Fork(2)
 @State(Scope.Thread)
 public class MonitorOverheadBenchmark {
+    /** Lets tf-runtime (an unnamed module here) read JFR's tick counter. */
+    static final String ADD_EXPORTS = "--add-exports=jdk.jfr/jdk.jfr.internal=ALL-UNNAMED";
+
     private final PlainWork plain = new PlainWork();
-    private final EnhancedWork enhanced = new EnhancedWork();
+    private final MonitoredWork enhanced = new MonitoredWork();
     private int x = 42;
+
+    @Setup(Level.Trial)
+    public void checkEnhanced() {
+        MonitoredWork.checkEnhanced();
+    }
 
     /** Attaches noOp to the benchmark group. */
     @State(Scope.Benchmark)
@@ -48,6 +57,23 @@ public class MonitorOverheadBenchmark {
         @Setup(Level.Trial)
         public void register() {
             MethodMonitorRegistry.register(BenchGroup.class, MethodMonitorFactoryDefaults.timing());
+        }
+    }
+
+    /**
+     * Attaches the timing factory to the benchmark group in a JVM that exports JFR's internal
+     * package, so that timing reads JFR's tick counter instead of System.nanoTime().
+     */
+    @State(Scope.Benchmark)
+    public static class TimingJfrTicks {
+        @Setup(Level.Trial)
+        public void register() {
+            TimingFactory timing = MethodMonitorFactoryDefaults.timing();
+            String clock = timing.report().toString();
+            if (!clock.contains("Clock: JFR's tick counter")) {
+                throw new IllegalStateException("timing does not read JFR's tick counter here:" + clock);
+            }
+            MethodMonitorRegistry.register(BenchGroup.class, timing);
         }
     }
 
@@ -77,17 +103,18 @@ public class MonitorOverheadBenchmark {
     }
 
     @Benchmark
-    public int enhancedDisabledLegacyHolder() {
-        return enhanced.workLegacy(x++);
-    }
-
-    @Benchmark
     public int enhancedNoOp(NoOp registered) {
         return enhanced.work(x++);
     }
 
     @Benchmark
     public int enhancedTiming(Timing registered) {
+        return enhanced.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 2, jvmArgsAppend = ADD_EXPORTS)
+    public int enhancedTimingJfrTicks(TimingJfrTicks registered) {
         return enhanced.work(x++);
     }
 

@@ -27,12 +27,12 @@ final class ThreadRecorder {
         this.sampleEvery = sampleEvery;
     }
 
-    /** Starts an invocation; reads the clock unless sampling skips this one. */
+    /** Starts an invocation; reads the clock ({@link TimingClock}) unless sampling skips this one. */
     void enter() {
         long start = NOT_TIMED;
         if (--untilNextSample <= 0) {
             untilNextSample = sampleEvery;
-            start = System.nanoTime();
+            start = TimingClock.now();
         }
         if (depth == starts.length) {
             starts = Arrays.copyOf(starts, depth * 2);
@@ -47,15 +47,16 @@ final class ThreadRecorder {
         }
         long start = starts[--depth];
         if (start != NOT_TIMED) {
-            long now = System.nanoTime();
+            long now = TimingClock.now();
             if (timer >= 0) {
-                TimerRow.record(row(timer), now - start);
+                TimerRow.record(row(timer), TimingClock.nanosBetween(start, now));
             }
         } else if (timer >= 0) {
             TimerRow.countUntimed(row(timer));
         }
     }
 
+    /** @param now a time read by {@link TimingClock#now()} */
     void openInterval(int timer, long now) {
         row(timer)[TimerRow.OPEN_SINCE] = now;
     }
@@ -65,7 +66,7 @@ final class ThreadRecorder {
         long since = row[TimerRow.OPEN_SINCE];
         if (since != 0) {
             row[TimerRow.OPEN_SINCE] = 0;
-            TimerRow.record(row, now - since);
+            TimerRow.record(row, TimingClock.nanosBetween(since, now));
         }
     }
 

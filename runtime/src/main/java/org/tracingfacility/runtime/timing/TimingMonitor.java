@@ -42,7 +42,7 @@ final class TimingMonitor implements MethodMonitor {
         if (timer < 0) {
             return;
         }
-        long now = System.nanoTime();
+        long now = TimingClock.now();
         if (tpType == TimingPointType.ENTER) {
             factory.recorder().openInterval(timer, now);
         } else {

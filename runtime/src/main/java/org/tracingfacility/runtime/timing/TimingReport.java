@@ -125,7 +125,7 @@ public final class TimingReport {
         return null;
     }
 
-    /** The table: title, headers, a rule, one line per row; numbers right-aligned. */
+    /** The table: title, headers, a rule, one line per row, numbers right-aligned; then the clock. */
     @Override
     public String toString() {
         List<String[]> cells = new ArrayList<>();
@@ -164,6 +164,8 @@ public final class TimingReport {
                 appendLine(out, rule, widths);
             }
         }
+        // Says whether the faster clock is in use, so a user can tell whether --add-exports took.
+        out.append("\nClock: ").append(TimingClock.DESCRIPTION).append('\n');
         return out.toString();
     }
 

@@ -1,0 +1,105 @@
+package org.tracingfacility.runtime.timing;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+
+/**
+ * The clock timing reads twice per measured call. Where the JVM lets TF reach it, that is
+ * JFR's tick counter, {@code jdk.jfr.internal.JVM.counterTime()}: a HotSpot intrinsic (checked
+ * with {@code -XX:+PrintIntrinsics} on JDK 17 and 25, called through the handle below) that
+ * reads the CPU's time-stamp counter where the CPU has an invariant one, the clock JFR's own
+ * method timing reads. It costs a fraction of {@link System#nanoTime()} on machines whose
+ * {@code clock_gettime} is slow, virtual machines in particular. Reaching it
+ * needs {@code --add-exports jdk.jfr/jdk.jfr.internal=ALL-UNNAMED} (or the named module of
+ * the TF runtime); without that, or on a JVM without JFR, the clock is
+ * {@link System#nanoTime()}.
+ *
+ * <p>Ticks are converted to nanoseconds with the frequency JFR reports, so durations mean the
+ * same whichever clock was chosen. The choice is made once, when the class initializes, and
+ * held in constants: the JIT folds the branch away and inlines the chosen read.
+ */
+final class TimingClock {
+    /** {@code ()long} reading JFR's tick counter, or null when the clock is System.nanoTime(). */
+    private static final MethodHandle TICKS;
+    /** Nanoseconds per tick of {@link #TICKS}. */
+    private static final double NANOS_PER_TICK;
+    /** What a report says about the clock. */
+    static final String DESCRIPTION;
+
+    static {
+        JfrTicks ticks = JfrTicks.find();
+        TICKS = ticks == null ? null : ticks.counter;
+        NANOS_PER_TICK = ticks == null ? 1.0 : 1e9 / ticks.frequency;
+        DESCRIPTION = ticks == null
+                ? "System.nanoTime() (--add-exports jdk.jfr/jdk.jfr.internal=ALL-UNNAMED lets TF read"
+                        + " JFR's faster tick counter)"
+                : "JFR's tick counter, " + ticks.frequency + " ticks per second";
+    }
+
+    private TimingClock() {
+    }
+
+    /** The current time, in the clock's own unit: give two of these to {@link #nanosBetween}. */
+    static long now() {
+        if (TICKS == null) {
+            return System.nanoTime();
+        }
+        try {
+            return (long) TICKS.invokeExact();
+        } catch (Throwable e) {
+            // counterTime() declares nothing and was called once successfully in find().
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The nanoseconds from {@code start} to {@code end}, both read by {@link #now()}. */
+    static long nanosBetween(long start, long end) {
+        if (TICKS == null) {
+            return end - start;
+        }
+        return (long) ((end - start) * NANOS_PER_TICK);
+    }
+
+    /** JFR's tick counter and its frequency, if this JVM has them and lets TF call them. */
+    static final class JfrTicks {
+        final MethodHandle counter;
+        final long frequency;
+
+        private JfrTicks(MethodHandle counter, long frequency) {
+            this.counter = counter;
+            this.frequency = frequency;
+        }
+
+        /** Null when JFR is absent, its package is not exported to TF, or anything looks wrong. */
+        static JfrTicks find() {
+            try {
+                Class<?> jvm = Class.forName("jdk.jfr.internal.JVM");
+                // Fails with IllegalAccessException unless jdk.jfr.internal is exported to us;
+                // checked before anything of the class runs.
+                MethodHandle counter = MethodHandles.lookup()
+                        .findStatic(jvm, "counterTime", MethodType.methodType(long.class));
+                long frequency = frequency(jvm);
+                long first = (long) counter.invokeExact();
+                long second = (long) counter.invokeExact();
+                if (frequency <= 0 || second < first) {
+                    return null;
+                }
+                return new JfrTicks(counter, frequency);
+            } catch (Throwable e) {
+                // Not exported, no jdk.jfr module, a JDK whose JVM class differs, natives that
+                // fail to link: all mean "use System.nanoTime()". Nothing to report per call.
+                return null;
+            }
+        }
+
+        /** {@code getTicksFrequency()} is static in JDK 25, an instance method of the singleton in JDK 17. */
+        private static long frequency(Class<?> jvm) throws ReflectiveOperationException {
+            Method method = jvm.getMethod("getTicksFrequency");
+            Object target = Modifier.isStatic(method.getModifiers()) ? null : jvm.getMethod("getJVM").invoke(null);
+            return (Long) method.invoke(target);
+        }
+    }
+}
