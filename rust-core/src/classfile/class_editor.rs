@@ -156,7 +156,12 @@ impl<'a> ClassEditor<'a> {
 
     /// Assembles `code` and makes it the Code attribute of method `index`.
     pub fn replace_code(&mut self, index: usize, code: &CodeModel<'a>) -> Result<()> {
-        let data = code.assemble(&mut self.pool)?;
+        self.set_code(index, code.clone())
+    }
+
+    /// [`ClassEditor::replace_code`], consuming `code` (no copy of its instructions).
+    pub fn set_code(&mut self, index: usize, code: CodeModel<'a>) -> Result<()> {
+        let data = code.assemble_owned(&mut self.pool)?;
         let name_index = self.pool.utf8(name::CODE)?;
         let method = self
             .edit_method(index)

@@ -178,7 +178,7 @@ pub(crate) fn max_stack(
 }
 
 /// Local slots used by the instructions and frames, at least `initial`'s.
-pub(crate) fn max_locals(elements: &[Insn], frames: &[(super::code_model::Label, Frame)], initial: &Frame) -> u32 {
+pub(crate) fn max_locals<'f>(elements: &[Insn], frames: impl Iterator<Item = &'f Frame>, initial: &Frame) -> u32 {
     let mut max = initial.local_slot_count() as u32;
     for insn in elements {
         let used = match insn {
@@ -192,7 +192,7 @@ pub(crate) fn max_locals(elements: &[Insn], frames: &[(super::code_model::Label,
         };
         max = max.max(used);
     }
-    for (_, frame) in frames {
+    for frame in frames {
         max = max.max(frame.local_slot_count() as u32);
     }
     max

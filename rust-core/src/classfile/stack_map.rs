@@ -261,6 +261,17 @@ pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, a
 /// Encodes frames, given in increasing code order, as a StackMapTable's content.
 pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(frames.len() * 4 + 2);
+    encode_into(frames, initial, offset_of, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode`], appending to `out`.
+pub fn encode_into(
+    frames: &[(u32, &Frame)],
+    initial: &Frame,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
     out.u16(count);
     let mut previous = initial;
@@ -274,11 +285,11 @@ pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Labe
             }
         };
         let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
-        write_frame(&mut out, delta, previous, frame, offset_of)?;
+        write_frame(out, delta, previous, frame, offset_of)?;
         previous = frame;
         previous_offset = Some(offset);
     }
-    Ok(out)
+    Ok(())
 }
 
 fn write_frame(
