@@ -182,15 +182,19 @@ fn body_start<'a>(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'a>
 }
 
 fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals: &[(u16, VType)]) {
-    let in_body: std::collections::HashSet<Label> = code.elements[body_start..]
-        .iter()
-        .filter_map(|i| match i {
-            Insn::Label(l) => Some(*l),
-            _ => None,
-        })
-        .collect();
+    // Labels bound in the body, by label id (labels are numbered densely).
+    let mut in_body = Vec::new();
+    for insn in code.elements.get(body_start..).unwrap_or_default() {
+        if let Insn::Label(l) = insn {
+            let i = l.id() as usize;
+            if in_body.len() <= i {
+                in_body.resize(i + 1, false);
+            }
+            in_body[i] = true;
+        }
+    }
     for (label, frame) in &mut code.frames {
-        if in_body.contains(label) {
+        if in_body.get(label.id() as usize).copied().unwrap_or(false) {
             for (slot, t) in locals {
                 frame.set_local(usize::from(*slot), *t);
             }
@@ -290,15 +294,20 @@ fn rewrite_body(
             (m.name.clone(), descriptor)
         })
         .collect();
-    let mut i = body_start;
-    while i < code.elements.len() {
-        let insn = code.elements[i].clone();
-        let replacement: Option<Vec<Insn>> = match insn {
-            ref r if r.is_return() => Some(match locals.result {
-                Some((t, slot)) => vec![codegen::store(t, slot), Insn::Branch { opcode: op::GOTO, target: labels.exit }],
-                None => vec![Insn::Branch { opcode: op::GOTO, target: labels.exit }],
-            }),
-            Insn::Simple(op::ATHROW) => Some(vec![
+    // One pass that moves the body into a new list: splicing each
+    // replacement in place would move the rest of the code every time.
+    let body = code.elements.split_off(body_start.min(code.elements.len()));
+    code.elements.reserve(body.len() + 16);
+    for insn in body {
+        if insn.is_return() {
+            if let Some((t, slot)) = locals.result {
+                code.elements.push(codegen::store(t, slot));
+            }
+            code.elements.push(Insn::Branch { opcode: op::GOTO, target: labels.exit });
+            continue;
+        }
+        match insn {
+            Insn::Simple(op::ATHROW) => code.elements.extend([
                 Insn::Simple(op::DUP),
                 codegen::aload(locals.reported),
                 codegen::aload(locals.monitor),
@@ -309,21 +318,20 @@ fn rewrite_body(
                 Insn::Simple(op::ATHROW),
             ]),
             Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
-                if is_info_call(index, tf, &info_targets, pool)? && passes_null_zero(code, i) =>
+                if !info_targets.is_empty() =>
             {
-                code.elements[i - 2] = codegen::aload(locals.monitor);
-                code.elements[i - 1] = codegen::push_int(id, pool)?;
-                None
+                // Stage 1 put `aconst_null, iconst_0` right before each info call.
+                let n = code.elements.len();
+                let passes_null_zero = n >= 2
+                    && code.elements[n - 2] == Insn::Simple(op::ACONST_NULL)
+                    && code.elements[n - 1] == Insn::Simple(op::ICONST_0);
+                if passes_null_zero && is_info_call(index, tf, &info_targets, pool)? {
+                    code.elements[n - 2] = codegen::aload(locals.monitor);
+                    code.elements[n - 1] = codegen::push_int(id, pool)?;
+                }
+                code.elements.push(insn);
             }
-            _ => None,
-        };
-        match replacement {
-            Some(seq) => {
-                let n = seq.len();
-                code.elements.splice(i..=i, seq);
-                i += n;
-            }
-            None => i += 1,
+            other => code.elements.push(other),
         }
     }
     Ok(())
@@ -336,13 +344,6 @@ fn is_info_call(index: u16, tf: &TfClass, targets: &[(String, String)], pool: &P
     }
     let descriptor = pool.reference_descriptor(index)?;
     Ok(targets.iter().any(|(n, d)| *n == name && *d == descriptor))
-}
-
-/// Stage 1 put `aconst_null, iconst_0` right before each info call.
-fn passes_null_zero(code: &CodeModel<'_>, i: usize) -> bool {
-    i >= 2
-        && code.elements[i - 2] == Insn::Simple(op::ACONST_NULL)
-        && code.elements[i - 1] == Insn::Simple(op::ICONST_0)
 }
 
 /// The exit block, the return block and the catch-all handler.

@@ -100,6 +100,13 @@ impl Frame {
     /// Sets local `slot` to `t`, padding with `Top` below it and invalidating
     /// any long or double it overwrites half of.
     pub fn set_local(&mut self, slot: usize, t: VType) {
+        // The common case, a new local past the others, needs no slot form.
+        let count = self.local_slot_count();
+        if slot >= count {
+            self.locals.resize(self.locals.len() + (slot - count), VType::Top);
+            self.locals.push(t);
+            return;
+        }
         let mut slots = self.local_slots();
         set_slot(&mut slots, slot, t);
         self.set_local_slots(&slots);
