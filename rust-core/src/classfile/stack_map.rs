@@ -178,10 +178,11 @@ pub(crate) fn decode(
 ) -> Result<Vec<(Label, Frame)>> {
     let count = r.count(1)?;
     let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count);
-    let mut previous = initial.clone();
     let mut offset: i64 = -1;
     let mut spent = 0usize;
     for _ in 0..count {
+        // Each frame is relative to the one before (no copy of it needed).
+        let previous = frames.last().map_or(initial, |(_, f)| f);
         let at = r.offset();
         let frame_type = r.u8()?;
         let (delta, frame) = match frame_type {
@@ -231,7 +232,6 @@ pub(crate) fn decode(
         }
         offset += i64::from(delta) + 1;
         let label = label_at(offset as u32, at)?;
-        previous = frame.clone();
         frames.push((label, frame));
     }
     Ok(frames)
@@ -255,10 +255,16 @@ fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result
 
 /// Checks that the Object types of decoded frames name Class constants.
 pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, at: usize) -> Result<()> {
+    // Frames repeat the same few classes: check each once (decoding the
+    // name is what costs).
+    let mut checked: Vec<u16> = Vec::new();
     for (_, frame) in frames {
         for t in frame.locals.iter().chain(&frame.stack) {
             if let VType::Object(index) = t {
-                ConstantPool::at(pool.class_name(*index), at)?;
+                if !checked.contains(index) {
+                    ConstantPool::at(pool.class_name(*index), at)?;
+                    checked.push(*index);
+                }
             }
         }
     }
