@@ -279,35 +279,34 @@ fn selected_group(
 /// the spec's rule that overloads need distinct tracing names would otherwise
 /// make every filter over real code fail.
 fn name_selected_overloads(methods: &mut [TfMethod]) {
-    let overloaded: BTreeSet<String> = {
-        let mut seen = BTreeSet::new();
-        let mut twice = BTreeSet::new();
-        for m in methods.iter() {
-            if !seen.insert(m.name.clone()) {
-                twice.insert(m.name.clone());
-            }
-        }
-        twice
-    };
-    for m in methods.iter_mut() {
+    // Runs for every class: the names are counted borrowed, and only the
+    // methods whose tracing name changes allocate.
+    let overloaded = repeated(methods.iter().map(|m| m.name.as_str()));
+    for (m, overloaded) in methods.iter_mut().zip(overloaded) {
         let selected = matches!(m.role, Role::Monitored { selected: true, .. });
-        if selected && m.explicit_tracing_name.is_none() && overloaded.contains(&m.name) {
+        if selected && m.explicit_tracing_name.is_none() && overloaded {
             m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor));
         }
     }
     // Overloads that differ only in their return type (the JVM allows them;
     // generated code has them) need it in the name too.
-    let mut count: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
-    for m in methods.iter() {
-        *count.entry(m.tracing_name.clone()).or_default() += 1;
-    }
-    for m in methods.iter_mut() {
+    let clashing = repeated(methods.iter().map(|m| m.tracing_name.as_str()));
+    for (m, clashing) in methods.iter_mut().zip(clashing) {
         let selected = matches!(m.role, Role::Monitored { selected: true, .. });
-        if selected && m.explicit_tracing_name.is_none() && count.get(&m.tracing_name).is_some_and(|n| *n > 1) {
+        if selected && m.explicit_tracing_name.is_none() && clashing {
             let returns = m.descriptor.rsplit(')').next().unwrap_or("V");
             m.tracing_name = format!("{}:{}", m.tracing_name, readable_parameters(&format!("({returns})V")));
         }
     }
+}
+
+/// For each name, whether it occurs more than once.
+fn repeated<'n>(names: impl Iterator<Item = &'n str> + Clone) -> Vec<bool> {
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for name in names.clone() {
+        *count.entry(name).or_default() += 1;
+    }
+    names.map(|name| count.get(name).is_some_and(|n| *n > 1)).collect()
 }
 
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.

@@ -70,8 +70,8 @@ impl<'a> Bodies<'a> {
 
     /// Assembles every edited body into its method's Code attribute.
     pub fn assemble_into(self, editor: &mut ClassEditor<'a>) -> std::result::Result<(), StageError> {
-        for (index, model) in &self.models {
-            editor.replace_code(*index, model).in_method(*index)?;
+        for (index, model) in self.models {
+            editor.set_code(index, model).in_method(index)?;
         }
         Ok(())
     }

@@ -41,17 +41,104 @@ pub fn apply<'a>(
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
 ) -> std::result::Result<(), StageError> {
+    let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
-        let monitor = monitor_lookup(class, tf, method, editor).in_method(method.index)?;
+        let monitor = monitor_lookup(class, tf, method, editor, &mut constants).in_method(method.index)?;
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else { continue };
-        instrument(class, tf, method, monitor, code, &mut editor.pool).in_method(method.index)?;
+        instrument(class, tf, method, monitor, code, &mut editor.pool, &mut constants).in_method(method.index)?;
     }
     Ok(())
 }
 
-/// The instructions that leave the method's monitor on the stack.
-fn monitor_lookup(class: &ClassFile<'_>, tf: &TfClass, method: &TfMethod, editor: &mut ClassEditor<'_>) -> Result<Vec<Insn>> {
+/// A constant that the monitoring code of every method uses.
+#[derive(Debug, Clone, Copy)]
+enum Shared {
+    Wants,
+    Enter,
+    ExitVoid,
+    ExitValue,
+    Exception,
+    Redacted,
+    NoArgs,
+    Thrown,
+    MethodMonitor,
+    Throwable,
+    Object,
+    ObjectArray,
+}
+
+const SHARED_COUNT: usize = Shared::ObjectArray as usize + 1;
+
+/// Pool indexes of the constants every monitored method needs, resolved on
+/// first use: each method needs a dozen member references and classes, and
+/// finding one in the pool means hashing its names. The first use of each
+/// still asks the pool, in the same order as without this memo, so the
+/// pool (and the class written) is the same.
+#[derive(Default)]
+struct Constants {
+    known: [Option<u16>; SHARED_COUNT],
+    /// The monitor lookup of each group the class's methods report to.
+    monitors: Vec<(String, Vec<Insn>)>,
+}
+
+impl Constants {
+    fn get(&mut self, shared: Shared, pool: &mut PoolBuilder<'_>) -> Result<u16> {
+        if let Some(Some(index)) = self.known.get(shared as usize) {
+            return Ok(*index);
+        }
+        let interface = |member: protocol::Member, pool: &mut PoolBuilder<'_>| {
+            pool.interface_method_ref(member.owner, member.name, member.descriptor)
+        };
+        let field = |member: protocol::Member, pool: &mut PoolBuilder<'_>| pool.field_ref(member.owner, member.name, member.descriptor);
+        let index = match shared {
+            Shared::Wants => interface(protocol::MM_WANTS_ARGUMENTS, pool)?,
+            Shared::Enter => interface(protocol::MM_ENTER, pool)?,
+            Shared::ExitVoid => interface(protocol::MM_EXIT_VOID, pool)?,
+            Shared::ExitValue => interface(protocol::MM_EXIT_VALUE, pool)?,
+            Shared::Exception => interface(protocol::MM_EXCEPTION, pool)?,
+            Shared::Redacted => field(protocol::REDACTED_VALUE, pool)?,
+            Shared::NoArgs => field(protocol::NO_ARGS, pool)?,
+            Shared::Thrown => pool.method_ref(protocol::THROWN.owner, protocol::THROWN.name, protocol::THROWN.descriptor)?,
+            Shared::MethodMonitor => pool.class(protocol::METHOD_MONITOR)?,
+            Shared::Throwable => pool.class("java/lang/Throwable")?,
+            Shared::Object => pool.class("java/lang/Object")?,
+            Shared::ObjectArray => pool.class("[Ljava/lang/Object;")?,
+        };
+        if let Some(slot) = self.known.get_mut(shared as usize) {
+            *slot = Some(index);
+        }
+        Ok(index)
+    }
+
+    /// An `invokeinterface` of a shared MethodMonitor method.
+    fn call(&mut self, shared: Shared, count: u8, pool: &mut PoolBuilder<'_>) -> Result<Insn> {
+        Ok(Insn::InvokeInterface { index: self.get(shared, pool)?, count })
+    }
+
+    fn object(&mut self, shared: Shared, pool: &mut PoolBuilder<'_>) -> Result<VType> {
+        Ok(VType::Object(self.get(shared, pool)?))
+    }
+}
+
+/// The instructions that leave the method's monitor on the stack: the same
+/// for every method of one group.
+fn monitor_lookup(
+    class: &ClassFile<'_>,
+    tf: &TfClass,
+    method: &TfMethod,
+    editor: &mut ClassEditor<'_>,
+    constants: &mut Constants,
+) -> Result<Vec<Insn>> {
     let crate::model::Role::Monitored { group, .. } = &method.role else { return Ok(Vec::new()) };
+    if let Some((_, lookup)) = constants.monitors.iter().find(|(g, _)| g == group) {
+        return Ok(lookup.clone());
+    }
+    let lookup = group_monitor_lookup(class, tf, group, editor)?;
+    constants.monitors.push((group.clone(), lookup.clone()));
+    Ok(lookup)
+}
+
+fn group_monitor_lookup(class: &ClassFile<'_>, tf: &TfClass, group: &str, editor: &mut ClassEditor<'_>) -> Result<Vec<Insn>> {
     let holder = tf.holder_groups.iter().position(|g| g == group).unwrap_or(0);
     if class.major_version() >= 51 {
         let pool = &mut editor.pool;
@@ -91,6 +178,7 @@ fn instrument<'a>(
     monitor: Vec<Insn>,
     code: &mut CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
 ) -> Result<()> {
     let signature = Signature::parse(&method.descriptor)?;
     let id = i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0);
@@ -106,8 +194,8 @@ fn instrument<'a>(
         },
     };
     let types = Types {
-        monitor: VType::Object(pool.class(protocol::METHOD_MONITOR)?),
-        throwable: VType::Object(pool.class("java/lang/Throwable")?),
+        monitor: constants.object(Shared::MethodMonitor, pool)?,
+        throwable: constants.object(Shared::Throwable, pool)?,
         this: VType::Object(class.this_class_index()),
     };
 
@@ -123,7 +211,7 @@ fn instrument<'a>(
         ret: code.new_label(),
         handler: code.new_label(),
     };
-    rewrite_body(tf, code, body_start, &locals, &labels, id, pool)?;
+    rewrite_body(tf, code, body_start, &locals, &labels, id, pool, constants)?;
 
     // The prologue's frames: the parameters as declared, `this` initialized.
     let mut entry = code.initial_frame.clone();
@@ -136,10 +224,10 @@ fn instrument<'a>(
     }
     entry.set_local(usize::from(locals.monitor), types.monitor);
     entry.set_local(usize::from(locals.reported), types.throwable);
-    let prologue = prologue(&signature, is_static, method, monitor, &locals, &labels, &entry, id, code, pool)?;
+    let prologue = prologue(&signature, is_static, method, monitor, &locals, &labels, &entry, id, code, pool, constants)?;
     code.insert(body_start, prologue);
 
-    let tail = epilogue(&signature, &locals, &labels, &types, id, code, pool)?;
+    let tail = epilogue(&signature, &locals, &labels, &types, id, code, pool, constants)?;
     code.elements.push(Insn::Label(labels.body_end));
     code.elements.extend(tail);
     // Lowest priority: the method's own handlers see their exceptions first.
@@ -182,15 +270,19 @@ fn body_start<'a>(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'a>
 }
 
 fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals: &[(u16, VType)]) {
-    let in_body: std::collections::HashSet<Label> = code.elements[body_start..]
-        .iter()
-        .filter_map(|i| match i {
-            Insn::Label(l) => Some(*l),
-            _ => None,
-        })
-        .collect();
+    // Labels bound in the body, by label id (labels are numbered densely).
+    let mut in_body = Vec::new();
+    for insn in code.elements.get(body_start..).unwrap_or_default() {
+        if let Insn::Label(l) = insn {
+            let i = l.id() as usize;
+            if in_body.len() <= i {
+                in_body.resize(i + 1, false);
+            }
+            in_body[i] = true;
+        }
+    }
     for (label, frame) in &mut code.frames {
-        if in_body.contains(label) {
+        if in_body.get(label.id() as usize).copied().unwrap_or(false) {
             for (slot, t) in locals {
                 frame.set_local(usize::from(*slot), *t);
             }
@@ -210,13 +302,14 @@ fn prologue(
     id: i32,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
 ) -> Result<Vec<Insn>> {
     let no_args = code.new_label();
     let enter = code.new_label();
-    let wants = interface_call(protocol::MM_WANTS_ARGUMENTS, 1, pool)?;
-    let enter_call = interface_call(protocol::MM_ENTER, 3, pool)?;
-    let redacted = pool.field_ref(protocol::REDACTED_VALUE.owner, protocol::REDACTED_VALUE.name, protocol::REDACTED_VALUE.descriptor)?;
-    let no_args_field = pool.field_ref(protocol::NO_ARGS.owner, protocol::NO_ARGS.name, protocol::NO_ARGS.descriptor)?;
+    let wants = constants.call(Shared::Wants, 1, pool)?;
+    let enter_call = constants.call(Shared::Enter, 3, pool)?;
+    let redacted = constants.get(Shared::Redacted, pool)?;
+    let no_args_field = constants.get(Shared::NoArgs, pool)?;
     let mut out = monitor;
     out.extend([
         codegen::astore(locals.monitor),
@@ -247,21 +340,12 @@ fn prologue(
         Insn::Label(labels.body),
     ]);
     if code.frames_required {
-        let mm = object_type(pool, protocol::METHOD_MONITOR)?;
+        let mm = constants.object(Shared::MethodMonitor, pool)?;
         let with_stack = |stack: Vec<VType>| Frame { locals: entry.locals.clone(), stack };
         code.frames.push((no_args, with_stack(vec![mm, VType::Integer])));
-        code.frames.push((enter, with_stack(vec![mm, VType::Integer, object_type(pool, "[Ljava/lang/Object;")?])));
+        code.frames.push((enter, with_stack(vec![mm, VType::Integer, constants.object(Shared::ObjectArray, pool)?])));
     }
     Ok(out)
-}
-
-fn object_type(pool: &mut PoolBuilder<'_>, internal_name: &str) -> Result<VType> {
-    Ok(VType::Object(pool.class(internal_name)?))
-}
-
-fn interface_call(member: protocol::Member, count: u8, pool: &mut PoolBuilder<'_>) -> Result<Insn> {
-    let index = pool.interface_method_ref(member.owner, member.name, member.descriptor)?;
-    Ok(Insn::InvokeInterface { index, count })
 }
 
 /// Returns become jumps to the exit block, explicit throws are reported, and
@@ -275,8 +359,9 @@ fn rewrite_body(
     labels: &Labels,
     id: i32,
     pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
 ) -> Result<()> {
-    let thrown = pool.method_ref(protocol::THROWN.owner, protocol::THROWN.name, protocol::THROWN.descriptor)?;
+    let thrown = constants.get(Shared::Thrown, pool)?;
     let info_targets: Vec<(String, String)> = tf
         .methods
         .iter()
@@ -290,15 +375,20 @@ fn rewrite_body(
             (m.name.clone(), descriptor)
         })
         .collect();
-    let mut i = body_start;
-    while i < code.elements.len() {
-        let insn = code.elements[i].clone();
-        let replacement: Option<Vec<Insn>> = match insn {
-            ref r if r.is_return() => Some(match locals.result {
-                Some((t, slot)) => vec![codegen::store(t, slot), Insn::Branch { opcode: op::GOTO, target: labels.exit }],
-                None => vec![Insn::Branch { opcode: op::GOTO, target: labels.exit }],
-            }),
-            Insn::Simple(op::ATHROW) => Some(vec![
+    // One pass that moves the body into a new list: splicing each
+    // replacement in place would move the rest of the code every time.
+    let body = code.elements.split_off(body_start.min(code.elements.len()));
+    code.elements.reserve(body.len() + 16);
+    for insn in body {
+        if insn.is_return() {
+            if let Some((t, slot)) = locals.result {
+                code.elements.push(codegen::store(t, slot));
+            }
+            code.elements.push(Insn::Branch { opcode: op::GOTO, target: labels.exit });
+            continue;
+        }
+        match insn {
+            Insn::Simple(op::ATHROW) => code.elements.extend([
                 Insn::Simple(op::DUP),
                 codegen::aload(locals.reported),
                 codegen::aload(locals.monitor),
@@ -309,21 +399,20 @@ fn rewrite_body(
                 Insn::Simple(op::ATHROW),
             ]),
             Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
-                if is_info_call(index, tf, &info_targets, pool)? && passes_null_zero(code, i) =>
+                if !info_targets.is_empty() =>
             {
-                code.elements[i - 2] = codegen::aload(locals.monitor);
-                code.elements[i - 1] = codegen::push_int(id, pool)?;
-                None
+                // Stage 1 put `aconst_null, iconst_0` right before each info call.
+                let n = code.elements.len();
+                let passes_null_zero = n >= 2
+                    && code.elements[n - 2] == Insn::Simple(op::ACONST_NULL)
+                    && code.elements[n - 1] == Insn::Simple(op::ICONST_0);
+                if passes_null_zero && is_info_call(index, tf, &info_targets, pool)? {
+                    code.elements[n - 2] = codegen::aload(locals.monitor);
+                    code.elements[n - 1] = codegen::push_int(id, pool)?;
+                }
+                code.elements.push(insn);
             }
-            _ => None,
-        };
-        match replacement {
-            Some(seq) => {
-                let n = seq.len();
-                code.elements.splice(i..=i, seq);
-                i += n;
-            }
-            None => i += 1,
+            other => code.elements.push(other),
         }
     }
     Ok(())
@@ -338,14 +427,8 @@ fn is_info_call(index: u16, tf: &TfClass, targets: &[(String, String)], pool: &P
     Ok(targets.iter().any(|(n, d)| *n == name && *d == descriptor))
 }
 
-/// Stage 1 put `aconst_null, iconst_0` right before each info call.
-fn passes_null_zero(code: &CodeModel<'_>, i: usize) -> bool {
-    i >= 2
-        && code.elements[i - 2] == Insn::Simple(op::ACONST_NULL)
-        && code.elements[i - 1] == Insn::Simple(op::ICONST_0)
-}
-
 /// The exit block, the return block and the catch-all handler.
+#[allow(clippy::too_many_arguments)]
 fn epilogue(
     signature: &Signature<'_>,
     locals: &Locals<'_>,
@@ -354,11 +437,12 @@ fn epilogue(
     id: i32,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
 ) -> Result<Vec<Insn>> {
-    let exit_member = if signature.returns.is_some() { protocol::MM_EXIT_VALUE } else { protocol::MM_EXIT_VOID };
+    let exit_member = if signature.returns.is_some() { Shared::ExitValue } else { Shared::ExitVoid };
     let exit_count = if signature.returns.is_some() { 3 } else { 2 };
-    let exception = interface_call(protocol::MM_EXCEPTION, 3, pool)?;
-    let wants = interface_call(protocol::MM_WANTS_ARGUMENTS, 1, pool)?;
+    let exception = constants.call(Shared::Exception, 3, pool)?;
+    let wants = constants.call(Shared::Wants, 1, pool)?;
     let no_value = code.new_label();
     let exit_with = code.new_label();
     let skip_report = code.new_label();
@@ -383,7 +467,7 @@ fn epilogue(
             Insn::Label(exit_with),
         ]);
     }
-    out.push(interface_call(exit_member, exit_count, pool)?);
+    out.push(constants.call(exit_member, exit_count, pool)?);
     out.push(Insn::Label(labels.ret));
     match locals.result {
         Some((t, slot)) => out.extend([codegen::load(t, slot), Insn::Simple(return_opcode(t))]),
@@ -411,7 +495,7 @@ fn epilogue(
         out.push(Insn::Simple(op::ACONST_NULL));
     }
     out.extend([
-        interface_call(exit_member, exit_count, pool)?,
+        constants.call(exit_member, exit_count, pool)?,
         Insn::Label(rethrow),
         codegen::aload(locals.thrown),
         Insn::Simple(op::ATHROW),
@@ -431,7 +515,7 @@ fn epilogue(
             code.frames.push((no_value, Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer] }));
             code.frames.push((
                 exit_with,
-                Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer, object_type(pool, "java/lang/Object")?] },
+                Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer, constants.object(Shared::Object, pool)?] },
             ));
         }
         let mut handler = Frame::default();

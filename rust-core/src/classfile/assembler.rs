@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 
 use super::code::MAX_CODE_LENGTH;
-use super::code_model::{switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable};
+use super::code_model::{switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
@@ -14,7 +14,6 @@ use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
 use super::stack_depth;
 use super::stack_map::{self, Frame};
-use std::collections::HashMap;
 
 /// Offsets of one layout pass.
 struct Layout {
@@ -129,43 +128,85 @@ fn layout(elements: &[Insn], wide: &mut [bool], label_count: usize) -> Result<La
     }
 }
 
+/// Frames by label id: labels are numbered densely from 0 by their code
+/// model, so a vector is both the cheapest map and a deterministic order.
+struct FrameTable {
+    by_label: Vec<Option<Frame>>,
+}
+
+impl FrameTable {
+    fn new(frames: Vec<(Label, Frame)>, label_count: u32) -> Self {
+        let mut by_label = Vec::new();
+        by_label.resize_with(label_count as usize, || None);
+        let mut table = FrameTable { by_label };
+        // A later frame at the same label replaces an earlier one.
+        for (label, frame) in frames {
+            table.insert(label, frame);
+        }
+        table
+    }
+
+    fn insert(&mut self, label: Label, frame: Frame) {
+        let i = label.0 as usize;
+        if self.by_label.len() <= i {
+            self.by_label.resize_with(i + 1, || None);
+        }
+        if let Some(slot) = self.by_label.get_mut(i) {
+            *slot = Some(frame);
+        }
+    }
+
+    fn get(&self, label: Label) -> Option<&Frame> {
+        self.by_label.get(label.0 as usize).and_then(Option::as_ref)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Label, &Frame)> {
+        self.by_label.iter().enumerate().filter_map(|(i, f)| f.as_ref().map(|f| (Label(i as u32), f)))
+    }
+}
+
 impl<'a> CodeModel<'a> {
     /// Assembles the content of the Code attribute (everything after its
     /// 6-byte header). `pool` receives any constants new frames need.
     pub fn assemble(&self, pool: &mut PoolBuilder<'a>) -> Result<Vec<u8>> {
-        let mut elements = self.elements.clone();
-        let mut frames: HashMap<Label, Frame> = HashMap::with_capacity(self.frames.len());
-        for (label, frame) in &self.frames {
-            frames.insert(*label, frame.clone());
-        }
-        let mut next_label = self.label_count();
+        self.clone().assemble_owned(pool)
+    }
+
+    /// [`CodeModel::assemble`], consuming the model: the assembler edits the
+    /// instruction list (labels before `new`, nops, frames for widened
+    /// branches) and takes it over instead of copying it.
+    pub fn assemble_owned(self, pool: &mut PoolBuilder<'a>) -> Result<Vec<u8>> {
+        let CodeModel {
+            max_stack,
+            max_locals,
+            elements,
+            handlers,
+            attributes,
+            frames,
+            initial_frame,
+            frames_required,
+            this_class,
+            next_label,
+        } = self;
+        let mut next_label = next_label;
         let fresh = |next: &mut u32| {
             let label = Label(*next);
             *next += 1;
             label
         };
-        if self.frames_required {
-            // Frame inference names each `new` by the label right before it.
-            let mut i = 0;
-            while i < elements.len() {
-                let is_new = matches!(elements.get(i), Some(Insn::Pool { opcode: op::NEW, .. }));
-                let labelled = i > 0 && matches!(elements.get(i - 1), Some(Insn::Label(_)));
-                if is_new && !labelled {
-                    elements.insert(i, Insn::Label(fresh(&mut next_label)));
-                    i += 1;
-                }
-                i += 1;
-            }
-        }
+        let mut elements =
+            if frames_required { label_each_new(elements, &mut next_label) } else { elements };
+        let mut frames = FrameTable::new(frames, next_label);
+        let context = Context { initial_frame: &initial_frame, this_class, frames_required };
 
         let mut wide = vec![false; elements.len()];
         let layout = loop {
             let layout = layout(&elements, &mut wide, next_label as usize)?;
-            if let Some((index, insert)) = self.next_fixup(&elements, &wide, &layout, &frames)? {
+            if let Some((index, insert)) = context.next_fixup(&elements, &wide, &layout, &frames)? {
                 match insert {
                     Fixup::Frame => {
                         let label = fresh(&mut next_label);
-                        let frame = self.frame_after_branch(&elements, index, &frames, pool)?;
+                        let frame = context.frame_after_branch(&elements, index, &frames, pool)?;
                         frames.insert(label, frame);
                         elements.insert(index + 1, Insn::Label(label));
                         wide.insert(index + 1, false);
@@ -180,127 +221,188 @@ impl<'a> CodeModel<'a> {
             break layout;
         };
 
-        let mut code = Vec::with_capacity(layout.length as usize);
+        // Element index of each label, by label id, for the depth pass.
+        let mut label_index = vec![None; next_label as usize];
+        for (i, e) in elements.iter().enumerate() {
+            if let Insn::Label(l) = e {
+                if let Some(slot) = label_index.get_mut(l.0 as usize) {
+                    *slot = Some(i);
+                }
+            }
+        }
+        let computed_stack =
+            stack_depth::max_stack(&elements, &handlers, &|l| label_index.get(l.0 as usize).copied().flatten(), pool)?;
+        let computed_locals =
+            stack_depth::max_locals(&elements, frames.iter().map(|(_, f)| f), &initial_frame);
+        let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
+            .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+
+        let mut out = Vec::with_capacity(layout.length as usize + 64 + 8 * handlers.len());
+        out.u16(max_stack.max(computed_stack));
+        out.u16(max_locals);
+        out.u32(layout.length);
         for ((insn, &offset), &w) in elements.iter().zip(&layout.offsets).zip(&wide) {
-            emit(insn, offset, w, &layout, &mut code)?;
+            emit(insn, offset, w, &layout, &mut out)?;
         }
 
-        let mut out = Vec::with_capacity(code.len() + 64);
-        let label_index: HashMap<Label, usize> = elements
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| if let Insn::Label(l) = e { Some((*l, i)) } else { None })
-            .collect();
-        let frame_list: Vec<(Label, Frame)> = frames.iter().map(|(l, f)| (*l, f.clone())).collect();
-        let computed_stack =
-            stack_depth::max_stack(&elements, &self.handlers, &|l| label_index.get(&l).copied(), pool)?;
-        let computed_locals = stack_depth::max_locals(&elements, &frame_list, &self.initial_frame);
-        let max_locals = u16::try_from(computed_locals.max(u32::from(self.max_locals)))
-            .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
-        out.u16(self.max_stack.max(computed_stack));
-        out.u16(max_locals);
-        out.u32(code.len() as u32);
-        out.extend_from_slice(&code);
-
-        let handlers: Vec<[u16; 4]> = self
-            .handlers
-            .iter()
-            .map(|h| {
-                Ok([
-                    layout.label(h.start)? as u16,
-                    layout.label(h.end)? as u16,
-                    layout.label(h.handler)? as u16,
-                    h.catch_type,
-                ])
-            })
-            .collect::<Result<Vec<_>>>()?
-            .into_iter()
-            // Code edits can leave a range empty; the JVM refuses empty ranges.
-            .filter(|[start, end, _, _]| start < end)
-            .collect();
-        out.u16(count16(handlers.len(), "exception handlers")?);
-        handlers.iter().flatten().for_each(|&v| out.u16(v));
+        // Code edits can leave a range empty; the JVM refuses empty ranges.
+        let count_at = out.len();
+        out.u16(0);
+        let mut kept = 0usize;
+        for h in &handlers {
+            let (start, end) = (layout.label(h.start)? as u16, layout.label(h.end)? as u16);
+            let handler = layout.label(h.handler)? as u16;
+            if start < end {
+                out.u16(start);
+                out.u16(end);
+                out.u16(handler);
+                out.u16(h.catch_type);
+                kept += 1;
+            }
+        }
+        patch_u16(&mut out, count_at, count16(kept, "exception handlers")?);
 
         let mut sorted_frames: Vec<(u32, &Frame)> =
-            frames.iter().map(|(l, f)| Ok((layout.label(*l)?, f))).collect::<Result<Vec<_>>>()?;
+            frames.iter().map(|(l, f)| Ok((layout.label(l)?, f))).collect::<Result<Vec<_>>>()?;
         sorted_frames.sort_by_key(|(offset, _)| *offset);
         sorted_frames.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         if sorted_frames.last().is_some_and(|(offset, _)| *offset >= layout.length) {
             return Err(ClassFileError::malformed(0, "a stack map frame after the last instruction"));
         }
 
-        let mut attributes: Vec<(u16, Vec<u8>)> = Vec::with_capacity(self.attributes.len() + 1);
+        let attributes_at = out.len();
+        out.u16(0);
+        let mut written = 0usize;
         let mut wrote_frames = false;
-        for attribute in &self.attributes {
-            let (name_index, data) = match attribute {
-                CodeAttributeModel::Other(original) => {
-                    attributes.push((original.name_index, original.data().to_vec()));
-                    continue;
-                }
+        let offset_of = |l: Label| layout.label(l);
+        for attribute in &attributes {
+            let name_index = match attribute {
+                CodeAttributeModel::Other(original) => original.name_index,
                 CodeAttributeModel::StackMapTable { name_index } => {
                     wrote_frames = true;
                     if sorted_frames.is_empty() {
                         continue;
                     }
-                    let offset_of = |l: Label| layout.label(l);
-                    (*name_index, stack_map::encode(&sorted_frames, &self.initial_frame, &offset_of)?)
+                    *name_index
                 }
-                CodeAttributeModel::LineNumbers { name_index, entries } => {
-                    let mut data = Vec::with_capacity(2 + entries.len() * 4);
-                    data.u16(count16(entries.len(), "line numbers")?);
-                    for (label, line) in entries {
-                        data.u16(layout.label(*label)? as u16);
-                        data.u16(*line);
-                    }
-                    (*name_index, data)
-                }
-                CodeAttributeModel::LocalVariables { name_index, entries }
-                | CodeAttributeModel::LocalVariableTypes { name_index, entries } => {
-                    (*name_index, local_variables(entries, &layout)?)
-                }
-                CodeAttributeModel::TypeAnnotations { name_index, entries } => {
-                    let mut data = Vec::new();
-                    data.u16(count16(entries.len(), "type annotations")?);
-                    for annotation in entries {
-                        data.u8(annotation.target_type);
-                        match &annotation.target {
-                            CodeTarget::LocalVariable(ranges) => {
-                                data.u16(count16(ranges.len(), "local variable ranges")?);
-                                for (start, end, index) in ranges {
-                                    let (s, e) = (layout.label(*start)?, layout.label(*end)?);
-                                    data.u16(s as u16);
-                                    data.u16(e.saturating_sub(s) as u16);
-                                    data.u16(*index);
-                                }
-                            }
-                            CodeTarget::Catch(index) => data.u16(*index),
-                            CodeTarget::Offset(label) => data.u16(layout.label(*label)? as u16),
-                            CodeTarget::TypeArgument(label, argument) => {
-                                data.u16(layout.label(*label)? as u16);
-                                data.u8(*argument);
-                            }
-                        }
-                        data.extend_from_slice(annotation.rest);
-                    }
-                    (*name_index, data)
-                }
+                CodeAttributeModel::LineNumbers { name_index, .. }
+                | CodeAttributeModel::LocalVariables { name_index, .. }
+                | CodeAttributeModel::LocalVariableTypes { name_index, .. }
+                | CodeAttributeModel::TypeAnnotations { name_index, .. } => *name_index,
             };
-            attributes.push((name_index, data));
+            let data_at = begin_attribute(&mut out, name_index);
+            match attribute {
+                CodeAttributeModel::Other(original) => out.extend_from_slice(original.data()),
+                CodeAttributeModel::StackMapTable { .. } => {
+                    stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, &mut out)?
+                }
+                CodeAttributeModel::LineNumbers { entries, .. } => {
+                    out.u16(count16(entries.len(), "line numbers")?);
+                    for (label, line) in entries {
+                        out.u16(layout.label(*label)? as u16);
+                        out.u16(*line);
+                    }
+                }
+                CodeAttributeModel::LocalVariables { entries, .. }
+                | CodeAttributeModel::LocalVariableTypes { entries, .. } => local_variables(entries, &layout, &mut out)?,
+                CodeAttributeModel::TypeAnnotations { entries, .. } => type_annotations(entries, &layout, &mut out)?,
+            }
+            end_attribute(&mut out, data_at)?;
+            written += 1;
         }
-        if !wrote_frames && self.frames_required && !sorted_frames.is_empty() {
+        if !wrote_frames && frames_required && !sorted_frames.is_empty() {
             let name_index = pool.utf8(super::attribute::name::STACK_MAP_TABLE)?;
-            let offset_of = |l: Label| layout.label(l);
-            attributes.push((name_index, stack_map::encode(&sorted_frames, &self.initial_frame, &offset_of)?));
+            let data_at = begin_attribute(&mut out, name_index);
+            stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, &mut out)?;
+            end_attribute(&mut out, data_at)?;
+            written += 1;
         }
-        out.u16(count16(attributes.len(), "code attributes")?);
-        for (name_index, data) in attributes {
-            out.u16(name_index);
-            out.u32(data.len() as u32);
-            out.extend_from_slice(&data);
-        }
+        patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
         Ok(out)
     }
+}
 
+/// Frame inference names each `new` by the label right before it: gives
+/// every unlabelled `new` a fresh label, in one pass.
+fn label_each_new(elements: Vec<Insn>, next_label: &mut u32) -> Vec<Insn> {
+    let unlabelled = |i: usize, e: &Insn| {
+        matches!(e, Insn::Pool { opcode: op::NEW, .. })
+            && !(i > 0 && matches!(elements.get(i - 1), Some(Insn::Label(_))))
+    };
+    let missing = elements.iter().enumerate().filter(|(i, e)| unlabelled(*i, e)).count();
+    if missing == 0 {
+        return elements;
+    }
+    let mut out = Vec::with_capacity(elements.len() + missing);
+    let mut previous_is_label = false;
+    for insn in elements {
+        if matches!(insn, Insn::Pool { opcode: op::NEW, .. }) && !previous_is_label {
+            out.push(Insn::Label(Label(*next_label)));
+            *next_label += 1;
+        }
+        previous_is_label = matches!(insn, Insn::Label(_));
+        out.push(insn);
+    }
+    out
+}
+
+/// Writes an attribute's name and a length to be patched by [`end_attribute`];
+/// returns where the data starts.
+fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
+    out.u16(name_index);
+    out.u32(0);
+    out.len()
+}
+
+fn end_attribute(out: &mut Vec<u8>, data_at: usize) -> Result<()> {
+    let len = u32::try_from(out.len() - data_at)
+        .map_err(|_| ClassFileError::limit(0, "a code attribute longer than 4 GiB"))?;
+    if let Some(slot) = out.get_mut(data_at - 4..data_at) {
+        slot.copy_from_slice(&len.to_be_bytes());
+    }
+    Ok(())
+}
+
+fn patch_u16(out: &mut [u8], at: usize, value: u16) {
+    if let Some(slot) = out.get_mut(at..at + 2) {
+        slot.copy_from_slice(&value.to_be_bytes());
+    }
+}
+
+fn type_annotations(entries: &[TypeAnnotation<'_>], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
+    out.u16(count16(entries.len(), "type annotations")?);
+    for annotation in entries {
+        out.u8(annotation.target_type);
+        match &annotation.target {
+            CodeTarget::LocalVariable(ranges) => {
+                out.u16(count16(ranges.len(), "local variable ranges")?);
+                for (start, end, index) in ranges {
+                    let (s, e) = (layout.label(*start)?, layout.label(*end)?);
+                    out.u16(s as u16);
+                    out.u16(e.saturating_sub(s) as u16);
+                    out.u16(*index);
+                }
+            }
+            CodeTarget::Catch(index) => out.u16(*index),
+            CodeTarget::Offset(label) => out.u16(layout.label(*label)? as u16),
+            CodeTarget::TypeArgument(label, argument) => {
+                out.u16(layout.label(*label)? as u16);
+                out.u8(*argument);
+            }
+        }
+        out.extend_from_slice(annotation.rest);
+    }
+    Ok(())
+}
+
+/// What the fixups need of the model besides the instructions and frames.
+struct Context<'m> {
+    initial_frame: &'m Frame,
+    this_class: u16,
+    frames_required: bool,
+}
+
+impl Context<'_> {
     /// The first place the layout needs a change: a widened conditional branch
     /// whose fall-through has no frame, or two different frames at one offset.
     fn next_fixup(
@@ -308,7 +410,7 @@ impl<'a> CodeModel<'a> {
         elements: &[Insn],
         wide: &[bool],
         layout: &Layout,
-        frames: &HashMap<Label, Frame>,
+        frames: &FrameTable,
     ) -> Result<Option<(usize, Fixup)>> {
         if self.frames_required {
             for (i, insn) in elements.iter().enumerate() {
@@ -320,7 +422,7 @@ impl<'a> CodeModel<'a> {
                         .unwrap_or_default()
                         .iter()
                         .take_while(|e| matches!(e, Insn::Label(_)))
-                        .any(|e| matches!(e, Insn::Label(l) if frames.contains_key(l)));
+                        .any(|e| matches!(e, Insn::Label(l) if frames.get(*l).is_some()));
                     if !has_frame {
                         return Ok(Some((i, Fixup::Frame)));
                     }
@@ -330,7 +432,7 @@ impl<'a> CodeModel<'a> {
         let mut previous: Option<(u32, &Frame)> = None;
         for (i, insn) in elements.iter().enumerate() {
             if let Insn::Label(label) = insn {
-                if let Some(frame) = frames.get(label) {
+                if let Some(frame) = frames.get(*label) {
                     let offset = layout.offsets.get(i).copied().unwrap_or(0);
                     if let Some((previous_offset, previous_frame)) = previous {
                         if previous_offset == offset && previous_frame != frame {
@@ -349,14 +451,14 @@ impl<'a> CodeModel<'a> {
         &self,
         elements: &[Insn],
         index: usize,
-        frames: &HashMap<Label, Frame>,
-        pool: &mut PoolBuilder<'a>,
+        frames: &FrameTable,
+        pool: &mut PoolBuilder<'_>,
     ) -> Result<Frame> {
         let mut frame = frame_infer::frame_before(
             elements,
             index,
-            &|l| frames.get(&l).cloned(),
-            &self.initial_frame,
+            &|l| frames.get(l).cloned(),
+            self.initial_frame,
             self.this_class,
             pool,
         )?;
@@ -376,8 +478,7 @@ enum Fixup {
     Nop,
 }
 
-fn local_variables(entries: &[LocalVariable], layout: &Layout) -> Result<Vec<u8>> {
-    let mut data = Vec::with_capacity(2 + entries.len() * 10);
+fn local_variables(entries: &[LocalVariable], layout: &Layout, data: &mut Vec<u8>) -> Result<()> {
     data.u16(count16(entries.len(), "local variables")?);
     for v in entries {
         let (start, end) = (layout.label(v.start)?, layout.label(v.end)?);
@@ -387,9 +488,10 @@ fn local_variables(entries: &[LocalVariable], layout: &Layout) -> Result<Vec<u8>
         data.u16(v.descriptor_index);
         data.u16(v.index);
     }
-    Ok(data)
+    Ok(())
 }
 
+/// Appends `insn`, laid out at code `offset`, to `out`.
 fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
     let relative = |label: Label| -> Result<i32> { Ok(layout.label(label)? as i32 - offset as i32) };
     match insn {

@@ -114,8 +114,10 @@ pub struct ClassEditor<'a> {
     pub fields: Vec<MemberEntry<'a>>,
     pub methods: Vec<MemberEntry<'a>>,
     pub attributes: Vec<AttributeEntry<'a>>,
-    /// The BootstrapMethods table, once something was added to it.
-    bootstrap_methods: Option<Vec<BootstrapMethod>>,
+    /// The BootstrapMethods table once something was added to it, with the
+    /// pool index of its name, added to the pool then so that writing never
+    /// has to add to the pool.
+    bootstrap_methods: Option<(u16, Vec<BootstrapMethod>)>,
     /// Size of the class as read, to size the output.
     original_len: usize,
 }
@@ -156,7 +158,12 @@ impl<'a> ClassEditor<'a> {
 
     /// Assembles `code` and makes it the Code attribute of method `index`.
     pub fn replace_code(&mut self, index: usize, code: &CodeModel<'a>) -> Result<()> {
-        let data = code.assemble(&mut self.pool)?;
+        self.set_code(index, code.clone())
+    }
+
+    /// [`ClassEditor::replace_code`], consuming `code` (no copy of its instructions).
+    pub fn set_code(&mut self, index: usize, code: CodeModel<'a>) -> Result<()> {
+        let data = code.assemble_owned(&mut self.pool)?;
         let name_index = self.pool.utf8(name::CODE)?;
         let method = self
             .edit_method(index)
@@ -232,12 +239,14 @@ impl<'a> ClassEditor<'a> {
 
     /// The index of a bootstrap method equal to `method`, adding it if needed.
     pub fn add_bootstrap_method(&mut self, method: BootstrapMethod) -> Result<u16> {
-        if self.bootstrap_methods.is_none() {
-            self.bootstrap_methods = Some(self.read_bootstrap_methods()?);
-            // Named now, so that writing never has to add to the pool.
-            self.pool.utf8(name::BOOTSTRAP_METHODS)?;
-        }
-        let table = self.bootstrap_methods.get_or_insert_with(Vec::new);
+        let table = match &mut self.bootstrap_methods {
+            Some((_, table)) => table,
+            None => {
+                let table = self.read_bootstrap_methods()?;
+                let name_index = self.pool.utf8(name::BOOTSTRAP_METHODS)?;
+                &mut self.bootstrap_methods.insert((name_index, table)).1
+            }
+        };
         if let Some(i) = table.iter().position(|m| *m == method) {
             return Ok(i as u16);
         }
@@ -269,26 +278,28 @@ impl<'a> ClassEditor<'a> {
 
     /// The class file's bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let mut attributes = self.attributes.clone();
-        if let Some(table) = &self.bootstrap_methods {
-            let mut data = Vec::new();
+        // The edited BootstrapMethods table replaces the original attribute,
+        // or is appended; the other attributes are written as they are.
+        let bootstrap = self.bootstrap_methods.as_ref().map(|(name_index, table)| {
+            let mut data = Vec::with_capacity(2 + table.len() * 6);
             data.u16(table.len() as u16);
             for method in table {
                 data.u16(method.method_handle);
                 data.u16(method.arguments.len() as u16);
                 method.arguments.iter().for_each(|&a| data.u16(a));
             }
-            let mut pool = self.pool.clone();
-            let name_index = pool.utf8(name::BOOTSTRAP_METHODS)?;
-            let entry = AttributeEntry::New { name_index, data };
-            let existing = attributes
+            AttributeEntry::New { name_index: *name_index, data }
+        });
+        let replaced = bootstrap.as_ref().and_then(|_| {
+            self.attributes
                 .iter()
-                .position(|a| matches!(a, AttributeEntry::Original(o) if o.is(name::BOOTSTRAP_METHODS)));
-            match existing.and_then(|i| attributes.get_mut(i)) {
-                Some(slot) => *slot = entry,
-                None => attributes.push(entry),
-            }
-        }
+                .position(|a| matches!(a, AttributeEntry::Original(o) if o.is(name::BOOTSTRAP_METHODS)))
+        });
+        let appended = bootstrap.as_ref().filter(|_| replaced.is_none());
+        let attributes = self.attributes.iter().enumerate().map(|(i, a)| match &bootstrap {
+            Some(table) if Some(i) == replaced => table,
+            _ => a,
+        });
         let mut out = Vec::with_capacity(self.original_len + 256);
         out.u32(MAGIC);
         out.u16(self.minor_version);
@@ -310,7 +321,11 @@ impl<'a> ClassEditor<'a> {
                 }
             }
         }
-        write_attributes(&attributes, &mut out)?;
+        let count = self.attributes.len() + usize::from(appended.is_some());
+        out.u16(count16(count, "attributes")?);
+        for attribute in attributes.chain(appended) {
+            attribute.write(&mut out)?;
+        }
         Ok(out)
     }
 }

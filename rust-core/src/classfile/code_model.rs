@@ -240,7 +240,8 @@ pub struct CodeModel<'a> {
     pub frames_required: bool,
     /// The class this code belongs to (a Class constant), for `this` in frames.
     pub this_class: u16,
-    next_label: u32,
+    /// The id the next new label gets: labels are numbered densely from 0.
+    pub(crate) next_label: u32,
 }
 
 /// Labels by code offset while lifting.
@@ -558,10 +559,6 @@ impl<'a> CodeModel<'a> {
     /// The frame registered at `label`, if any.
     pub fn frame_at(&self, label: Label) -> Option<&Frame> {
         self.frames.iter().find(|(l, _)| *l == label).map(|(_, f)| f)
-    }
-
-    pub(crate) fn label_count(&self) -> u32 {
-        self.next_label
     }
 }
 

@@ -99,8 +99,17 @@ pub fn parse_method(descriptor: &str) -> Result<MethodType<'_>> {
 
 /// Parameter slots and return slots of a method descriptor.
 pub fn method_slot_sizes(descriptor: &str) -> Result<(i32, i32)> {
-    let method = parse_method(descriptor)?;
-    Ok((i32::from(method.parameter_slots()), i32::from(method.return_slots())))
+    // The same walk as `parse_method`, counting instead of collecting.
+    let mut rest = descriptor.strip_prefix('(').ok_or_else(|| bad(descriptor))?;
+    let mut parameters: u16 = 0;
+    while !rest.starts_with(')') {
+        let (t, after) = field_type(rest, descriptor)?;
+        parameters = parameters.wrapping_add(t.slots());
+        rest = after;
+    }
+    let rest = rest.get(1..).unwrap_or_default();
+    let returns = if rest == "V" { 0 } else { parse_field(rest)?.slots() };
+    Ok((i32::from(parameters), i32::from(returns)))
 }
 
 #[cfg(test)]

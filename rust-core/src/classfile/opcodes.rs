@@ -122,6 +122,22 @@ pub fn operands(opcode: u8) -> Operands {
 /// on a constant (ldc, fields, invocations, multianewarray are computed from
 /// their descriptors).
 pub fn fixed_stack_effect(opcode: u8) -> i32 {
+    // The depth pass asks for every instruction: a table read, not a jump
+    // through a 256-way match.
+    FIXED_STACK_EFFECTS.get(usize::from(opcode)).map_or(0, |&e| i32::from(e))
+}
+
+const FIXED_STACK_EFFECTS: [i8; 256] = {
+    let mut table = [0i8; 256];
+    let mut opcode = 0;
+    while opcode < 256 {
+        table[opcode] = fixed_stack_effect_of(opcode as u8) as i8;
+        opcode += 1;
+    }
+    table
+};
+
+const fn fixed_stack_effect_of(opcode: u8) -> i32 {
     match opcode {
         NOP => 0,
         1..=8 => 1,   // aconst_null, iconst_*

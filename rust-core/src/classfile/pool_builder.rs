@@ -7,7 +7,8 @@ use super::encode::Put;
 use super::error::{ClassFileError, Result};
 use super::mutf8;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use super::stack_depth::SlotCache;
+use rustc_hash::FxHashMap;
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
 pub const MAX_POOL_COUNT: u32 = 65_535;
@@ -25,20 +26,57 @@ pub mod handle_kind {
     pub const INVOKE_INTERFACE: u8 = 9;
 }
 
+/// Marks the second slot of an added Long or Double in `PoolBuilder::added_at`.
+const SECOND_SLOT: u32 = u32::MAX;
+
 #[derive(Debug, Clone)]
 pub struct PoolBuilder<'a> {
     original: ConstantPool<'a>,
     added: Vec<Constant<'a>>,
+    /// For each index past the original pool, its position in `added`, so
+    /// that code just built can look its new constants up in constant time.
+    added_at: Vec<u32>,
     /// `constant_pool_count` after the additions.
     count: u32,
     /// Every entry by value, built on the first addition.
-    index: Option<HashMap<Constant<'a>, u16>>,
+    index: Option<Index<'a>>,
+    /// Descriptor slot sizes by entry, for stack depths (see `stack_depth`):
+    /// every method of the class is assembled against this one pool.
+    pub(crate) slot_cache: SlotCache,
+}
+
+/// Entries by value. Utf8 entries are keyed by their bytes alone, so that
+/// looking up a name that is already there allocates nothing.
+#[derive(Debug, Clone, Default)]
+struct Index<'a> {
+    utf8: FxHashMap<Cow<'a, [u8]>, u16>,
+    /// Every other kind: a few integers each.
+    other: FxHashMap<Constant<'a>, u16>,
+}
+
+impl<'a> Index<'a> {
+    fn of(original: &ConstantPool<'a>) -> Self {
+        let capacity = usize::from(original.count());
+        let mut index = Index {
+            utf8: FxHashMap::with_capacity_and_hasher(capacity / 2, Default::default()),
+            other: FxHashMap::with_capacity_and_hasher(capacity / 2, Default::default()),
+        };
+        // Entries were checked when the pool was parsed; an unreadable one
+        // cannot be matched and is simply not indexed.
+        for (i, c) in original.iter().flatten() {
+            match c {
+                Constant::Utf8(bytes) => index.utf8.entry(bytes).or_insert(i),
+                other => index.other.entry(other).or_insert(i),
+            };
+        }
+        index
+    }
 }
 
 impl<'a> PoolBuilder<'a> {
     pub fn new(original: ConstantPool<'a>) -> Self {
         let count = u32::from(original.count());
-        PoolBuilder { original, added: Vec::new(), count, index: None }
+        PoolBuilder { original, added: Vec::new(), added_at: Vec::new(), count, index: None, slot_cache: SlotCache::default() }
     }
 
     /// The pool as read, without the additions.
@@ -56,52 +94,77 @@ impl<'a> PoolBuilder<'a> {
 
     /// Entry `index`, original or added.
     pub fn get(&self, index: u16) -> Result<Constant<'a>> {
-        if index < self.original.count() {
-            return self.original.get(index);
+        let Some(past) = index.checked_sub(self.original.count()) else { return self.original.get(index) };
+        match self.added_at.get(usize::from(past)).and_then(|&at| self.added.get(at as usize)) {
+            Some(constant) => Ok(constant.clone()),
+            // The second slot of a Long or Double, or past the end: the
+            // original pool reports the bad index.
+            None => self.original.get(index),
         }
-        let mut next = u32::from(self.original.count());
-        for constant in &self.added {
-            if next == u32::from(index) {
-                return Ok(constant.clone());
-            }
-            next += u32::from(constant.slots());
-        }
-        self.original.get(index)
     }
 
     /// The index of `constant`, adding it if the pool has no equal entry.
     pub fn add(&mut self, constant: Constant<'a>) -> Result<u16> {
+        let constant = match constant {
+            Constant::Utf8(bytes) => return self.add_utf8(bytes),
+            other => other,
+        };
         let original = &self.original;
-        let index = self.index.get_or_insert_with(|| {
-            let mut map = HashMap::with_capacity(usize::from(original.count()));
-            for (i, c) in original.iter().flatten() {
-                map.entry(c).or_insert(i);
-            }
-            map
-        });
-        if let Some(&existing) = index.get(&constant) {
+        let index = self.index.get_or_insert_with(|| Index::of(original));
+        if let Some(&existing) = index.other.get(&constant) {
             return Ok(existing);
         }
-        let at = self.count;
-        let next = at + u32::from(constant.slots());
+        let at = self.next_index(&constant)?;
+        if let Some(index) = &mut self.index {
+            index.other.insert(constant.clone(), at);
+        }
+        self.push(constant);
+        Ok(at)
+    }
+
+    /// The index of a Utf8 entry of `bytes` (modified UTF-8), adding it if needed.
+    fn add_utf8(&mut self, bytes: Cow<'_, [u8]>) -> Result<u16> {
+        if bytes.len() > usize::from(u16::MAX) {
+            return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
+        }
+        let original = &self.original;
+        let index = self.index.get_or_insert_with(|| Index::of(original));
+        if let Some(&existing) = index.utf8.get(bytes.as_ref()) {
+            return Ok(existing);
+        }
+        let owned = bytes.into_owned();
+        let constant = Constant::Utf8(Cow::Owned(owned.clone()));
+        let at = self.next_index(&constant)?;
+        if let Some(index) = &mut self.index {
+            index.utf8.insert(Cow::Owned(owned), at);
+        }
+        self.push(constant);
+        Ok(at)
+    }
+
+    /// The index `constant` gets if it is added now.
+    fn next_index(&self, constant: &Constant<'_>) -> Result<u16> {
+        let next = self.count + u32::from(constant.slots());
         if next > MAX_POOL_COUNT {
             return Err(ClassFileError::limit(
                 0,
                 format!("the constant pool would pass 65,535 entries (adding {constant:?})"),
             ));
         }
-        index.insert(constant.clone(), at as u16);
+        Ok(self.count as u16)
+    }
+
+    fn push(&mut self, constant: Constant<'a>) {
+        self.added_at.push(self.added.len() as u32);
+        if constant.slots() == 2 {
+            self.added_at.push(SECOND_SLOT);
+        }
+        self.count += u32::from(constant.slots());
         self.added.push(constant);
-        self.count = next;
-        Ok(at as u16)
     }
 
     pub fn utf8(&mut self, text: &str) -> Result<u16> {
-        let bytes = mutf8::encode(text).into_owned();
-        if bytes.len() > usize::from(u16::MAX) {
-            return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
-        }
-        self.add(Constant::Utf8(Cow::Owned(bytes)))
+        self.add_utf8(mutf8::encode(text))
     }
 
     pub fn class(&mut self, internal_name: &str) -> Result<u16> {

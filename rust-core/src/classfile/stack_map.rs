@@ -100,6 +100,13 @@ impl Frame {
     /// Sets local `slot` to `t`, padding with `Top` below it and invalidating
     /// any long or double it overwrites half of.
     pub fn set_local(&mut self, slot: usize, t: VType) {
+        // The common case, a new local past the others, needs no slot form.
+        let count = self.local_slot_count();
+        if slot >= count {
+            self.locals.resize(self.locals.len() + (slot - count), VType::Top);
+            self.locals.push(t);
+            return;
+        }
         let mut slots = self.local_slots();
         set_slot(&mut slots, slot, t);
         self.set_local_slots(&slots);
@@ -171,10 +178,11 @@ pub(crate) fn decode(
 ) -> Result<Vec<(Label, Frame)>> {
     let count = r.count(1)?;
     let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count);
-    let mut previous = initial.clone();
     let mut offset: i64 = -1;
     let mut spent = 0usize;
     for _ in 0..count {
+        // Each frame is relative to the one before (no copy of it needed).
+        let previous = frames.last().map_or(initial, |(_, f)| f);
         let at = r.offset();
         let frame_type = r.u8()?;
         let (delta, frame) = match frame_type {
@@ -224,7 +232,6 @@ pub(crate) fn decode(
         }
         offset += i64::from(delta) + 1;
         let label = label_at(offset as u32, at)?;
-        previous = frame.clone();
         frames.push((label, frame));
     }
     Ok(frames)
@@ -248,10 +255,16 @@ fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result
 
 /// Checks that the Object types of decoded frames name Class constants.
 pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, at: usize) -> Result<()> {
+    // Frames repeat the same few classes: check each once (decoding the
+    // name is what costs).
+    let mut checked: Vec<u16> = Vec::new();
     for (_, frame) in frames {
         for t in frame.locals.iter().chain(&frame.stack) {
             if let VType::Object(index) = t {
-                ConstantPool::at(pool.class_name(*index), at)?;
+                if !checked.contains(index) {
+                    ConstantPool::at(pool.class_name(*index), at)?;
+                    checked.push(*index);
+                }
             }
         }
     }
@@ -261,6 +274,17 @@ pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, a
 /// Encodes frames, given in increasing code order, as a StackMapTable's content.
 pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(frames.len() * 4 + 2);
+    encode_into(frames, initial, offset_of, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode`], appending to `out`.
+pub fn encode_into(
+    frames: &[(u32, &Frame)],
+    initial: &Frame,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
     out.u16(count);
     let mut previous = initial;
@@ -274,11 +298,11 @@ pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Labe
             }
         };
         let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
-        write_frame(&mut out, delta, previous, frame, offset_of)?;
+        write_frame(out, delta, previous, frame, offset_of)?;
         previous = frame;
         previous_offset = Some(offset);
     }
-    Ok(out)
+    Ok(())
 }
 
 fn write_frame(
