@@ -58,7 +58,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     };
     let no_state = State::default();
     let known = cache.as_ref().map_or(&no_state, |c| &c.state);
-    let listed = match pool.install(|| inventory::take(class_dir, known, cache.is_some())) {
+    let mut listed = match pool.install(|| inventory::take(class_dir, known, cache.is_some())) {
         Ok(listed) => listed,
         Err(errors) => {
             report.classes_failed = errors.len() as u64;
@@ -95,7 +95,9 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let settings = Settings { tracegen: request.tracegen, filters: request.filters.clone() };
     let environment = environment(&settings, &groups);
 
-    let plan = match plan(&listed, cache.as_ref(), &environment) {
+    // The bytes the inventory read move into the plan rather than being copied.
+    let read: Vec<Option<Vec<u8>>> = listed.iter_mut().map(|class| class.bytes.take()).collect();
+    let plan = match plan(&listed, read, cache.as_ref(), &environment) {
         Ok(plan) => plan,
         Err(errors) => {
             report.errors = errors;
@@ -200,11 +202,17 @@ fn environment(settings: &Settings, groups: &Groups) -> String {
 /// Decides, class by class, what is up to date and what must be enhanced,
 /// and from which bytes: the file's own, or the original the cache kept when
 /// the file still holds TF's earlier output.
-fn plan<'l>(listed: &'l [Listed], cache: Option<&Cache>, environment: &str) -> Result<Plan<'l>, Vec<Diagnostic>> {
+/// `read[i]` holds the bytes the inventory read of `listed[i]`, if it read them.
+fn plan<'l>(
+    listed: &'l [Listed],
+    read: Vec<Option<Vec<u8>>>,
+    cache: Option<&Cache>,
+    environment: &str,
+) -> Result<Plan<'l>, Vec<Diagnostic>> {
     let same_environment = cache.is_some_and(|c| c.state.environment == environment);
     let mut plan = Plan { up_to_date: Vec::new(), work: Vec::new() };
     let mut errors = Vec::new();
-    for class in listed {
+    for (class, read) in listed.iter().zip(read) {
         let holds_output = class.holds_recorded_output();
         if let Some(prior) = class.prior.as_ref().filter(|_| same_environment && holds_output) {
             plan.up_to_date.push((class, Entry { stamp: class.stamp, ..prior.clone() }));
@@ -217,7 +225,7 @@ fn plan<'l>(listed: &'l [Listed], cache: Option<&Cache>, environment: &str) -> R
             .and_then(|p| cache.and_then(|c| c.original(&p.original)).map(|bytes| (bytes, p.original)));
         let (bytes, original) = match kept {
             Some((bytes, digest)) => (bytes, Some(digest)),
-            None => match file_bytes(class) {
+            None => match read.map_or_else(|| read_file(class), Ok) {
                 Ok(bytes) => (bytes, class.digest),
                 Err(e) => {
                     errors.push(e);
@@ -235,18 +243,15 @@ fn plan<'l>(listed: &'l [Listed], cache: Option<&Cache>, environment: &str) -> R
     }
 }
 
-/// The file's bytes: as read by the inventory, or read now (the cache had
-/// vouched for the file, but its original is gone).
-fn file_bytes(class: &Listed) -> Result<Vec<u8>, Diagnostic> {
-    match &class.bytes {
-        Some(bytes) => Ok(bytes.clone()),
-        None => std::fs::read(&class.file).map_err(|e| Diagnostic {
-            file: Some(class.file.display().to_string()),
-            rule: "io".into(),
-            message: format!("could not read the class file: {e}"),
-            ..Diagnostic::default()
-        }),
-    }
+/// Reads a file the inventory did not (the cache had vouched for it, but the
+/// original it kept is gone).
+fn read_file(class: &Listed) -> Result<Vec<u8>, Diagnostic> {
+    std::fs::read(&class.file).map_err(|e| Diagnostic {
+        file: Some(class.file.display().to_string()),
+        rule: "io".into(),
+        message: format!("could not read the class file: {e}"),
+        ..Diagnostic::default()
+    })
 }
 
 /// Writes the run's results so that a build killed at any point leaves each
