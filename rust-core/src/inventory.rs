@@ -1,15 +1,17 @@
-//! Stage 0 of an incremental run: every class file in the directory, and what
-//! is known of each. A file whose size and modification time are those the
+//! Stage 0 of an incremental run: every class file in the directory
+//! ([`find`]), and what is known of each ([`take`]). A file whose size and modification time are those the
 //! cache recorded is not read at all; any other is read, hashed (when there is
 //! a cache) and scanned — unless its digest shows it is a file the cache knows.
 #![forbid(unsafe_code)]
 
 use crate::cache::state::{self, Digest, Entry, Stamp, State};
 use crate::request::Diagnostic;
+use crate::output;
 use crate::scan;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// One class file as found.
 #[derive(Debug)]
@@ -34,45 +36,83 @@ impl Listed {
     pub fn holds_recorded_output(&self) -> bool {
         self.prior.as_ref().is_some_and(|p| self.digest == Some(p.output))
     }
+
+    /// The cache's word that the file holds an enhancement of the original it
+    /// kept: the output TF left there, or one a killed run was about to replace.
+    pub fn holds_enhancement_of_original(&self) -> bool {
+        self.prior.as_ref().zip(self.digest.as_ref()).is_some_and(|(p, d)| p.is_output(d))
+    }
 }
 
-/// Lists and, where needed, reads and scans every class file under `dir`, in
-/// parallel on the current rayon pool. `known` is the cache's state (empty
-/// without a cache); `hash` says whether digests are wanted (only a cache needs
-/// them). Every unreadable or unparsable file is reported, not just the first.
-pub fn take(dir: &Path, known: &State, hash: bool) -> Result<Vec<Listed>, Vec<Diagnostic>> {
-    let mut files = Vec::new();
-    walk(dir, "", &mut files).map_err(|e| vec![io_error(dir, "list the class files", e)])?;
+/// What the walk found: every class file with its stamp, sorted by key, and
+/// the temporary files a killed run left behind (see [`crate::output`]).
+#[derive(Debug, Default)]
+pub struct Found {
+    pub files: Vec<FoundFile>,
+    pub stale_temporaries: Vec<PathBuf>,
+}
+
+/// A class file the walk found, with its stamp read through its directory.
+#[derive(Debug)]
+pub struct FoundFile {
+    relative: String,
+    file: PathBuf,
+    stamp: Option<Stamp>,
+}
+
+/// Walks `dir` in parallel on the current rayon pool (one task per directory).
+/// Every directory or file that can't be read is reported, not just the first.
+pub fn find(dir: &Path) -> Result<Found, Vec<Diagnostic>> {
+    let walked = Mutex::new(Walked::default());
+    rayon::scope(|scope| walk(scope, dir.to_path_buf(), String::new(), &walked));
+    let Walked { mut found, mut errors } = walked.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !errors.is_empty() {
+        errors.sort_by(|a, b| a.file.cmp(&b.file));
+        return Err(errors);
+    }
     // By key: the order of paths as strings, which is all determinism needs.
-    files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let results: Vec<Result<Listed, Diagnostic>> =
-        files.into_par_iter().map(|(relative, file)| list_one(relative, file, known, hash)).collect();
-    let mut listed = Vec::with_capacity(results.len());
+    found.files.par_sort_unstable_by(|a, b| a.relative.cmp(&b.relative));
+    found.stale_temporaries.sort();
+    Ok(found)
+}
+
+/// Reads and scans, where needed, every file found, in parallel on the current
+/// rayon pool. `known` is the cache's state (empty without a cache); `hash`
+/// says whether digests are wanted (only a cache needs them). Every unreadable
+/// or unparsable file is reported, not just the first.
+pub fn take(files: Vec<FoundFile>, known: &State, hash: bool) -> Result<Vec<Listed>, Vec<Diagnostic>> {
+    let results: Vec<Result<Listed, Diagnostic>> = files.into_par_iter().map(|file| list_one(file, known, hash)).collect();
+    let mut classes = Vec::with_capacity(results.len());
     let mut errors = Vec::new();
     for result in results {
         match result {
-            Ok(class) => listed.push(class),
+            Ok(class) => classes.push(class),
             Err(e) => errors.push(e),
         }
     }
     if errors.is_empty() {
-        Ok(listed)
+        Ok(classes)
     } else {
         Err(errors)
     }
 }
 
-fn list_one(relative: String, file: PathBuf, known: &State, hash: bool) -> Result<Listed, Diagnostic> {
+#[derive(Default)]
+struct Walked {
+    found: Found,
+    errors: Vec<Diagnostic>,
+}
+
+fn list_one(found: FoundFile, known: &State, hash: bool) -> Result<Listed, Diagnostic> {
+    let FoundFile { relative, file, stamp } = found;
     let prior = known.classes.get(&relative).cloned();
-    let metadata = std::fs::metadata(&file).map_err(|e| io_error(&file, "read the class file's metadata", e))?;
-    let stamp = Stamp::of(&metadata);
     if let Some(p) = prior.as_ref().filter(|p| p.stamp.is_some() && p.stamp == stamp) {
         let (name, group, digest) = (p.name.clone(), p.group.clone(), Some(p.output));
         return Ok(Listed { relative, file, name, group, stamp, bytes: None, digest, prior });
     }
     let bytes = std::fs::read(&file).map_err(|e| io_error(&file, "read the class file", e))?;
     let digest = hash.then(|| state::digest(&bytes));
-    let recognised = prior.as_ref().filter(|p| digest == Some(p.output) || digest == Some(p.original));
+    let recognised = prior.as_ref().filter(|p| digest.as_ref().is_some_and(|d| p.is_output(d) || *d == p.original));
     let (name, group) = match recognised {
         Some(p) => (p.name.clone(), p.group.clone()),
         None => scan::identify(&file, &bytes)?,
@@ -80,19 +120,44 @@ fn list_one(relative: String, file: PathBuf, known: &State, hash: bool) -> Resul
     Ok(Listed { relative, file, name, group, stamp, bytes: Some(bytes), digest, prior })
 }
 
-/// Every `.class` file under `dir`, with its key (`prefix` + relative path, `/`-separated).
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if entry.file_type()?.is_dir() {
-            walk(&entry.path(), &format!("{prefix}{name}/"), out)?;
-        } else if name.ends_with(".class") {
-            out.push((format!("{prefix}{name}"), entry.path()));
+/// Every `.class` file under `dir`, with its key (`prefix` + relative path,
+/// `/`-separated) and metadata; one task per directory. The metadata comes
+/// from the directory entry (a `statx` relative to the open directory, no
+/// path walk per file), except for symbolic links, which are followed.
+fn walk<'s>(scope: &rayon::Scope<'s>, dir: PathBuf, prefix: String, walked: &'s Mutex<Walked>) {
+    let mut local = Walked::default();
+    let mut entries = || -> std::io::Result<()> {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let file_type = entry.file_type()?;
+            if file_type.is_dir() {
+                let (sub, sub_prefix) = (entry.path(), format!("{prefix}{name}/"));
+                scope.spawn(move |scope| walk(scope, sub, sub_prefix, walked));
+            } else if name.ends_with(".class") {
+                let file = entry.path();
+                let metadata = if file_type.is_symlink() { std::fs::metadata(&file) } else { entry.metadata() };
+                match metadata {
+                    Ok(metadata) => {
+                        let stamp = Stamp::of(&metadata);
+                        local.found.files.push(FoundFile { relative: format!("{prefix}{name}"), file, stamp });
+                    }
+                    Err(e) => local.errors.push(io_error(&file, "read the class file's metadata", e)),
+                }
+            } else if output::is_temporary(&name) {
+                local.found.stale_temporaries.push(entry.path());
+            }
         }
+        Ok(())
+    };
+    if let Err(e) = entries() {
+        local.errors.push(io_error(&dir, "list the class files", e));
     }
-    Ok(())
+    let mut all = walked.lock().unwrap_or_else(|e| e.into_inner());
+    all.found.files.append(&mut local.found.files);
+    all.found.stale_temporaries.append(&mut local.found.stale_temporaries);
+    all.errors.append(&mut local.errors);
 }
 
 fn io_error(file: &Path, what: &str, e: std::io::Error) -> Diagnostic {

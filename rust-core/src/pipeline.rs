@@ -34,31 +34,45 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             ..Diagnostic::default()
         });
     }
-    // `.class.new` outputs leave the directory as the build wrote it: nothing to remember.
-    let mut cache = match request.cache_dir.as_deref().filter(|_| !request.new_out) {
-        Some(dir) => match Cache::open(Path::new(dir)) {
-            Ok(cache) => Some(cache),
-            Err(e) => {
-                return fail(report, Diagnostic {
-                    file: Some(dir.to_string()),
-                    rule: "cache".into(),
-                    message: format!("could not open the incremental cache: {e}"),
-                    ..Diagnostic::default()
-                })
-            }
-        },
-        None => None,
-    };
-    if let Some(line) = cache.as_ref().and_then(|c| c.discarded.clone()) {
-        report.warnings.push(line);
-    }
     let pool = match worker_pool(request.threads) {
         Ok(pool) => pool,
         Err(message) => return fail(report, Diagnostic { rule: "threads".into(), message, ..Diagnostic::default() }),
     };
+    // `.class.new` outputs leave the directory as the build wrote it: nothing to remember.
+    let cache_dir = request.cache_dir.as_deref().filter(|_| !request.new_out);
+    let cache_error = |dir: &str, e: std::io::Error| Diagnostic {
+        file: Some(dir.to_string()),
+        rule: "cache".into(),
+        message: format!("could not open the incremental cache: {e}"),
+        ..Diagnostic::default()
+    };
+    let mut cache = match cache_dir.map(|dir| Cache::lock(Path::new(dir))).transpose() {
+        Ok(cache) => cache,
+        Err(e) => return fail(report, cache_error(cache_dir.unwrap_or_default(), e)),
+    };
+    // Under the lock, the state is checked and decoded while the directory is walked.
+    let (loaded, found) =
+        pool.install(|| rayon::join(|| cache.as_mut().map_or(Ok(()), Cache::load_state), || inventory::find(class_dir)));
+    if let Err(e) = loaded {
+        return fail(report, cache_error(cache_dir.unwrap_or_default(), e));
+    }
+    if let Some(line) = cache.as_ref().and_then(|c| c.discarded.clone()) {
+        report.warnings.push(line);
+    }
+    let found = match found {
+        Ok(found) => found,
+        Err(errors) => {
+            report.classes_failed = errors.len() as u64;
+            report.errors = errors;
+            return finish(report);
+        }
+    };
+    if let Err(e) = clear_stale_temporaries(&mut report, &found.stale_temporaries, cache.is_some() && !request.dry_run) {
+        return fail(report, e);
+    }
     let no_state = State::default();
     let known = cache.as_ref().map_or(&no_state, |c| &c.state);
-    let mut listed = match pool.install(|| inventory::take(class_dir, known, cache.is_some())) {
+    let mut listed = match pool.install(|| inventory::take(found.files, known, cache.is_some())) {
         Ok(listed) => listed,
         Err(errors) => {
             report.classes_failed = errors.len() as u64;
@@ -158,6 +172,30 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     finish(report)
 }
 
+/// Deals with the temporary files a killed run left in the class directory:
+/// holding the cache's lock, no other TF run can be writing them, so they go
+/// (they must not reach a jar); without it they are only reported.
+fn clear_stale_temporaries(report: &mut EnhanceReport, stale: &[PathBuf], remove: bool) -> Result<(), Diagnostic> {
+    let Some(first) = stale.first() else { return Ok(()) };
+    if remove {
+        for file in stale {
+            output::remove_if_present(file).map_err(|e| Diagnostic {
+                file: Some(file.display().to_string()),
+                rule: "write".into(),
+                message: format!("could not remove a temporary file an interrupted run left: {e}"),
+                ..Diagnostic::default()
+            })?;
+        }
+    }
+    let done = if remove { "removed" } else { "found (not removed without the cache's lock)" };
+    report.warnings.push(format!(
+        "TF: {done} {} temporary file(s) an interrupted run left in the class directory, such as {}",
+        stale.len(),
+        first.display()
+    ));
+    Ok(())
+}
+
 /// What one class needs: the bytes to enhance (its original) and where they came from.
 struct Work<'l> {
     listed: &'l Listed,
@@ -215,13 +253,15 @@ fn plan<'l>(
     for (class, read) in listed.iter().zip(read) {
         let holds_output = class.holds_recorded_output();
         if let Some(prior) = class.prior.as_ref().filter(|_| same_environment && holds_output) {
-            plan.up_to_date.push((class, Entry { stamp: class.stamp, ..prior.clone() }));
+            plan.up_to_date.push((class, Entry { stamp: class.stamp, superseded: None, ..prior.clone() }));
             continue;
         }
+        // A file holding an enhancement is redone from the original the cache kept.
+        let enhanced_copy = class.holds_enhancement_of_original() && class.prior.as_ref().map(|p| p.original) != class.digest;
         let kept = class
             .prior
             .as_ref()
-            .filter(|p| holds_output && p.output != p.original)
+            .filter(|_| enhanced_copy)
             .and_then(|p| cache.and_then(|c| c.original(&p.original)).map(|bytes| (bytes, p.original)));
         let (bytes, original) = match kept {
             Some((bytes, digest)) => (bytes, Some(digest)),
@@ -272,10 +312,8 @@ fn commit(
         message: format!("could not update the incremental cache: {e}"),
         ..Diagnostic::default()
     };
-    let mut next = State { format: STATE_FORMAT, environment, classes: Default::default() };
-    for (class, entry) in &plan.up_to_date {
-        next.classes.insert(class.relative.clone(), entry.clone());
-    }
+    // The entries in one sorted batch: the map is then built in one pass.
+    let mut entries: Vec<(String, Entry)> = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
     // Which files to write: with a cache, those not already holding the output
     // (after a change of settings, classes TF now leaves alone get their
     // original back); without one, the enhanced classes.
@@ -296,8 +334,11 @@ fn commit(
                 let listed = result.work.listed;
                 let write = listed.digest != Some(output);
                 let stamp = if write { None } else { listed.stamp };
-                let entry = Entry { stamp, original, output, name: listed.name.clone(), group: listed.group.clone() };
-                next.classes.insert(listed.relative.clone(), entry);
+                // Until it is rewritten, the file may keep the enhancement it holds now.
+                let superseded = listed.digest.filter(|d| write && *d != original);
+                let (name, group) = (listed.name.clone(), listed.group.clone());
+                let entry = Entry { stamp, original, output, superseded, name, group };
+                entries.push((listed.relative.clone(), entry));
                 if write {
                     to_write.push(i);
                 }
@@ -307,6 +348,11 @@ fn commit(
             let enhanced = |(i, result): (usize, &Finished<'_, '_>)| matches!(result.output, Output::Enhanced(_)).then_some(i);
             to_write.extend(results.iter().enumerate().filter_map(enhanced));
         }
+    }
+    // Both runs of `entries` are sorted: collecting merges them.
+    let mut next = State { format: STATE_FORMAT, environment, classes: entries.into_iter().collect() };
+    if to_write.is_empty() && cache.as_deref().is_some_and(|c| c.state == next) {
+        return Ok(()); // nothing changed: the state on disk already says all of this
     }
     let mut previous = State::default();
     if let Some(c) = cache.as_deref_mut() {
@@ -335,6 +381,7 @@ fn commit(
             report.messages.push(format!("restored the original of {}", class.name));
         }
         if let Some(entry) = next.classes.get_mut(&class.relative) {
+            entry.superseded = None;
             entry.stamp = std::fs::metadata(&target).ok().and_then(|m| Stamp::of(&m));
         }
     }

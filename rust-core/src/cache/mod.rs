@@ -11,7 +11,7 @@
 
 pub mod state;
 
-use crate::output::write_atomically;
+use crate::output::{remove_if_present, remove_temporaries_in, write_atomically_via};
 use state::{digest, hex, Digest, State, STATE_FORMAT};
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{self, File};
@@ -35,13 +35,31 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// Opens (creating) the cache in `dir`, waiting for any other run on it.
+    /// Opens (creating) the cache in `dir`, waiting for any other run on it,
+    /// and loads its state.
     pub fn open(dir: &Path) -> io::Result<Cache> {
+        let mut cache = Cache::lock(dir)?;
+        cache.load_state()?;
+        Ok(cache)
+    }
+
+    /// Opens (creating) the cache in `dir` and waits for any other run on it;
+    /// the state stays empty until [`Cache::load_state`] (which a run can do
+    /// while it walks the class directory).
+    pub fn lock(dir: &Path) -> io::Result<Cache> {
         fs::create_dir_all(dir.join(ORIGINALS_DIR))?;
         let lock = File::options().create(true).truncate(false).write(true).open(dir.join(LOCK_FILE))?;
         lock.lock()?;
-        let path = dir.join(STATE_FILE);
-        let (state, discarded) = match fs::read(&path) {
+        // Every write into the cache has its temporary file here (see
+        // `keep_original`), so this one small directory holds all a killed run left.
+        remove_temporaries_in(dir)?;
+        Ok(Cache { dir: dir.to_path_buf(), _lock: lock, state: State::default(), discarded: None })
+    }
+
+    /// Reads and checks the saved state; a damaged one is discarded, and said so in `discarded`.
+    pub fn load_state(&mut self) -> io::Result<()> {
+        let path = self.dir.join(STATE_FILE);
+        (self.state, self.discarded) = match fs::read(&path) {
             Ok(bytes) => match State::decode(&bytes) {
                 Ok(state) => (state, None),
                 Err(reason) => (
@@ -52,7 +70,7 @@ impl Cache {
             Err(e) if e.kind() == io::ErrorKind::NotFound => (State::default(), None),
             Err(e) => return Err(e),
         };
-        Ok(Cache { dir: dir.to_path_buf(), _lock: lock, state, discarded })
+        Ok(())
     }
 
     pub fn dir(&self) -> &Path {
@@ -63,7 +81,7 @@ impl Cache {
     pub fn save(&mut self, mut state: State) -> io::Result<State> {
         state.format = STATE_FORMAT;
         let bytes = state.encode().map_err(io::Error::other)?;
-        write_atomically(&self.dir.join(STATE_FILE), &bytes)?;
+        write_atomically_via(&self.dir, &self.dir.join(STATE_FILE), &bytes)?;
         Ok(std::mem::replace(&mut self.state, state))
     }
 
@@ -83,7 +101,7 @@ impl Cache {
         if path.is_file() {
             return Ok(());
         }
-        write_atomically(&path, bytes)
+        write_atomically_via(&self.dir, &path, bytes)
     }
 
     /// Deletes the stored originals that `previous` referred to and the current
@@ -108,13 +126,7 @@ impl Cache {
                 previous.classes.values().map(|entry| &entry.original).filter(|d| !wanted.contains(d)).collect();
             gone.into_iter().map(|d| self.original_path(d)).collect()
         };
-        for file in unwanted {
-            match fs::remove_file(&file) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
-        }
-        Ok(())
+        unwanted.iter().try_for_each(|file| remove_if_present(file))
     }
 }
 
@@ -137,7 +149,7 @@ mod tests {
         let mut state = State::default();
         state.classes.insert(
             "A.class".into(),
-            state::Entry { stamp: None, original: a, output: a, name: "A".into(), group: None },
+            state::Entry { stamp: None, original: a, output: a, superseded: None, name: "A".into(), group: None },
         );
         cache.save(state.clone()).unwrap();
         cache.collect_garbage(&State::default(), true).unwrap();
