@@ -66,6 +66,19 @@ class TfPluginTest {
     }
 
     @Test
+    void testFixturesAreEnhancedLikeEverySourceSet() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        project.getPluginManager().apply("java-test-fixtures");
+
+        Task compile = project.getTasks().getByName("compileTestFixturesJava");
+        List<String> actions = actionNames(compile);
+        assertTrue(actions.get(actions.size() - 1).contains(EnhanceAction.DISPLAY_NAME), "actions: " + actions);
+        assertTrue(GradleCompat.sourceSets(project).getByName("testFixtures").getOutput().getDirs().getFiles()
+                .contains(resourceDir(project, "testFixtures")));
+    }
+
+    @Test
     void javaPluginAppliedAfterTfIsWiredAlike() {
         Project project = TestProjects.project(projectDir);
         project.getPluginManager().apply("org.tracingfacility.tf");
