@@ -359,17 +359,27 @@ fn commit(
         previous = c.save(next.clone()).map_err(|e| cache_error(c.dir(), e))?;
     }
 
-    for &i in &to_write {
-        let Some(result) = results.get(i) else { continue };
+    // The class files, in parallel: each write is atomic, and the state saved
+    // above already knows both the old and the new bytes of every one of them.
+    let written: Vec<(&Finished<'_, '_>, PathBuf, Option<Stamp>)> = to_write
+        .par_iter()
+        .filter_map(|&i| results.get(i))
+        .map(|result| {
+            let class = result.work.listed;
+            let target = target_file(request, &class.file);
+            output::write_atomically(&target, result.bytes()).map_err(|e| Diagnostic {
+                file: Some(target.display().to_string()),
+                class: Some(class.name.clone()),
+                rule: "write".into(),
+                message: format!("could not write the enhanced class: {e}"),
+                ..Diagnostic::default()
+            })?;
+            let stamp = std::fs::metadata(&target).ok().and_then(|m| Stamp::of(&m));
+            Ok((result, target, stamp))
+        })
+        .collect::<Result<_, Diagnostic>>()?;
+    for (result, target, stamp) in written {
         let class = result.work.listed;
-        let target = target_file(request, &class.file);
-        output::write_atomically(&target, result.bytes()).map_err(|e| Diagnostic {
-            file: Some(target.display().to_string()),
-            class: Some(class.name.clone()),
-            rule: "write".into(),
-            message: format!("could not write the enhanced class: {e}"),
-            ..Diagnostic::default()
-        })?;
         report.written.push(target.display().to_string());
         if let Output::Enhanced(_) = result.output {
             report.classes_enhanced += 1;
@@ -382,7 +392,7 @@ fn commit(
         }
         if let Some(entry) = next.classes.get_mut(&class.relative) {
             entry.superseded = None;
-            entry.stamp = std::fs::metadata(&target).ok().and_then(|m| Stamp::of(&m));
+            entry.stamp = stamp;
         }
     }
     if let Some(c) = cache {
