@@ -62,6 +62,17 @@ for i in $(seq "$runs"); do
         run one
     done
 done
+
+# The same kinds through JNI, as the plugins call the core (no process start),
+# on the directory the CLI runs left enhanced and cached.
+core_jar="$(ls "$root"/core-jni/target/tf-core-jni-*.jar 2>/dev/null | grep -v sources | head -1 || true)"
+msgpack_jar="$(ls ~/.m2/repository/org/msgpack/msgpack-core/*/msgpack-core-*.jar 2>/dev/null | grep -v sources | tail -1 || true)"
+if [ -n "$core_jar" ] && [ -n "$msgpack_jar" ]; then
+    java -Dtf.native.dir="$work/native" -cp "$core_jar:$msgpack_jar" "$here/JniRuns.java" "$classes" "$cache" "$runtime_jar" \
+        "$changed" "$work/variant1/classes/$changed" "$work/variant2/classes/$changed" "$runs" | tee "$work/jni.txt"
+else
+    echo "(no JNI figures: build core-jni first, mvn -pl core-jni -am package)"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 tail -1 "$work/last.txt"
 python3 - "$work/times.txt" "$count" <<'PY'
