@@ -240,3 +240,29 @@ fn two_builds_at_once_on_one_directory_take_turns() {
     });
     p.assert_same_as_clean_build("four concurrent builds");
 }
+
+#[test]
+fn temporary_files_a_killed_run_left_are_removed_only_under_the_lock() {
+    let mut p = Project::new();
+    p.compile(&[IO, A1, B]);
+    let stale = [p.classes().join(".tf-a1B2c3.tmp"), p.classes().join("fx/.tf-x9Y8z7.tmp")];
+    let create = || stale.iter().for_each(|f| std::fs::write(f, b"half a class").unwrap());
+    create();
+
+    // Without a cache there is no lock: another run could be writing them.
+    let report = pipeline::run(&p.request(&p.classes(), None));
+    assert!(report.ok, "{report:#?}");
+    assert!(stale.iter().all(|f| f.is_file()), "left in place without the lock");
+    assert!(report.warnings.iter().any(|w| w.contains("2 temporary file(s)") && w.contains("not removed")), "{:?}", report.warnings);
+
+    // A dry run changes nothing either.
+    let mut dry = p.request(&p.classes(), Some(&p.cache()));
+    dry.dry_run = true;
+    assert!(pipeline::run(&dry).ok);
+    assert!(stale.iter().all(|f| f.is_file()), "left in place by a dry run");
+
+    let built = p.build();
+    assert!(stale.iter().all(|f| !f.exists()), "removed by a run holding the cache lock");
+    assert!(built.warnings.iter().any(|w| w.contains("removed 2 temporary file(s)")), "{:?}", built.warnings);
+    assert!(p.build().warnings.is_empty(), "reported once");
+}
