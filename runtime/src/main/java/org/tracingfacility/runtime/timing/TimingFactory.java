@@ -74,7 +74,7 @@ public final class TimingFactory implements MethodMonitorFactory {
                         : timers.index(cls, info.tpName(), TimerTable.Kind.INTERVAL);
             }
         }
-        return new TimingMonitor(cls, this, methodTimers, intervalTimers);
+        return new TimingMonitor(cls, this, sampleEvery == 1, methodTimers, intervalTimers);
     }
 
     /** The statistics so far, slowest mean first. */
