@@ -58,16 +58,16 @@ final class ThreadRecorder {
         if (start != NOT_TIMED) {
             long now = TimingClock.now();
             if (timer >= 0) {
-                record(timer, TimingClock.nanosBetween(start, now));
+                record(timer, now - start);
             }
         } else if (timer >= 0) {
             countUntimed(timer);
         }
     }
 
-    /** Counts an invocation that lasted {@code nanos}. */
-    void record(int timer, long nanos) {
-        TimerRow.record(row(timer), nanos);
+    /** Counts an invocation that lasted {@code duration}, in the clock's unit. */
+    void record(int timer, long duration) {
+        TimerRow.record(row(timer), duration);
     }
 
     /** Counts an invocation that sampling left untimed. */
@@ -85,7 +85,7 @@ final class ThreadRecorder {
         long since = row[TimerRow.OPEN_SINCE];
         if (since != 0) {
             row[TimerRow.OPEN_SINCE] = 0;
-            TimerRow.record(row, TimingClock.nanosBetween(since, now));
+            TimerRow.record(row, now - since);
         }
     }
 

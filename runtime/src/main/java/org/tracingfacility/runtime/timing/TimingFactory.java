@@ -99,7 +99,7 @@ public final class TimingFactory implements MethodMonitorFactory {
         List<TimingReport.Row> rows = new ArrayList<>();
         for (int i = 0; i < snapshot.size(); i++) {
             long[] sum = sums.get(i);
-            if (sum[TimerRow.COUNT] > 0) {
+            if (TimerRow.invocations(sum) > 0) {
                 rows.add(TimingReport.Row.of(snapshot.get(i).displayName(), sum));
             }
         }
