@@ -7,6 +7,7 @@ use crate::classfile::{ClassFileError, Insn, PoolBuilder};
 pub mod op {
     pub const ACONST_NULL: u8 = 0x01;
     pub const ICONST_0: u8 = 0x03;
+    pub const LCONST_0: u8 = 0x09;
     pub const LDC: u8 = 0x12;
     pub const ILOAD: u8 = 0x15;
     pub const LLOAD: u8 = 0x16;

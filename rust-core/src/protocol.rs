@@ -94,6 +94,8 @@ pub const NO_ARGS: Member =
 pub const REDACTED_VALUE: Member =
     Member { owner: ENHANCED_CODE_SUPPORT, name: "REDACTED", descriptor: "Ljava/lang/Object;" };
 
+/// `void enter(int, Object...)`: called by the runtime's default `enterWithToken`,
+/// and by classes enhanced before the token protocol, so it stays checked.
 pub const MM_ENTER: Member = Member { owner: METHOD_MONITOR, name: "enter", descriptor: "(I[Ljava/lang/Object;)V" };
 pub const MM_INFO: Member = Member {
     owner: METHOD_MONITOR,
@@ -103,6 +105,21 @@ pub const MM_INFO: Member = Member {
 pub const MM_EXIT_VOID: Member = Member { owner: METHOD_MONITOR, name: "exit", descriptor: "(I)V" };
 pub const MM_EXIT_VALUE: Member =
     Member { owner: METHOD_MONITOR, name: "exit", descriptor: "(ILjava/lang/Object;)V" };
+/// `default long enterWithToken(int ident, Object... args)`: what generated code
+/// calls at entry. The token it returns stays in a `long` local of the monitored
+/// frame and goes to the invocation's one `exitWithToken`, on the normal and on
+/// the abrupt path; the monitor decides what it means (timing: the start time),
+/// so per-invocation state needs no thread-local look-up. The defaults call
+/// `enter` and `exit`, so monitors that know nothing of tokens see the same events.
+pub const MM_ENTER_WITH_TOKEN: Member =
+    Member { owner: METHOD_MONITOR, name: "enterWithToken", descriptor: "(I[Ljava/lang/Object;)J" };
+/// `default void exitWithToken(int ident, long token)`: the exit of a void method.
+pub const MM_EXIT_VOID_WITH_TOKEN: Member =
+    Member { owner: METHOD_MONITOR, name: "exitWithToken", descriptor: "(IJ)V" };
+/// `default void exitWithToken(int ident, Object result, long token)`: the exit of
+/// any other method (result null on the abrupt path, or when arguments are not wanted).
+pub const MM_EXIT_VALUE_WITH_TOKEN: Member =
+    Member { owner: METHOD_MONITOR, name: "exitWithToken", descriptor: "(ILjava/lang/Object;J)V" };
 pub const MM_EXCEPTION: Member =
     Member { owner: METHOD_MONITOR, name: "exception", descriptor: "(ILjava/lang/Throwable;)V" };
 /// `default boolean wantsArguments()`: false lets generated code skip boxing
@@ -117,7 +134,8 @@ pub const INFO_EXTRA_PARAMETERS: &str = "Lorg/tracingfacility/runtime/MethodMoni
 pub const TIMING_POINT_TYPE_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/TimingPointType;";
 pub const TIMING_POINT_TYPES: [&str; 3] = ["ENTER", "EXIT", "NONE"];
 
-/// Every member generated code may reference, for the conformance check.
+/// Every member generated code may reference, for the conformance check (with
+/// `enter`/`exit`, which older enhanced classes call and the defaults rely on).
 pub const MEMBERS: &[Member] = &[
     HOLDER_INIT,
     HOLDER_CONTENT,
@@ -130,6 +148,9 @@ pub const MEMBERS: &[Member] = &[
     MM_INFO,
     MM_EXIT_VOID,
     MM_EXIT_VALUE,
+    MM_ENTER_WITH_TOKEN,
+    MM_EXIT_VOID_WITH_TOKEN,
+    MM_EXIT_VALUE_WITH_TOKEN,
     MM_EXCEPTION,
     MM_WANTS_ARGUMENTS,
 ];

@@ -5,20 +5,26 @@
 //!     mm = <monitor>                 invokedynamic bound to a MutableCallSite (version ≥ 51),
 //!                                    else the holder field's content()
 //!     reported = null
-//!     if (mm != null) mm.enter(id, mm.wantsArguments() ? new Object[]{args…} : NO_ARGS)
+//!     token = 0L                     (long; dead when mm is null, which C2 drops)
+//!     if (mm != null) token = mm.enterWithToken(id, mm.wantsArguments() ? new Object[]{args…} : NO_ARGS)
 //! body:                              ─┐ try (catch-all handler, lowest priority)
 //!     info(…, null, 0)  → info(…, mm, id)
 //!     throw t           → EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t
 //!     return v          → result = v; goto exit
 //!                                    ─┘
-//! exit:   if (mm != null) mm.exit(id[, mm.wantsArguments() ? box(result) : null]); return result
-//! handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exit(id[, null]) } throw t
+//! exit:   if (mm != null) mm.exitWithToken(id[, mm.wantsArguments() ? box(result) : null], token); return result
+//! handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
 //! ```
+//!
+//! The token (`protocol::MM_ENTER_WITH_TOKEN`) is the monitor's per-invocation
+//! state kept in this frame, a start time for `timing`: set before the
+//! protected region on every path, so the exit block and the handler both see
+//! it as a `long`, and handed to the one exit call on either path.
 //!
 //! Frames: only what is known is declared — this stage's own locals, the
 //! method's parameters in the prologue, a Throwable in the handler — and every
 //! other local is Top, so no class hierarchy is needed. Frames already in the
-//! body learn the two locals that live across it (`mm`, `reported`).
+//! body learn the three locals that live across it (`mm`, `reported`, `token`).
 #![forbid(unsafe_code)]
 
 use crate::classfile::{BootstrapMethod, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType};
@@ -54,9 +60,9 @@ pub fn apply<'a>(
 #[derive(Debug, Clone, Copy)]
 enum Shared {
     Wants,
-    Enter,
-    ExitVoid,
-    ExitValue,
+    EnterWithToken,
+    ExitVoidWithToken,
+    ExitValueWithToken,
     Exception,
     Redacted,
     NoArgs,
@@ -92,9 +98,9 @@ impl Constants {
         let field = |member: protocol::Member, pool: &mut PoolBuilder<'_>| pool.field_ref(member.owner, member.name, member.descriptor);
         let index = match shared {
             Shared::Wants => interface(protocol::MM_WANTS_ARGUMENTS, pool)?,
-            Shared::Enter => interface(protocol::MM_ENTER, pool)?,
-            Shared::ExitVoid => interface(protocol::MM_EXIT_VOID, pool)?,
-            Shared::ExitValue => interface(protocol::MM_EXIT_VALUE, pool)?,
+            Shared::EnterWithToken => interface(protocol::MM_ENTER_WITH_TOKEN, pool)?,
+            Shared::ExitVoidWithToken => interface(protocol::MM_EXIT_VOID_WITH_TOKEN, pool)?,
+            Shared::ExitValueWithToken => interface(protocol::MM_EXIT_VALUE_WITH_TOKEN, pool)?,
             Shared::Exception => interface(protocol::MM_EXCEPTION, pool)?,
             Shared::Redacted => field(protocol::REDACTED_VALUE, pool)?,
             Shared::NoArgs => field(protocol::NO_ARGS, pool)?,
@@ -166,6 +172,8 @@ fn group_monitor_lookup(class: &ClassFile<'_>, tf: &TfClass, group: &str, editor
 struct Locals<'d> {
     monitor: u16,
     reported: u16,
+    /// The `long` that `enterWithToken` returned, for `exitWithToken` (two slots).
+    token: u16,
     thrown: u16,
     /// The return value's type and slot, for non-void methods.
     result: Option<(JavaType<'d>, u16)>,
@@ -187,6 +195,7 @@ fn instrument<'a>(
     let locals = Locals {
         monitor: code.new_local(1)?,
         reported: code.new_local(1)?,
+        token: code.new_local(JavaType::Long.slots())?,
         thrown: code.new_local(1)?,
         result: match result_type {
             Some(t) => Some((t, code.new_local(t.slots())?)),
@@ -202,7 +211,11 @@ fn instrument<'a>(
     let body_start = body_start(class, method, code, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
-    add_locals_to_body_frames(code, body_start, &[(locals.monitor, types.monitor), (locals.reported, types.throwable)]);
+    add_locals_to_body_frames(
+        code,
+        body_start,
+        &[(locals.monitor, types.monitor), (locals.reported, types.throwable), (locals.token, VType::Long)],
+    );
 
     let labels = Labels {
         body: code.new_label(),
@@ -224,6 +237,7 @@ fn instrument<'a>(
     }
     entry.set_local(usize::from(locals.monitor), types.monitor);
     entry.set_local(usize::from(locals.reported), types.throwable);
+    entry.set_local(usize::from(locals.token), VType::Long);
     let prologue = prologue(&signature, is_static, method, monitor, &locals, &labels, &entry, id, code, pool, constants)?;
     code.insert(body_start, prologue);
 
@@ -307,7 +321,7 @@ fn prologue(
     let no_args = code.new_label();
     let enter = code.new_label();
     let wants = constants.call(Shared::Wants, 1, pool)?;
-    let enter_call = constants.call(Shared::Enter, 3, pool)?;
+    let enter_call = constants.call(Shared::EnterWithToken, 3, pool)?;
     let redacted = constants.get(Shared::Redacted, pool)?;
     let no_args_field = constants.get(Shared::NoArgs, pool)?;
     let mut out = monitor;
@@ -315,6 +329,9 @@ fn prologue(
         codegen::astore(locals.monitor),
         Insn::Simple(op::ACONST_NULL),
         codegen::astore(locals.reported),
+        // Before the branch: `body` is reached with the token set on both paths.
+        Insn::Simple(op::LCONST_0),
+        codegen::store(JavaType::Long, locals.token),
         codegen::aload(locals.monitor),
         Insn::Branch { opcode: op::IFNULL, target: labels.body },
         codegen::aload(locals.monitor),
@@ -337,6 +354,7 @@ fn prologue(
         Insn::Pool { opcode: op::GETSTATIC, index: no_args_field },
         Insn::Label(enter),
         enter_call,
+        codegen::store(JavaType::Long, locals.token),
         Insn::Label(labels.body),
     ]);
     if code.frames_required {
@@ -439,8 +457,10 @@ fn epilogue(
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<Vec<Insn>> {
-    let exit_member = if signature.returns.is_some() { Shared::ExitValue } else { Shared::ExitVoid };
-    let exit_count = if signature.returns.is_some() { 3 } else { 2 };
+    let exit_member = if signature.returns.is_some() { Shared::ExitValueWithToken } else { Shared::ExitVoidWithToken };
+    // invokeinterface's count: the receiver, the int, [the result,] the long's two slots.
+    let exit_count = if signature.returns.is_some() { 5 } else { 4 };
+    let token = codegen::load(JavaType::Long, locals.token);
     let exception = constants.call(Shared::Exception, 3, pool)?;
     let wants = constants.call(Shared::Wants, 1, pool)?;
     let no_value = code.new_label();
@@ -448,7 +468,7 @@ fn epilogue(
     let skip_report = code.new_label();
     let rethrow = code.new_label();
 
-    // exit: if (mm != null) mm.exit(id[, value]); return [result]
+    // exit: if (mm != null) mm.exitWithToken(id[, value], token); return [result]
     let mut out = vec![
         Insn::Label(labels.exit),
         codegen::aload(locals.monitor),
@@ -467,6 +487,7 @@ fn epilogue(
             Insn::Label(exit_with),
         ]);
     }
+    out.push(token.clone());
     out.push(constants.call(exit_member, exit_count, pool)?);
     out.push(Insn::Label(labels.ret));
     match locals.result {
@@ -474,7 +495,7 @@ fn epilogue(
         None => out.push(Insn::Simple(op::RETURN)),
     }
 
-    // handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exit(id[, null]) } throw t
+    // handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
     out.extend([
         Insn::Label(labels.handler),
         codegen::astore(locals.thrown),
@@ -495,6 +516,7 @@ fn epilogue(
         out.push(Insn::Simple(op::ACONST_NULL));
     }
     out.extend([
+        token,
         constants.call(exit_member, exit_count, pool)?,
         Insn::Label(rethrow),
         codegen::aload(locals.thrown),
@@ -505,6 +527,7 @@ fn epilogue(
         // Only this stage's locals are known here; everything else is Top.
         let mut exit = Frame::default();
         exit.set_local(usize::from(locals.monitor), types.monitor);
+        exit.set_local(usize::from(locals.token), VType::Long);
         if let Some((t, slot)) = locals.result {
             exit.set_local(usize::from(slot), verification_type(t, pool)?);
         }
@@ -521,6 +544,7 @@ fn epilogue(
         let mut handler = Frame::default();
         handler.set_local(usize::from(locals.monitor), types.monitor);
         handler.set_local(usize::from(locals.reported), types.throwable);
+        handler.set_local(usize::from(locals.token), VType::Long);
         code.frames.push((labels.handler, Frame { locals: handler.locals.clone(), stack: vec![types.throwable] }));
         let mut caught = handler.clone();
         caught.set_local(usize::from(locals.thrown), types.throwable);

@@ -121,6 +121,141 @@ fn every_shape_reports_exactly_its_events() {
     }
 }
 
+const TOKEN_EVENTS: &str = "\
+# constructors
+enter Shapes.<init> [default] #1
+exit Shapes.<init> #1
+enter Shapes.ShapesDefault [] #2
+exit Shapes.ShapesDefault #2
+# thrown and propagated
+enter Shapes.thrower [] #4
+exception Shapes.thrower out
+exit Shapes.thrower #4
+(caller got out)
+# propagated from a callee
+enter Shapes.propagates [] #5
+enter Shapes.thrower [] #6
+exception Shapes.thrower out
+exit Shapes.thrower #6
+exception Shapes.propagates out
+exit Shapes.propagates #5
+(caller got out)
+# thrown and caught inside
+enter Shapes.caught [] #7
+exception Shapes.caught inner
+exit Shapes.caught = 7 #7
+# recursion
+enter Shapes.recurse [2] #8
+enter Shapes.recurse [1] #9
+enter Shapes.recurse [0] #10
+exit Shapes.recurse = 0 #10
+exit Shapes.recurse = 1 #9
+exit Shapes.recurse = 2 #8
+# long result, synchronized
+enter Shapes.locked [21] #11
+exit Shapes.locked = 42 #11
+# finally, thrown
+enter Shapes.finallyBlock [true] #12
+exception Shapes.finallyBlock f
+info Shapes.note
+exit Shapes.finallyBlock = null #12
+(caller got f)
+# static
+enter Shapes.statik [1.5, a, 2, 3, true] #13
+exit Shapes.statik = 104.5 #13
+";
+
+/// A monitor overriding the token methods gets, at each exit, the token its
+/// enter returned for that invocation: on returns, on throws (explicit,
+/// propagated, through `finally`), in recursion, in constructors; and never a
+/// plain `enter`/`exit` (TokenRecorder would print those).
+#[test]
+fn each_exit_gets_the_token_of_its_own_enter_on_every_path() {
+    for release in ["8", "11", "17", "25"] {
+        let work = tempfile::tempdir().unwrap();
+        let classes = enhanced(work.path(), release, &["Traced", "Recorder", "Shapes", "TokenRecorder", "Tokens"]);
+        let out = run_verified_with(&jdk(release).java, &[&classes, &tf_runtime_classes()], "fx.Tokens");
+        assert_eq!(out, TOKEN_EVENTS, "javac --release {release}");
+    }
+}
+
+const OLD_EVENTS: &str = "\
+# plain monitor
+enter Old.<init> [1]
+exit Old.<init>
+enter Old.add [2, 3.5]
+exit Old.add = 6
+enter Old.thrower []
+exception Old.thrower java.lang.IllegalArgumentException: old
+exit Old.thrower
+enter Old.recurse [1]
+enter Old.recurse [0]
+exit Old.recurse = 0
+exit Old.recurse = 1
+enter Old.twice [ab]
+exit Old.twice = abab
+# token monitor
+enter Old.<init> [1] #1
+exit Old.<init> #1
+enter Old.add [2, 3.5] #2
+exit Old.add = 6 #2
+enter Old.thrower [] #3
+exception Old.thrower old
+exit Old.thrower #3
+enter Old.recurse [1] #4
+enter Old.recurse [0] #5
+exit Old.recurse = 0 #5
+exit Old.recurse = 1 #4
+enter Old.twice [ab] #6
+exit Old.twice = abab #6
+";
+
+/// Class files older than version 51 read their monitor from the holder field
+/// (no invokedynamic): version 50 with stack map frames (HotSpot would fall back
+/// to the old verifier if they were wrong, so its log is checked), 49 without.
+#[test]
+fn class_files_before_invokedynamic_use_the_holder_and_keep_the_token() {
+    for major in [50u16, 49] {
+        let work = tempfile::tempdir().unwrap();
+        let sources: Vec<(String, String)> =
+            ["Traced", "Recorder", "TokenRecorder", "Old", "OldMain"].iter().map(|n| fixture(n)).collect();
+        let refs: Vec<(&str, &str)> = sources.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let classes = javac_with(&jdk("17").javac, work.path(), "8", &[&tf_runtime_classes()], &refs);
+        let old = classes.join("fx/Old.class");
+        let mut bytes = std::fs::read(&old).unwrap();
+        bytes[6..8].copy_from_slice(&major.to_be_bytes());
+        std::fs::write(&old, &bytes).unwrap();
+        let mut request = EnhanceRequest::new(classes.to_str().unwrap());
+        request.classpath = vec![tf_runtime_classes().display().to_string()];
+        let report = pipeline::run(&request);
+        assert!(report.ok, "{report:#?}");
+        let enhanced = std::fs::read(&old).unwrap();
+        assert_eq!(enhanced[6..8], major.to_be_bytes(), "the version stays");
+        let cp = std::env::join_paths([&classes, &tf_runtime_classes()]).unwrap();
+        let log = work.path().join("verification.log");
+        let output = std::process::Command::new(&jdk("17").java)
+            .args(["-Xverify:all", "-XX:-UseSharedSpaces"])
+            .arg(format!("-Xlog:verification=info:file={}", log.display()))
+            .arg("-cp")
+            .arg(cp)
+            .arg("fx.OldMain")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "version {major}:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(stdout, OLD_EVENTS, "version {major}");
+        let log: String = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("fx.Old") || l.contains("Fail over"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let format = if major >= 50 { "new" } else { "old" };
+        assert!(log.contains(&format!("Verifying class fx.Old with {format} format")), "version {major}:\n{log}");
+        assert!(!log.contains("Fail over"), "version {major}: the type checker rejected TF's frames:\n{log}");
+    }
+}
+
 const ZOO_EVENTS: &str = "\
 # record
 enter Point.sum []

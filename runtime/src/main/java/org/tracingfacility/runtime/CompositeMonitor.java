@@ -5,6 +5,11 @@ import java.util.List;
 /**
  * Hands every event to several monitors, in order. Wants arguments if any of them does;
  * the others then receive values they would have done without.
+ *
+ * <p>It keeps {@link MethodMonitor}'s default token methods: one token cannot carry the
+ * state of several monitors, so enhanced code's {@code enterWithToken} and
+ * {@code exitWithToken} reach the parts as plain {@code enter} and {@code exit}, which every
+ * monitor pairs up by itself.
  */
 final class CompositeMonitor implements MethodMonitor {
     private final Class<?> cls;

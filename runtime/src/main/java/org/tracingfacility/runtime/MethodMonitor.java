@@ -11,6 +11,13 @@ package org.tracingfacility.runtime;
  * <p>Monitors are called from application threads, concurrently, and on the application's
  * hot paths: they must be thread-safe and should be cheap. An exception thrown by a monitor
  * reaches the monitored method's caller.
+ *
+ * <p>Enhanced code starts and ends an invocation with {@link #enterWithToken} and
+ * {@link #exitWithToken(int, long)} / {@link #exitWithToken(int, Object, long)}, which by
+ * default call {@link #enter} and {@link #exit(int)} / {@link #exit(int, Object)}: a monitor
+ * written against the five event methods alone sees exactly those events. A monitor that
+ * needs per-invocation state (a start time) may override the three token methods to keep
+ * it in the monitored method's frame instead of in a thread-local stack.
  */
 public interface MethodMonitor {
     /** The class for which this monitor was created. */
@@ -57,9 +64,53 @@ public interface MethodMonitor {
     void clear();
 
     /**
+     * Starts an invocation, as {@link #enter}, and returns a token that enhanced code keeps in
+     * a local variable of the monitored method's frame and hands to this invocation's
+     * {@code exitWithToken}.
+     *
+     * <p>The contract, which enhanced code keeps: the token returned here for an invocation
+     * is passed to exactly one {@code exitWithToken} of that same invocation, on this same
+     * monitor, whether the method returns or ends by a throwable; every other event of the
+     * invocation comes in between, in the same order as with {@code enter} and {@code exit}.
+     * Nested and recursive invocations each have their own token. Enhanced code never
+     * looks at the value: what it means is this monitor's affair (a start time, say).
+     *
+     * <p>Override the three token methods together or not at all. Other callers (composite
+     * monitors, wrappers) still use {@link #enter} and {@code exit}, so those must keep
+     * working on their own.
+     *
+     * @return by default, after calling {@link #enter}: 0
+     */
+    default long enterWithToken(int ident, Object... args) {
+        enter(ident, args);
+        return 0L;
+    }
+
+    /**
+     * Ends an invocation of a method whose return type is void, as {@link #exit(int)}.
+     *
+     * @param token what {@link #enterWithToken} returned for this invocation
+     */
+    default void exitWithToken(int ident, long token) {
+        exit(ident);
+    }
+
+    /**
+     * Ends an invocation of a method whose return type is not void, as
+     * {@link #exit(int, Object)}.
+     *
+     * @param result as for {@link #exit(int, Object)}
+     * @param token what {@link #enterWithToken} returned for this invocation
+     */
+    default void exitWithToken(int ident, Object result, long token) {
+        exit(ident, result);
+    }
+
+    /**
      * Whether this monitor looks at argument and result values. When false, enhanced code
      * skips boxing: {@link #enter} receives {@link EnhancedCodeSupport#NO_ARGS} and
-     * {@link #exit(int, Object)} receives null, so monitoring allocates nothing per call.
+     * {@link #exit(int, Object)} receives null (so do the token variants), so monitoring
+     * allocates nothing per call.
      * Read once per invocation, so it should return a constant.
      */
     default boolean wantsArguments() {

@@ -19,7 +19,8 @@ import org.tracingfacility.annotation.TracingName;
  * }
  * </pre>
  * Its call site is linked in the static initializer before {@code registerClass} runs, as
- * when a monitored method runs during class initialization.
+ * when a monitored method runs during class initialization. Like enhanced code it keeps
+ * {@code enterWithToken}'s token in a local and hands it to the one {@code exitWithToken}.
  */
 @TestGroups.IORead
 final class ReaderFixture {
@@ -49,8 +50,10 @@ final class ReaderFixture {
 
     int readInt(int value) {
         MethodMonitor mm = GeneratedCode.monitor(MONITOR);
+        long token = 0L;
         if (mm != null) {
-            mm.enter(READ_INT, mm.wantsArguments() ? new Object[] {value} : EnhancedCodeSupport.NO_ARGS);
+            token = mm.enterWithToken(READ_INT,
+                    mm.wantsArguments() ? new Object[] {value} : EnhancedCodeSupport.NO_ARGS);
         }
         int result;
         try {
@@ -58,12 +61,12 @@ final class ReaderFixture {
         } catch (Throwable t) {
             if (mm != null) {
                 mm.exception(READ_INT, t);
-                mm.exit(READ_INT, null);
+                mm.exitWithToken(READ_INT, null, token);
             }
             throw t;
         }
         if (mm != null) {
-            mm.exit(READ_INT, mm.wantsArguments() ? (Object) result : null);
+            mm.exitWithToken(READ_INT, mm.wantsArguments() ? (Object) result : null, token);
         }
         return result;
     }
@@ -71,8 +74,9 @@ final class ReaderFixture {
     @TracingName("readFails")
     void read() throws IOException {
         MethodMonitor mm = GeneratedCode.monitor(MONITOR);
+        long token = 0L;
         if (mm != null) {
-            mm.enter(READ_FAILS, EnhancedCodeSupport.NO_ARGS);
+            token = mm.enterWithToken(READ_FAILS, EnhancedCodeSupport.NO_ARGS);
         }
         try {
             IOException thrown = new IOException("disk gone");
@@ -82,7 +86,7 @@ final class ReaderFixture {
             throw thrown;
         } catch (Throwable t) {
             if (mm != null) {
-                mm.exit(READ_FAILS);
+                mm.exitWithToken(READ_FAILS, token);
             }
             throw t;
         }
@@ -90,8 +94,10 @@ final class ReaderFixture {
 
     long marshal(long value, long sleepMillis) throws InterruptedException {
         MethodMonitor mm = GeneratedCode.monitor(MONITOR);
+        long token = 0L;
         if (mm != null) {
-            mm.enter(MARSHAL, mm.wantsArguments() ? new Object[] {value, sleepMillis} : EnhancedCodeSupport.NO_ARGS);
+            token = mm.enterWithToken(MARSHAL,
+                    mm.wantsArguments() ? new Object[] {value, sleepMillis} : EnhancedCodeSupport.NO_ARGS);
         }
         try {
             startMarshal(mm, MARSHAL);
@@ -101,12 +107,12 @@ final class ReaderFixture {
         } catch (Throwable t) {
             if (mm != null) {
                 mm.exception(MARSHAL, t);
-                mm.exit(MARSHAL, null);
+                mm.exitWithToken(MARSHAL, null, token);
             }
             throw t;
         }
         if (mm != null) {
-            mm.exit(MARSHAL, mm.wantsArguments() ? (Object) value : null);
+            mm.exitWithToken(MARSHAL, mm.wantsArguments() ? (Object) value : null, token);
         }
         return value;
     }

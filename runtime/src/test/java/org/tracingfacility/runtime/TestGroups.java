@@ -45,6 +45,13 @@ final class TestGroups {
     @interface Deep {
     }
 
+    /** The group of {@code NestingFixture}, in no hierarchy. */
+    @MethodMonitorGroup
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface Nesting {
+    }
+
     /** An annotation that is not a TF group. */
     @Retention(RetentionPolicy.RUNTIME)
     @interface NotAGroup {

@@ -42,8 +42,9 @@ final class WriterFixture {
 
     void write(String text) {
         MethodMonitor mm = GeneratedCode.monitor(Site.MONITOR);
+        long token = 0L;
         if (mm != null) {
-            mm.enter(WRITE, mm.wantsArguments() ? new Object[] {text} : EnhancedCodeSupport.NO_ARGS);
+            token = mm.enterWithToken(WRITE, mm.wantsArguments() ? new Object[] {text} : EnhancedCodeSupport.NO_ARGS);
         }
         try {
             onWrite.run();
@@ -51,19 +52,20 @@ final class WriterFixture {
         } catch (Throwable t) {
             if (mm != null) {
                 mm.exception(WRITE, t);
-                mm.exit(WRITE);
+                mm.exitWithToken(WRITE, token);
             }
             throw t;
         }
         if (mm != null) {
-            mm.exit(WRITE);
+            mm.exitWithToken(WRITE, token);
         }
     }
 
     String copy(int value) {
         MethodMonitor mm = GeneratedCode.monitor(Site.MONITOR);
+        long token = 0L;
         if (mm != null) {
-            mm.enter(COPY, mm.wantsArguments() ? new Object[] {value} : EnhancedCodeSupport.NO_ARGS);
+            token = mm.enterWithToken(COPY, mm.wantsArguments() ? new Object[] {value} : EnhancedCodeSupport.NO_ARGS);
         }
         String copied;
         try {
@@ -72,12 +74,12 @@ final class WriterFixture {
         } catch (Throwable t) {
             if (mm != null) {
                 mm.exception(COPY, t);
-                mm.exit(COPY, null);
+                mm.exitWithToken(COPY, null, token);
             }
             throw t;
         }
         if (mm != null) {
-            mm.exit(COPY, mm.wantsArguments() ? copied : null);
+            mm.exitWithToken(COPY, mm.wantsArguments() ? copied : null, token);
         }
         return copied;
     }

@@ -7,7 +7,7 @@ import org.tracingfacility.annotation.TFEnhanced;
  * the class as well as on the method). The module's build runs
  * {@code tf-enhance} on the compiled classes before packaging, so the benchmarks call the
  * bytecode the enhancer really generates (an {@code invokedynamic} monitor lookup and the
- * enter/exit calls), not a hand-written imitation.
+ * {@code enterWithToken}/{@code exitWithToken} calls), not a hand-written imitation.
  */
 @BenchGroup
 public class MonitoredWork {

@@ -40,13 +40,15 @@ final class JfrMonitor implements MethodMonitor {
 
     @Override
     public void enter(int ident, Object... args) {
-        MethodTraceEvent event = NOT_RECORDED;
-        if (TRACE_TYPE.isEnabled()) {
-            event = new MethodTraceEvent(); // only while recording: no garbage otherwise
-            event.begin();
-        }
-        OPEN.get().addLast(event);
+        open();
         timing.enter(ident, args);
+    }
+
+    /** The timing monitor's token: its start time travels in the frame, as from enhanced code. */
+    @Override
+    public long enterWithToken(int ident, Object... args) {
+        open();
+        return timing.enterWithToken(ident, args);
     }
 
     @Override
@@ -67,6 +69,18 @@ final class JfrMonitor implements MethodMonitor {
     }
 
     @Override
+    public void exitWithToken(int ident, long token) {
+        timing.exitWithToken(ident, token);
+        commit(ident);
+    }
+
+    @Override
+    public void exitWithToken(int ident, Object result, long token) {
+        timing.exitWithToken(ident, result, token);
+        commit(ident);
+    }
+
+    @Override
     public void exception(int ident, Throwable thr) {
         MethodTraceEvent event = OPEN.get().peekLast();
         if (event != null && event != NOT_RECORDED) {
@@ -82,6 +96,20 @@ final class JfrMonitor implements MethodMonitor {
     @Override
     public boolean wantsArguments() {
         return false;
+    }
+
+    /**
+     * Opens the invocation's trace event. JFR's events take their start time from JFR
+     * itself ({@code begin()}), so the event stays on a per-thread stack: the token cannot
+     * carry it.
+     */
+    private void open() {
+        MethodTraceEvent event = NOT_RECORDED;
+        if (TRACE_TYPE.isEnabled()) {
+            event = new MethodTraceEvent(); // only while recording: no garbage otherwise
+            event.begin();
+        }
+        OPEN.get().addLast(event);
     }
 
     private void commit(int ident) {

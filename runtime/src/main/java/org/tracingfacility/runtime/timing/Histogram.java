@@ -1,14 +1,15 @@
 package org.tracingfacility.runtime.timing;
 
 /**
- * Log-linear buckets for durations in nanoseconds: exact below 8 ns, then eight buckets per
- * power of two, so a percentile read from the buckets is within 6.25% of the true value.
- * Durations from 2^44 ns (about 4.9 hours) up share the last bucket.
+ * Log-linear buckets for durations in the clock's unit (nanoseconds, or ticks of JFR's
+ * counter): exact below 8, then eight buckets per power of two, so a percentile read from
+ * the buckets is within 6.25% of the true value. Durations from 2^46 up (7.8 hours of
+ * 2.5 GHz ticks, 19.5 hours of nanoseconds) share the last bucket.
  */
 final class Histogram {
     static final int SUB_BUCKET_BITS = 3;
     private static final int SUB_BUCKETS = 1 << SUB_BUCKET_BITS;
-    private static final int MAX_EXPONENT = 43;
+    private static final int MAX_EXPONENT = 45;
     static final int BUCKETS = (MAX_EXPONENT - SUB_BUCKET_BITS + 2) * SUB_BUCKETS;
 
     private Histogram() {

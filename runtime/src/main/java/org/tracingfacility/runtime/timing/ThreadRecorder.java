@@ -4,14 +4,15 @@ import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
- * One thread's timing state for one {@link TimingFactory}: the start times of the monitored
- * calls it is in, and its statistics rows, indexed by timer. Only its thread writes it, so
- * recording needs neither locks nor atomics; reports read it from other threads and may
- * miss the calls of the last moments.
+ * One thread's timing state for one {@link TimingFactory}: its statistics rows, indexed by
+ * timer, its sampling countdown, and the start times of the calls it is in that reached the
+ * monitor through plain {@code enter}/{@code exit} (enhanced code hands the start time back
+ * as a token instead). Only its thread writes it, so recording needs neither locks nor
+ * atomics; reports read it from other threads and may miss the calls of the last moments.
  */
 final class ThreadRecorder {
     /** The start of an invocation that sampling leaves untimed. */
-    private static final long NOT_TIMED = Long.MIN_VALUE;
+    static final long NOT_TIMED = Long.MIN_VALUE;
 
     final WeakReference<Thread> thread;
     private final int sampleEvery;
@@ -27,13 +28,21 @@ final class ThreadRecorder {
         this.sampleEvery = sampleEvery;
     }
 
-    /** Starts an invocation; reads the clock ({@link TimingClock}) unless sampling skips this one. */
-    void enter() {
-        long start = NOT_TIMED;
+    /**
+     * The start of an invocation: the clock ({@link TimingClock}), or {@link #NOT_TIMED} when
+     * sampling skips this one.
+     */
+    long start() {
         if (--untilNextSample <= 0) {
             untilNextSample = sampleEvery;
-            start = TimingClock.now();
+            return TimingClock.now();
         }
+        return NOT_TIMED;
+    }
+
+    /** Starts an invocation whose start this recorder keeps, for {@link #exit}. */
+    void enter() {
+        long start = start();
         if (depth == starts.length) {
             starts = Arrays.copyOf(starts, depth * 2);
         }
@@ -49,11 +58,21 @@ final class ThreadRecorder {
         if (start != NOT_TIMED) {
             long now = TimingClock.now();
             if (timer >= 0) {
-                TimerRow.record(row(timer), TimingClock.nanosBetween(start, now));
+                record(timer, now - start);
             }
         } else if (timer >= 0) {
-            TimerRow.countUntimed(row(timer));
+            countUntimed(timer);
         }
+    }
+
+    /** Counts an invocation that lasted {@code duration}, in the clock's unit. */
+    void record(int timer, long duration) {
+        TimerRow.record(row(timer), duration);
+    }
+
+    /** Counts an invocation that sampling left untimed. */
+    void countUntimed(int timer) {
+        TimerRow.countUntimed(row(timer));
     }
 
     /** @param now a time read by {@link TimingClock#now()} */
@@ -66,7 +85,7 @@ final class ThreadRecorder {
         long since = row[TimerRow.OPEN_SINCE];
         if (since != 0) {
             row[TimerRow.OPEN_SINCE] = 0;
-            TimerRow.record(row, TimingClock.nanosBetween(since, now));
+            TimerRow.record(row, now - since);
         }
     }
 

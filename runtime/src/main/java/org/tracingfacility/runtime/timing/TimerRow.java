@@ -5,12 +5,15 @@ import java.util.Arrays;
 /**
  * The layout of one timer's statistics in a {@code long[]}: counters followed by the
  * histogram buckets. One thread writes a row; reports read and sum rows of all threads.
+ *
+ * <p>Durations are in the clock's own unit ({@link TimingClock#now()}), converted to
+ * nanoseconds only by the report: recording a call is then additions and comparisons.
  */
 final class TimerRow {
-    /** Invocations, timed or not. */
-    static final int COUNT = 0;
     /** Invocations whose duration was measured: all of them unless sampling. */
-    static final int TIMED = 1;
+    static final int TIMED = 0;
+    /** Invocations that sampling left unmeasured; counted apart so that a measured call updates one counter. */
+    static final int UNTIMED = 1;
     /** Sum, minimum and maximum of the measured durations. */
     static final int TOTAL = 2;
     static final int MIN = 3;
@@ -30,28 +33,32 @@ final class TimerRow {
     }
 
     /** Counts one duration; no allocation, no atomics: the row belongs to the calling thread. */
-    static void record(long[] row, long nanos) {
-        row[COUNT]++;
+    static void record(long[] row, long duration) {
         row[TIMED]++;
-        row[TOTAL] += nanos;
-        if (nanos < row[MIN]) {
-            row[MIN] = nanos;
+        row[TOTAL] += duration;
+        if (duration < row[MIN]) {
+            row[MIN] = duration;
         }
-        if (nanos > row[MAX]) {
-            row[MAX] = nanos;
+        if (duration > row[MAX]) {
+            row[MAX] = duration;
         }
-        row[BUCKETS + Histogram.bucket(nanos)]++;
+        row[BUCKETS + Histogram.bucket(duration)]++;
     }
 
     /** Counts an invocation whose duration was not measured. */
     static void countUntimed(long[] row) {
-        row[COUNT]++;
+        row[UNTIMED]++;
+    }
+
+    /** Invocations, timed or not. */
+    static long invocations(long[] row) {
+        return row[TIMED] + row[UNTIMED];
     }
 
     /** Adds {@code from}'s statistics to {@code into}. */
     static void addTo(long[] from, long[] into) {
-        into[COUNT] += from[COUNT];
         into[TIMED] += from[TIMED];
+        into[UNTIMED] += from[UNTIMED];
         into[TOTAL] += from[TOTAL];
         into[MIN] = Math.min(into[MIN], from[MIN]);
         into[MAX] = Math.max(into[MAX], from[MAX]);

@@ -17,9 +17,11 @@ import java.lang.reflect.Modifier;
  * the TF runtime); without that, or on a JVM without JFR, the clock is
  * {@link System#nanoTime()}.
  *
- * <p>Ticks are converted to nanoseconds with the frequency JFR reports, so durations mean the
- * same whichever clock was chosen. The choice is made once, when the class initializes, and
- * held in constants: the JIT folds the branch away and inlines the chosen read.
+ * <p>Statistics are kept in the clock's unit; a report converts ticks to nanoseconds with the
+ * frequency JFR reports ({@link #toNanos}), so durations mean the same whichever clock was
+ * chosen, and a timed call pays no conversion. The choice is made once, when the class
+ * initializes, and held in constants: the JIT folds the branch away and inlines the chosen
+ * read.
  */
 final class TimingClock {
     /** {@code ()long} reading JFR's tick counter, or null when the clock is System.nanoTime(). */
@@ -42,7 +44,7 @@ final class TimingClock {
     private TimingClock() {
     }
 
-    /** The current time, in the clock's own unit: give two of these to {@link #nanosBetween}. */
+    /** The current time, in the clock's own unit: the difference of two is a duration for {@link #toNanos}. */
     static long now() {
         if (TICKS == null) {
             return System.nanoTime();
@@ -55,12 +57,12 @@ final class TimingClock {
         }
     }
 
-    /** The nanoseconds from {@code start} to {@code end}, both read by {@link #now()}. */
-    static long nanosBetween(long start, long end) {
+    /** A duration in the clock's unit (the difference of two {@link #now()}), in nanoseconds. */
+    static long toNanos(long duration) {
         if (TICKS == null) {
-            return end - start;
+            return duration;
         }
-        return (long) ((end - start) * NANOS_PER_TICK);
+        return (long) (duration * NANOS_PER_TICK);
     }
 
     /** JFR's tick counter and its frequency, if this JVM has them and lets TF call them. */

@@ -74,7 +74,7 @@ public final class TimingFactory implements MethodMonitorFactory {
                         : timers.index(cls, info.tpName(), TimerTable.Kind.INTERVAL);
             }
         }
-        return new TimingMonitor(cls, this, methodTimers, intervalTimers);
+        return new TimingMonitor(cls, this, sampleEvery == 1, methodTimers, intervalTimers);
     }
 
     /** The statistics so far, slowest mean first. */
@@ -99,7 +99,7 @@ public final class TimingFactory implements MethodMonitorFactory {
         List<TimingReport.Row> rows = new ArrayList<>();
         for (int i = 0; i < snapshot.size(); i++) {
             long[] sum = sums.get(i);
-            if (sum[TimerRow.COUNT] > 0) {
+            if (TimerRow.invocations(sum) > 0) {
                 rows.add(TimingReport.Row.of(snapshot.get(i).displayName(), sum));
             }
         }

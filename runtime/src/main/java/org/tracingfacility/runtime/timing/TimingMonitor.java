@@ -7,18 +7,27 @@ import org.tracingfacility.runtime.TimingPointType;
  * Times each monitored method of one class, and the intervals its info methods delimit.
  * Wants no arguments; per call it reads the clock and the thread's recorder and updates
  * plain array slots, allocating nothing.
+ *
+ * <p>Enhanced code calls the token methods: the start time travels in the monitored
+ * method's frame, so an exactly timed call costs two clock reads and one look-up of the
+ * thread's recorder, at exit, where the statistics are. Callers of plain {@code enter} and
+ * {@code exit} (a composite monitor) get the same statistics through the recorder's stack
+ * of start times.
  */
 final class TimingMonitor implements MethodMonitor {
     private final Class<?> cls;
     private final TimingFactory factory;
+    /** Every invocation timed: the start needs no per-thread sampling state. */
+    private final boolean exact;
     /** Timer of each method identifier; -1 for info methods. */
     private final int[] methodTimers;
     /** Interval timer of each info method identifier; -1 for monitored methods. */
     private final int[] intervalTimers;
 
-    TimingMonitor(Class<?> cls, TimingFactory factory, int[] methodTimers, int[] intervalTimers) {
+    TimingMonitor(Class<?> cls, TimingFactory factory, boolean exact, int[] methodTimers, int[] intervalTimers) {
         this.cls = cls;
         this.factory = factory;
+        this.exact = exact;
         this.methodTimers = methodTimers;
         this.intervalTimers = intervalTimers;
     }
@@ -31,6 +40,12 @@ final class TimingMonitor implements MethodMonitor {
     @Override
     public void enter(int ident, Object... args) {
         factory.recorder().enter();
+    }
+
+    /** The start time, or {@link ThreadRecorder#NOT_TIMED} when sampling skips this call. */
+    @Override
+    public long enterWithToken(int ident, Object... args) {
+        return exact ? TimingClock.now() : factory.recorder().start();
     }
 
     @Override
@@ -61,6 +76,16 @@ final class TimingMonitor implements MethodMonitor {
     }
 
     @Override
+    public void exitWithToken(int ident, long token) {
+        end(ident, token);
+    }
+
+    @Override
+    public void exitWithToken(int ident, Object result, long token) {
+        end(ident, token);
+    }
+
+    @Override
     public void exception(int ident, Throwable thr) {
         // The exit that follows records the duration.
     }
@@ -74,6 +99,22 @@ final class TimingMonitor implements MethodMonitor {
     @Override
     public boolean wantsArguments() {
         return false;
+    }
+
+    /** Counts an invocation that started at {@code start} (a token of {@link #enterWithToken}). */
+    private void end(int ident, long start) {
+        if (start == ThreadRecorder.NOT_TIMED) {
+            int timer = timerOf(ident);
+            if (timer >= 0) {
+                factory.recorder().countUntimed(timer);
+            }
+            return;
+        }
+        long now = TimingClock.now(); // first: the look-ups below are not the method's time
+        int timer = timerOf(ident);
+        if (timer >= 0) {
+            factory.recorder().record(timer, now - start);
+        }
     }
 
     private int timerOf(int ident) {

@@ -35,20 +35,22 @@ public final class TimingReport {
             this.p99 = p99;
         }
 
+        /** @param row a {@link TimerRow}, durations in the clock's unit */
         static Row of(String name, long[] row) {
             long timed = row[TimerRow.TIMED];
+            long invocations = TimerRow.invocations(row);
             if (timed == 0) {
-                return new Row(name, row[TimerRow.COUNT], 0, 0, 0, 0, 0, 0, 0);
+                return new Row(name, invocations, 0, 0, 0, 0, 0, 0, 0);
             }
-            return new Row(name, row[TimerRow.COUNT], timed, row[TimerRow.TOTAL], row[TimerRow.MIN],
-                    row[TimerRow.MAX], percentile(row, timed, 0.50), percentile(row, timed, 0.90),
-                    percentile(row, timed, 0.99));
+            return new Row(name, invocations, timed, TimingClock.toNanos(row[TimerRow.TOTAL]),
+                    TimingClock.toNanos(row[TimerRow.MIN]), TimingClock.toNanos(row[TimerRow.MAX]),
+                    percentile(row, timed, 0.50), percentile(row, timed, 0.90), percentile(row, timed, 0.99));
         }
 
-        /** A percentile estimate, kept within the exact minimum and maximum. */
+        /** A percentile estimate in nanoseconds, kept within the exact minimum and maximum. */
         private static long percentile(long[] row, long count, double fraction) {
             long estimate = Histogram.quantile(row, TimerRow.BUCKETS, count, fraction);
-            return Math.min(Math.max(estimate, row[TimerRow.MIN]), row[TimerRow.MAX]);
+            return TimingClock.toNanos(Math.min(Math.max(estimate, row[TimerRow.MIN]), row[TimerRow.MAX]));
         }
 
         /** {@code com.example.IOStream.readInt()} for a method, {@code com.example.IOStream [marshal]} for an interval. */

@@ -8,9 +8,10 @@ import org.objectweb.asm.commons.AdviceAdapter;
 
 /**
  * Injects TF's tracegen code into one method: the monitor lookup and
- * {@code enter} at the start (in constructors after {@code super(...)}), {@code exit}
- * before every return, {@code thrown} before every explicit throw, and a
- * catch-all handler reporting {@code exception} and {@code exit}.
+ * {@code enterWithToken} at the start (in constructors after {@code super(...)}), its
+ * token kept in a {@code long} local, {@code exitWithToken} with that token before every
+ * return, {@code thrown} before every explicit throw, and a catch-all handler reporting
+ * {@code exception} and {@code exitWithToken}.
  *
  * <p>The injected instructions go straight to {@code mv}: passed through
  * AdviceAdapter's own visit methods they would be taken for the method's code
@@ -24,6 +25,7 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
     private final Label tryStart = new Label();
     private int monitor;
     private int reported;
+    private int token;
     private boolean entered;
 
     /** @param beforeMonitoring emits code that must run first (a {@code <clinit>}'s registration) */
@@ -42,12 +44,15 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
         beforeMonitoring.run();
         monitor = newLocal(Type.getObjectType(Protocol.METHOD_MONITOR));
         reported = newLocal(Type.getType(Throwable.class));
+        token = newLocal(Type.LONG_TYPE);
         loadMonitor();
         storeLocal(monitor);
         mv.visitInsn(ACONST_NULL);
         storeLocal(reported);
+        mv.visitInsn(LCONST_0); // set on both paths into the body
+        storeLocal(token);
 
-        // if (mm != null) mm.enter(id, mm.wantsArguments() ? new Object[]{args...} : NO_ARGS)
+        // if (mm != null) token = mm.enterWithToken(id, mm.wantsArguments() ? new Object[]{args...} : NO_ARGS)
         Label skip = new Label();
         Label noArguments = new Label();
         Label call = new Label();
@@ -63,7 +68,8 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
         mv.visitLabel(noArguments);
         mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
         mv.visitLabel(call);
-        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "enter", Protocol.ENTER_DESCRIPTOR, true);
+        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.ENTER, Protocol.ENTER_DESCRIPTOR, true);
+        storeLocal(token);
         mv.visitLabel(skip);
         mv.visitLabel(tryStart);
     }
@@ -92,14 +98,15 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
             storeLocal(reported);
             return;
         }
-        // if (mm != null) mm.exit(id[, mm.wantsArguments() ? box(result) : null])
+        // if (mm != null) mm.exitWithToken(id[, mm.wantsArguments() ? box(result) : null], token)
         Label skip = new Label();
         loadLocal(monitor);
         mv.visitJumpInsn(IFNULL, skip);
         if (opcode == RETURN) {
             loadLocal(monitor);
             push(id);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VOID_DESCRIPTOR, true);
+            loadLocal(token);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VOID_DESCRIPTOR, true);
         } else {
             Type result = Type.getReturnType(methodDesc);
             Label noValue = new Label();
@@ -122,7 +129,8 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
             mv.visitLabel(noValue);
             mv.visitInsn(ACONST_NULL);
             mv.visitLabel(call);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VALUE_DESCRIPTOR, true);
+            loadLocal(token);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VALUE_DESCRIPTOR, true);
         }
         mv.visitLabel(skip);
     }
@@ -134,7 +142,7 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
             throw new UnsupportedOperationException("no method entry found in " + owner + "." + getName() + methodDesc);
         }
         // Catch-all handler, added last so it has the lowest priority:
-        // if (mm != null) { if (t != reported) mm.exception(id, t); mm.exit(id[, null]) } throw t
+        // if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
         Label handler = new Label();
         Label rethrow = new Label();
         Label exitOnly = new Label();
@@ -155,10 +163,12 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
         loadLocal(monitor);
         push(id);
         if (Type.getReturnType(methodDesc).getSort() == Type.VOID) {
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VOID_DESCRIPTOR, true);
+            loadLocal(token);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VOID_DESCRIPTOR, true);
         } else {
             mv.visitInsn(ACONST_NULL);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exit", Protocol.EXIT_VALUE_DESCRIPTOR, true);
+            loadLocal(token);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VALUE_DESCRIPTOR, true);
         }
         mv.visitLabel(rethrow);
         loadLocal(thrown);

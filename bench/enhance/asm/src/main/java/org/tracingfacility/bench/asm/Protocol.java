@@ -26,9 +26,12 @@ final class Protocol {
     static final String THROWN_DESCRIPTOR =
             "(Ljava/lang/Throwable;Ljava/lang/Throwable;L" + METHOD_MONITOR + ";I)V";
 
-    static final String ENTER_DESCRIPTOR = "(I[Ljava/lang/Object;)V";
-    static final String EXIT_VOID_DESCRIPTOR = "(I)V";
-    static final String EXIT_VALUE_DESCRIPTOR = "(ILjava/lang/Object;)V";
+    /** The token protocol: enter returns a long that the invocation's one exit receives. */
+    static final String ENTER = "enterWithToken";
+    static final String ENTER_DESCRIPTOR = "(I[Ljava/lang/Object;)J";
+    static final String EXIT = "exitWithToken";
+    static final String EXIT_VOID_DESCRIPTOR = "(IJ)V";
+    static final String EXIT_VALUE_DESCRIPTOR = "(ILjava/lang/Object;J)V";
     static final String EXCEPTION_DESCRIPTOR = "(ILjava/lang/Throwable;)V";
 
     /** Stage value of {@code @TFEnhanced(stage = 2)}: schema and tracegen applied. */
