@@ -129,7 +129,7 @@ pub fn enhance_class(
         vec![diagnostic(method, "enhance", format!("cannot be enhanced: {}", e.error))]
     };
     let mut editor = ClassEditor::new(&parsed);
-    let mut bodies = Bodies::default();
+    let mut bodies = Bodies::for_class(&tf);
     if !upgrade {
         schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }

@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 
 use super::code::MAX_CODE_LENGTH;
-use super::code_model::{switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation};
+use super::code_model::{expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
@@ -38,6 +38,7 @@ impl Layout {
 fn size(insn: &Insn, offset: u32, wide: bool) -> u32 {
     match insn {
         Insn::Label(_) => 0,
+        Insn::Raw { start, end } => end.saturating_sub(*start),
         Insn::Simple(_) => 1,
         Insn::Push { opcode, value } => {
             if *opcode == op::BIPUSH && i8::try_from(*value).is_ok() {
@@ -187,6 +188,7 @@ impl<'a> CodeModel<'a> {
             frames_required,
             this_class,
             next_label,
+            code,
         } = self;
         let mut next_label = next_label;
         let fresh = |next: &mut u32| {
@@ -200,8 +202,19 @@ impl<'a> CodeModel<'a> {
         let context = Context { initial_frame: &initial_frame, this_class, frames_required };
 
         let mut wide = vec![false; elements.len()];
+        let mut has_runs = elements.iter().any(|e| matches!(e, Insn::Raw { .. }));
         let layout = loop {
             let layout = layout(&elements, &mut wide, next_label as usize)?;
+            if has_runs && wide.contains(&true) {
+                // A method long enough to need a wide branch may need frames
+                // inferred, which follows single instructions: assemble it
+                // from the full model (widening starts over; it reaches the
+                // same branches).
+                elements = full_model(elements, code, frames_required, &mut next_label);
+                wide = vec![false; elements.len()];
+                has_runs = false;
+                continue;
+            }
             if let Some((index, insert)) = context.next_fixup(&elements, &wide, &layout, &frames)? {
                 match insert {
                     Fixup::Frame => {
@@ -230,10 +243,30 @@ impl<'a> CodeModel<'a> {
                 }
             }
         }
-        let computed_stack =
-            stack_depth::max_stack(&elements, &handlers, &|l| label_index.get(l.0 as usize).copied().flatten(), pool)?;
+        let computed_stack = match stack_depth::max_stack(
+            &elements,
+            code,
+            &handlers,
+            &|l| label_index.get(l.0 as usize).copied().flatten(),
+            pool,
+        ) {
+            Err(_) if has_runs => {
+                // Report the error as the full model would, with its instruction numbers.
+                let full = full_model(elements.clone(), code, frames_required, &mut next_label);
+                let mut label_index = vec![None; next_label as usize];
+                for (i, e) in full.iter().enumerate() {
+                    if let Insn::Label(l) = e {
+                        if let Some(slot) = label_index.get_mut(l.0 as usize) {
+                            *slot = Some(i);
+                        }
+                    }
+                }
+                stack_depth::max_stack(&full, code, &handlers, &|l| label_index.get(l.0 as usize).copied().flatten(), pool)?
+            }
+            result => result?,
+        };
         let computed_locals =
-            stack_depth::max_locals(&elements, frames.iter().map(|(_, f)| f), &initial_frame);
+            stack_depth::max_locals(&elements, code, frames.iter().map(|(_, f)| f), &initial_frame);
         let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
             .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
 
@@ -242,7 +275,7 @@ impl<'a> CodeModel<'a> {
         out.u16(max_locals);
         out.u32(layout.length);
         for ((insn, &offset), &w) in elements.iter().zip(&layout.offsets).zip(&wide) {
-            emit(insn, offset, w, &layout, &mut out)?;
+            emit(insn, offset, w, &layout, code, &mut out)?;
         }
 
         // Code edits can leave a range empty; the JVM refuses empty ranges.
@@ -319,6 +352,17 @@ impl<'a> CodeModel<'a> {
         }
         patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
         Ok(out)
+    }
+}
+
+/// The elements with every run expanded and every `new` labelled, as a lift
+/// of single instructions followed by [`label_each_new`] gives them.
+fn full_model(elements: Vec<Insn>, code: &[u8], frames_required: bool, next_label: &mut u32) -> Vec<Insn> {
+    let elements = expand_runs(elements, code);
+    if frames_required {
+        label_each_new(elements, next_label)
+    } else {
+        elements
     }
 }
 
@@ -491,11 +535,18 @@ fn local_variables(entries: &[LocalVariable], layout: &Layout, data: &mut Vec<u8
     Ok(())
 }
 
-/// Appends `insn`, laid out at code `offset`, to `out`.
-fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
+/// Appends `insn`, laid out at code `offset`, to `out`; `code` is the code
+/// the model was lifted from, which runs copy.
+fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, code: &[u8], out: &mut Vec<u8>) -> Result<()> {
     let relative = |label: Label| -> Result<i32> { Ok(layout.label(label)? as i32 - offset as i32) };
     match insn {
         Insn::Label(_) => {}
+        Insn::Raw { start, end } => {
+            let run = code
+                .get(*start as usize..*end as usize)
+                .ok_or_else(|| ClassFileError::malformed(0, "a run of instructions outside the original code"))?;
+            out.extend_from_slice(run);
+        }
         Insn::Simple(opcode) => out.u8(*opcode),
         Insn::Push { opcode, value } => {
             if *opcode == op::BIPUSH && i8::try_from(*value).is_ok() {
