@@ -106,6 +106,35 @@ impl Constant<'_> {
         }
     }
 
+    /// The entry as a hashable key: its tag and its content bytes read as
+    /// one big-endian number (every kind but Utf8 has at most 8 bytes), the
+    /// same key [`raw_key`] makes of an entry's bytes in the file.
+    pub(crate) fn key(&self) -> Option<(u8, u64)> {
+        let pair = |a: u16, b: u16| (u64::from(a) << 16) | u64::from(b);
+        Some((
+            self.tag(),
+            match self {
+                Constant::Utf8(_) => return None,
+                Constant::Integer(v) => u64::from(*v as u32),
+                Constant::Float(bits) => u64::from(*bits),
+                Constant::Long(v) => *v as u64,
+                Constant::Double(bits) => *bits,
+                Constant::Class { name: a }
+                | Constant::String { value: a }
+                | Constant::MethodType { descriptor: a }
+                | Constant::Module { name: a }
+                | Constant::Package { name: a } => u64::from(*a),
+                Constant::Fieldref { class: a, name_and_type: b }
+                | Constant::Methodref { class: a, name_and_type: b }
+                | Constant::InterfaceMethodref { class: a, name_and_type: b }
+                | Constant::NameAndType { name: a, descriptor: b }
+                | Constant::Dynamic { bootstrap_method: a, name_and_type: b }
+                | Constant::InvokeDynamic { bootstrap_method: a, name_and_type: b } => pair(*a, *b),
+                Constant::MethodHandle { kind, reference } => pair(u16::from(*kind), *reference),
+            },
+        ))
+    }
+
     /// Long and Double take two pool slots.
     pub fn slots(&self) -> u16 {
         match self {
@@ -145,6 +174,11 @@ impl Constant<'_> {
             }
         }
     }
+}
+
+/// [`Constant::key`] of an entry (other than Utf8) from its tag and content bytes.
+pub(crate) fn raw_key(tag: u8, content: &[u8]) -> (u8, u64) {
+    (tag, content.iter().fold(0u64, |key, &b| (key << 8) | u64::from(b)))
 }
 
 /// A human name for a tag, for error messages.
@@ -346,6 +380,29 @@ impl<'a> ConstantPool<'a> {
     /// callers that know where the index was read use [`ConstantPool::at`].
     pub fn get(&self, index: u16) -> Result<Constant<'a>> {
         self.get_opt(index)?.ok_or(ClassFileError::new(0, ErrorKind::BadConstantIndex(index)))
+    }
+
+    /// Every entry's index, tag and content bytes (for Utf8, the text after
+    /// its length), read straight from the file: what indexing the whole
+    /// pool needs, without decoding each entry.
+    pub(crate) fn raw_entries(&self) -> impl Iterator<Item = (u16, u8, &'a [u8])> + '_ {
+        let data = self.data;
+        self.offsets.iter().enumerate().filter(|(_, &o)| o != NO_ENTRY).filter_map(move |(i, &offset)| {
+            let at = offset as usize;
+            let tag = *data.get(at)?;
+            let content = match tag {
+                tag::UTF8 => {
+                    let len = usize::from(u16::from_be_bytes([*data.get(at + 1)?, *data.get(at + 2)?]));
+                    data.get(at + 3..at + 3 + len)?
+                }
+                tag::INTEGER | tag::FLOAT => data.get(at + 1..at + 5)?,
+                tag::LONG | tag::DOUBLE => data.get(at + 1..at + 9)?,
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => data.get(at + 1..at + 3)?,
+                tag::METHOD_HANDLE => data.get(at + 1..at + 4)?,
+                _ => data.get(at + 1..at + 5)?,
+            };
+            Some((i as u16, tag, content))
+        })
     }
 
     /// Every entry with its index, in pool order.
