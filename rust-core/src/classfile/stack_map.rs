@@ -103,6 +103,8 @@ impl Frame {
         // The common case, a new local past the others, needs no slot form.
         let count = self.local_slot_count();
         if slot >= count {
+            // One allocation at most, for the padding and the new local together.
+            self.locals.reserve(slot - count + 1);
             self.locals.resize(self.locals.len() + (slot - count), VType::Top);
             self.locals.push(t);
             return;
