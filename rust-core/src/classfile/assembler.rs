@@ -243,9 +243,11 @@ impl<'a> CodeModel<'a> {
                 }
             }
         }
+        let mut run_locals = vec![stack_depth::NOT_SEEN; elements.len()];
         let computed_stack = match stack_depth::max_stack(
             &elements,
             code,
+            &mut run_locals,
             &handlers,
             &|l| label_index.get(l.0 as usize).copied().flatten(),
             pool,
@@ -261,12 +263,20 @@ impl<'a> CodeModel<'a> {
                         }
                     }
                 }
-                stack_depth::max_stack(&full, code, &handlers, &|l| label_index.get(l.0 as usize).copied().flatten(), pool)?
+                let mut ignored = vec![stack_depth::NOT_SEEN; full.len()];
+                stack_depth::max_stack(
+                    &full,
+                    code,
+                    &mut ignored,
+                    &handlers,
+                    &|l| label_index.get(l.0 as usize).copied().flatten(),
+                    pool,
+                )?
             }
             result => result?,
         };
         let computed_locals =
-            stack_depth::max_locals(&elements, code, frames.iter().map(|(_, f)| f), &initial_frame);
+            stack_depth::max_locals(&elements, code, &run_locals, frames.iter().map(|(_, f)| f), &initial_frame);
         let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
             .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
 

@@ -273,7 +273,10 @@ pub struct CodeModel<'a> {
 
 /// Labels by code offset while lifting.
 struct LabelMap {
+    /// At least one more entry than the code has bytes; only the first
+    /// `code_len + 1` count (the vector is reused from lift to lift).
     by_offset: Vec<Option<Label>>,
+    code_len: usize,
     /// Every (offset, file offset) that received a label, to check boundaries.
     requested: Vec<(u32, usize)>,
     next: u32,
@@ -281,7 +284,7 @@ struct LabelMap {
 
 impl LabelMap {
     fn label(&mut self, offset: u32, at: usize) -> Result<Label> {
-        let slot = self.by_offset.get_mut(offset as usize).ok_or_else(|| {
+        let slot = self.by_offset.get_mut(offset as usize).filter(|_| offset as usize <= self.code_len).ok_or_else(|| {
             ClassFileError::malformed(at, format!("code offset {offset} lies past the end of the code"))
         })?;
         if let Some(label) = *slot {
@@ -353,9 +356,44 @@ impl<'a> CodeModel<'a> {
         pool: &PoolBuilder<'a>,
         runs: Option<Runs>,
     ) -> Result<Self> {
+        // Every method needs a label slot per code byte and the start of every
+        // instruction: kept per thread, reused (and reset only where written).
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(Vec<Option<Label>>, Vec<u32>, Vec<(u32, usize)>)> =
+                const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+        }
+        let (mut by_offset, mut starts, mut requested) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        if by_offset.len() <= code.code.len() {
+            by_offset.resize(code.code.len() + 1, None);
+        }
+        starts.clear();
+        requested.clear();
+        let mut labels = LabelMap { by_offset, code_len: code.code.len(), requested, next: 0 };
+        let result =
+            Self::lift_labelled(code, initial_frame, frames_required, this_class, pool, runs, &mut labels, &mut starts);
+        for &(offset, _) in &labels.requested {
+            if let Some(slot) = labels.by_offset.get_mut(offset as usize) {
+                *slot = None;
+            }
+        }
+        let LabelMap { by_offset, requested, .. } = labels;
+        SCRATCH.with(|s| *s.borrow_mut() = (by_offset, starts, requested));
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lift_labelled(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &PoolBuilder<'a>,
+        runs: Option<Runs>,
+        labels: &mut LabelMap,
+        starts: &mut Vec<u32>,
+    ) -> Result<Self> {
         let code_len = code.code.len() as u32;
-        let mut labels = LabelMap { by_offset: vec![None; code.code.len() + 1], requested: Vec::new(), next: 0 };
-        let decoded = decode_instructions(code, &mut labels, runs)?;
+        let insns = decode_instructions(code, labels, runs, starts)?;
 
         let mut handlers = Vec::with_capacity(code.exception_table.len());
         for (i, h) in code.exception_table.iter().enumerate() {
@@ -375,7 +413,12 @@ impl<'a> CodeModel<'a> {
             let name_index = attribute.name_index;
             let model = if attribute.is(name::STACK_MAP_TABLE) {
                 let budget = 64 * code.attribute.raw.len() + 65_536;
-                let decoded = stack_map::decode(&mut r, &initial_frame, budget, &mut |o, at| labels.label(o, at))?;
+                // Room for every local the method has and the few an edit adds,
+                // within reason: the room of all frames stays of the order of
+                // the entries the budget allows.
+                let room = (usize::from(code.max_locals) + 4).min(64);
+                let decoded =
+                    stack_map::decode(&mut r, &initial_frame, budget, room, &mut |o, at| labels.label(o, at))?;
                 stack_map::check_classes(&decoded, pool, attribute.offset)?;
                 frames.extend(decoded);
                 CodeAttributeModel::StackMapTable { name_index }
@@ -411,7 +454,7 @@ impl<'a> CodeModel<'a> {
             } else if attribute.is(name::RUNTIME_VISIBLE_TYPE_ANNOTATIONS)
                 || attribute.is(name::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS)
             {
-                CodeAttributeModel::TypeAnnotations { name_index, entries: read_type_annotations(&mut r, &mut labels)? }
+                CodeAttributeModel::TypeAnnotations { name_index, entries: read_type_annotations(&mut r, labels)? }
             } else {
                 attributes.push(CodeAttributeModel::Other(*attribute));
                 continue;
@@ -421,25 +464,16 @@ impl<'a> CodeModel<'a> {
         }
 
         // Every label must sit on an instruction boundary (or the end of the code).
-        let mut boundary = vec![false; code.code.len() + 1];
-        for &offset in &decoded.starts {
-            if let Some(b) = boundary.get_mut(offset as usize) {
-                *b = true;
-            }
-        }
-        if let Some(end) = boundary.get_mut(code_len as usize) {
-            *end = true;
-        }
         for &(offset, at) in &labels.requested {
-            if !boundary.get(offset as usize).copied().unwrap_or(false) {
+            if offset != code_len && starts.binary_search(&offset).is_err() {
                 return Err(ClassFileError::malformed(at, format!("code offset {offset} is inside an instruction")));
             }
         }
 
         let elements = match runs {
             None => {
-                let mut elements = Vec::with_capacity(decoded.insns.len() + labels.requested.len());
-                for (offset, insn) in decoded.insns {
+                let mut elements = Vec::with_capacity(insns.len() + labels.requested.len());
+                for (offset, insn) in insns {
                     if let Some(Some(label)) = labels.by_offset.get(offset as usize) {
                         elements.push(Insn::Label(*label));
                     }
@@ -447,7 +481,7 @@ impl<'a> CodeModel<'a> {
                 }
                 elements
             }
-            Some(_) => with_runs(&decoded, &labels, code_len),
+            Some(_) => with_runs(starts, &insns, labels, code_len),
         };
         let mut elements = elements;
         if let Some(Some(label)) = labels.by_offset.get(code_len as usize) {
@@ -665,16 +699,16 @@ impl Runs {
     }
 }
 
-/// The instructions of a Code attribute: where each starts, and the
-/// instructions themselves (all of them, or with [`Runs`] only those kept).
-struct Decoded {
-    starts: Vec<u32>,
-    insns: Vec<(u32, Insn)>,
-}
-
-fn decode_instructions(code: &CodeAttribute<'_>, labels: &mut LabelMap, runs: Option<Runs>) -> Result<Decoded> {
+/// Decodes the instructions of a Code attribute: appends where each starts
+/// to `starts`, and returns the instructions themselves (all of them, or
+/// with [`Runs`] only those kept).
+fn decode_instructions(
+    code: &CodeAttribute<'_>,
+    labels: &mut LabelMap,
+    runs: Option<Runs>,
+    starts: &mut Vec<u32>,
+) -> Result<Vec<(u32, Insn)>> {
     let mut r = Reader::at_offset(code.code, code.code_offset);
-    let mut starts = Vec::with_capacity(code.code.len() / 2 + 1);
     let mut insns = Vec::with_capacity(if runs.is_some() { 16 } else { code.code.len() / 2 + 1 });
     while !r.is_empty() {
         let offset = r.position() as u32;
@@ -695,16 +729,16 @@ fn decode_instructions(code: &CodeAttribute<'_>, labels: &mut LabelMap, runs: Op
             insns.push((offset, insn));
         }
     }
-    Ok(Decoded { starts, insns })
+    Ok(insns)
 }
 
 /// The elements of a lift by runs: the kept instructions, label bindings,
 /// and a [`Insn::Raw`] for each stretch between them.
-fn with_runs(decoded: &Decoded, labels: &LabelMap, code_len: u32) -> Vec<Insn> {
-    let mut elements = Vec::with_capacity(2 * decoded.insns.len() + labels.requested.len() + 2);
-    let mut kept = decoded.insns.iter().peekable();
+fn with_runs(starts: &[u32], insns: &[(u32, Insn)], labels: &LabelMap, code_len: u32) -> Vec<Insn> {
+    let mut elements = Vec::with_capacity(2 * insns.len() + labels.requested.len() + 2);
+    let mut kept = insns.iter().peekable();
     let mut run: Option<u32> = None;
-    for &offset in &decoded.starts {
+    for &offset in starts {
         let label = labels.by_offset.get(offset as usize).copied().flatten();
         let insn = kept.next_if(|(at, _)| *at == offset).map(|(_, insn)| insn);
         if label.is_some() || insn.is_some() {

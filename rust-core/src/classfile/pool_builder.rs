@@ -275,6 +275,40 @@ impl<'a> PoolBuilder<'a> {
         }
     }
 
+    /// Entry `index`, an added one borrowed rather than copied (`get` clones it).
+    fn peek<R>(&self, index: u16, f: impl FnOnce(&Constant<'_>) -> R) -> Option<R> {
+        match index.checked_sub(self.original.count()) {
+            None => self.original.get(index).ok().map(|c| f(&c)),
+            Some(past) => {
+                let at = *self.added_at.get(usize::from(past))?;
+                self.added.get(at as usize).map(f)
+            }
+        }
+    }
+
+    /// `f` of the descriptor of a field or method reference or (Invoke)Dynamic,
+    /// when it is plain ASCII: read in place, neither copied nor decoded. `None`
+    /// in every other case, where [`PoolBuilder::reference_descriptor`] tells
+    /// what is wrong or decodes the text.
+    pub(crate) fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+        let name_and_type = self.peek(index, |c| match c {
+            Constant::Fieldref { name_and_type, .. }
+            | Constant::Methodref { name_and_type, .. }
+            | Constant::InterfaceMethodref { name_and_type, .. }
+            | Constant::Dynamic { name_and_type, .. }
+            | Constant::InvokeDynamic { name_and_type, .. } => Some(*name_and_type),
+            _ => None,
+        })??;
+        let descriptor = self.peek(name_and_type, |c| match c {
+            Constant::NameAndType { descriptor, .. } => Some(*descriptor),
+            _ => None,
+        })??;
+        self.peek(descriptor, |c| match c {
+            Constant::Utf8(bytes) if bytes.is_ascii() => std::str::from_utf8(bytes).ok().map(f),
+            _ => None,
+        })?
+    }
+
     /// Owner class index and member name of a method reference.
     pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
         match self.get(index)? {

@@ -52,7 +52,11 @@ fn field_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<i32> {
     if let Slots::Field(size) = pool.slot_cache.get(index) {
         return Ok(size);
     }
-    let size = i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots());
+    let size = match pool.with_ascii_reference_descriptor(index, |d| descriptor::parse_field(d).map(|t| t.slots())) {
+        Some(Ok(size)) => i32::from(size),
+        // Errors are reported as the decoding path reports them.
+        _ => i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots()),
+    };
     pool.slot_cache.put(index, Slots::Field(size));
     Ok(size)
 }
@@ -80,6 +84,8 @@ struct RunDepths {
     high: i32,
     /// The depth after the last.
     net: i32,
+    /// One past the highest local slot an instruction uses.
+    locals: u32,
 }
 
 /// Reads the run `start..end` of `code` (plain instructions, checked when the
@@ -89,10 +95,11 @@ struct RunDepths {
 fn run_depths(code: &[u8], start: u32, end: u32, pool: &mut PoolBuilder<'_>) -> Result<RunDepths> {
     let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
     let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
-    let (mut depth, mut low, mut high) = (0i32, 0i32, 0i32);
+    let (mut depth, mut low, mut high, mut locals) = (0i32, 0i32, 0i32, 0u32);
     let mut at = start as usize;
     while at < end as usize {
         let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
+        locals = locals.max(local_used_at(code, at));
         let (length, effect) = match opcode {
             op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), pool)?),
             op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, pool)?),
@@ -128,7 +135,7 @@ fn run_depths(code: &[u8], start: u32, end: u32, pool: &mut PoolBuilder<'_>) -> 
         low = low.min(depth);
         at += length;
     }
-    Ok(RunDepths { low, high, net: depth })
+    Ok(RunDepths { low, high, net: depth, locals })
 }
 
 /// One past the highest local slot the run `start..end` of `code` uses.
@@ -136,28 +143,34 @@ fn run_locals(code: &[u8], start: u32, end: u32) -> u32 {
     let mut max = 0;
     let mut at = start as usize;
     while let Some(&opcode) = code.get(at).filter(|_| at < end as usize) {
-        let byte = |i: usize| u32::from(code.get(at + i).copied().unwrap_or(0));
-        let (length, used) = match opcode {
-            op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => (2, byte(1) + u32::from(op::local_size(opcode))),
-            op::IINC => (3, byte(1) + 1),
-            op::WIDE => {
-                let modified = code.get(at + 1).copied().unwrap_or(0);
-                let index = (byte(2) << 8) | byte(3);
-                if modified == op::IINC {
-                    (6, index + 1)
-                } else {
-                    (4, index + u32::from(op::local_size(modified)))
-                }
-            }
-            _ => {
-                let used = op::implicit_local(opcode).map_or(0, |i| u32::from(i) + u32::from(op::local_size(opcode)));
-                (op::plain_length(opcode).unwrap_or(1), used)
-            }
+        max = max.max(local_used_at(code, at));
+        at += match opcode {
+            op::WIDE if code.get(at + 1) == Some(&op::IINC) => 6,
+            op::WIDE => 4,
+            _ => op::plain_length(opcode).unwrap_or(1),
         };
-        max = max.max(used);
-        at += length;
     }
     max
+}
+
+/// One past the highest local slot the plain instruction at `at` uses (0 for none).
+fn local_used_at(code: &[u8], at: usize) -> u32 {
+    let opcode = code.get(at).copied().unwrap_or(0);
+    let byte = |i: usize| u32::from(code.get(at + i).copied().unwrap_or(0));
+    match opcode {
+        op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => byte(1) + u32::from(op::local_size(opcode)),
+        op::IINC => byte(1) + 1,
+        op::WIDE => {
+            let modified = code.get(at + 1).copied().unwrap_or(0);
+            let index = (byte(2) << 8) | byte(3);
+            if modified == op::IINC {
+                index + 1
+            } else {
+                index + u32::from(op::local_size(modified))
+            }
+        }
+        _ => op::implicit_local(opcode).map_or(0, |i| u32::from(i) + u32::from(op::local_size(opcode))),
+    }
 }
 
 /// Parameter and return slots of the method descriptor of entry `index`.
@@ -165,7 +178,10 @@ fn method_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<(i32, i32)> {
     if let Slots::Method(parameters, returns) = pool.slot_cache.get(index) {
         return Ok((parameters, returns));
     }
-    let (parameters, returns) = descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?;
+    let (parameters, returns) = match pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes) {
+        Some(Ok(sizes)) => sizes,
+        _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
+    };
     pool.slot_cache.put(index, Slots::Method(parameters, returns));
     Ok((parameters, returns))
 }
@@ -211,10 +227,16 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &mut PoolBuilder<'_>) -> Result<i3
     })
 }
 
+/// An entry of `run_locals` for a run [`max_stack`] did not reach.
+pub(crate) const NOT_SEEN: u32 = u32::MAX;
+
 /// The deepest operand stack any path through the code reaches.
+/// `run_locals` (one entry per element) receives, for each run the pass
+/// reaches, the locals it uses (see [`max_locals`]).
 pub(crate) fn max_stack(
     elements: &[Insn],
     code: &[u8],
+    run_locals: &mut [u32],
     handlers: &[Handler],
     label_index: &dyn Fn(super::code_model::Label) -> Option<usize>,
     pool: &mut PoolBuilder<'_>,
@@ -251,6 +273,9 @@ pub(crate) fn max_stack(
             if let Insn::Raw { start, end } = insn {
                 // No branch, no block end: just the depths along the run.
                 let run = run_depths(code, *start, *end, pool)?;
+                if let Some(slot) = run_locals.get_mut(i) {
+                    *slot = run.locals;
+                }
                 if depth + run.low < 0 {
                     return Err(ClassFileError::malformed(0, format!("the operand stack underflows in run {i}")));
                 }
@@ -290,16 +315,23 @@ pub(crate) fn max_stack(
 }
 
 /// Local slots used by the instructions and frames, at least `initial`'s.
+/// `run_locals` holds what [`max_stack`] found of the runs it reached
+/// (`NOT_SEEN` for the others): each run is read once.
 pub(crate) fn max_locals<'f>(
     elements: &[Insn],
     code: &[u8],
+    run_locals: &[u32],
     frames: impl Iterator<Item = &'f Frame>,
     initial: &Frame,
 ) -> u32 {
     let mut max = initial.local_slot_count() as u32;
-    for insn in elements {
+    for (i, insn) in elements.iter().enumerate() {
         if let Insn::Raw { start, end } = insn {
-            max = max.max(run_locals(code, *start, *end));
+            let used = match run_locals.get(i) {
+                Some(&used) if used != NOT_SEEN => used,
+                _ => self::run_locals(code, *start, *end),
+            };
+            max = max.max(used);
             continue;
         }
         max = max.max(local_used(insn));
