@@ -421,6 +421,19 @@ impl<'a> ConstantPool<'a> {
 
     /// The raw modified-UTF-8 bytes of a Utf8 entry.
     pub fn utf8_bytes(&self, index: u16) -> Result<&'a [u8]> {
+        // Every name of every member and attribute comes through here: read
+        // the bytes in place; anything unexpected takes the decoding path,
+        // which reports it.
+        if let Some(&offset) = self.offsets.get(usize::from(index)) {
+            let at = offset as usize;
+            if offset != NO_ENTRY && self.data.get(at) == Some(&tag::UTF8) {
+                if let Some(len) = self.data.get(at + 1..at + 3).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))) {
+                    if let Some(bytes) = self.data.get(at + 3..at + 3 + len).filter(|_| at + 3 + len <= self.range.1) {
+                        return Ok(bytes);
+                    }
+                }
+            }
+        }
         match self.get(index)? {
             Constant::Utf8(Cow::Borrowed(bytes)) => Ok(bytes),
             other => Err(self.wrong(index, "Utf8", &other)),

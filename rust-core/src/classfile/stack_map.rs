@@ -66,8 +66,8 @@ impl Frame {
         let mut locals = Vec::with_capacity(method.parameters.len() + 1);
         if !is_static {
             // java/lang/Object's constructor has no superclass constructor to call.
-            let is_object = pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
-            locals.push(if is_constructor && !is_object {
+            let is_object = || pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
+            locals.push(if is_constructor && !is_object() {
                 VType::UninitializedThis
             } else {
                 VType::Object(class_index)
