@@ -408,7 +408,7 @@ fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
     out.len()
 }
 
-fn end_attribute(out: &mut Vec<u8>, data_at: usize) -> Result<()> {
+fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
     let len = u32::try_from(out.len() - data_at)
         .map_err(|_| ClassFileError::limit(0, "a code attribute longer than 4 GiB"))?;
     if let Some(slot) = out.get_mut(data_at - 4..data_at) {
@@ -644,7 +644,7 @@ fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, code: &[u8], out:
         },
         Insn::TableSwitch { default, low, targets } => {
             out.u8(op::TABLESWITCH);
-            out.extend(std::iter::repeat(0).take(switch_padding(offset)));
+            out.extend(std::iter::repeat_n(0, switch_padding(offset)));
             out.u32(relative(*default)? as u32);
             out.u32(*low as u32);
             let high = i64::from(*low) + targets.len() as i64 - 1;
@@ -656,7 +656,7 @@ fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, code: &[u8], out:
         }
         Insn::LookupSwitch { default, pairs } => {
             out.u8(op::LOOKUPSWITCH);
-            out.extend(std::iter::repeat(0).take(switch_padding(offset)));
+            out.extend(std::iter::repeat_n(0, switch_padding(offset)));
             out.u32(relative(*default)? as u32);
             out.u32(pairs.len() as u32);
             for (key, t) in pairs {

@@ -271,6 +271,14 @@ pub struct CodeModel<'a> {
     pub(crate) code: &'a [u8],
 }
 
+/// The buffers of a lift, reused by the next lift on the same thread.
+#[derive(Default)]
+struct LiftScratch {
+    by_offset: Vec<Option<Label>>,
+    starts: Vec<u32>,
+    requested: Vec<(u32, usize)>,
+}
+
 /// Labels by code offset while lifting.
 struct LabelMap {
     /// At least one more entry than the code has bytes; only the first
@@ -359,10 +367,10 @@ impl<'a> CodeModel<'a> {
         // Every method needs a label slot per code byte and the start of every
         // instruction: kept per thread, reused (and reset only where written).
         thread_local! {
-            static SCRATCH: std::cell::RefCell<(Vec<Option<Label>>, Vec<u32>, Vec<(u32, usize)>)> =
-                const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+            static SCRATCH: std::cell::RefCell<LiftScratch> = std::cell::RefCell::new(LiftScratch::default());
         }
-        let (mut by_offset, mut starts, mut requested) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        let LiftScratch { mut by_offset, mut starts, mut requested } =
+            SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
         if by_offset.len() <= code.code.len() {
             by_offset.resize(code.code.len() + 1, None);
         }
@@ -377,7 +385,7 @@ impl<'a> CodeModel<'a> {
             }
         }
         let LabelMap { by_offset, requested, .. } = labels;
-        SCRATCH.with(|s| *s.borrow_mut() = (by_offset, starts, requested));
+        SCRATCH.with(|s| *s.borrow_mut() = LiftScratch { by_offset, starts, requested });
         result
     }
 

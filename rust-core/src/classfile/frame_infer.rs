@@ -385,11 +385,11 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
             (t.slots(), Some(t))
         }
         120..=125 => {
-            let t = if opcode % 2 == 0 { Integer } else { Long };
+            let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (t.slots() + 1, Some(t))
         }
         126..=131 => {
-            let t = if opcode % 2 == 0 { Integer } else { Long };
+            let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (2 * t.slots(), Some(t))
         }
         133 => (1, Some(Long)),

@@ -163,7 +163,7 @@ const fn fixed_stack_effect_of(opcode: u8) -> i32 {
         92..=94 => 2, // dup2 dup2_x1 dup2_x2
         SWAP => 0,
         96..=115 => {
-            if opcode % 2 == 0 {
+            if opcode.is_multiple_of(2) {
                 -1
             } else {
                 -2
