@@ -233,6 +233,9 @@ impl<'a> ConstantPool<'a> {
         // Each entry takes at least 3 bytes: never reserve more than the input can hold.
         let mut offsets = Vec::with_capacity(usize::from(count).min(reader.remaining() / 3 + 1));
         offsets.push(NO_ENTRY);
+        Self::scan_entries(reader, usize::from(count), &mut offsets)?;
+        // What the fast scan left (an entry it does not vouch for) is read
+        // and reported here.
         while offsets.len() < usize::from(count) {
             let at = reader.offset();
             let tag = reader.u8()?;
@@ -262,6 +265,48 @@ impl<'a> ConstantPool<'a> {
         let pool = ConstantPool { data: reader.data(), offsets, range: (start, reader.offset()) };
         pool.check_references()?;
         Ok(pool)
+    }
+
+    /// Records the offsets of well-formed entries straight from the bytes,
+    /// up to the first entry that is not (a bad tag, one cut short, a Long
+    /// or Double in the last slot), which the caller then reads and reports.
+    /// Every class is parsed several times: this loop is most of it.
+    fn scan_entries(reader: &mut Reader<'a>, count: usize, offsets: &mut Vec<u32>) -> Result<()> {
+        let data = reader.data();
+        let start = reader.position();
+        let base = reader.offset() - start;
+        let window = data.get(start..start + reader.remaining()).unwrap_or_default();
+        let mut pos = 0usize;
+        while offsets.len() < count {
+            let Some(&tag) = window.get(pos) else { break };
+            let size = match tag {
+                tag::UTF8 => match window.get(pos + 1..pos + 3) {
+                    Some(len) => 3 + usize::from(u16::from_be_bytes([len[0], len[1]])),
+                    None => break,
+                },
+                tag::INTEGER | tag::FLOAT => 5,
+                tag::LONG | tag::DOUBLE => 9,
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => 3,
+                tag::METHOD_HANDLE => 4,
+                tag::FIELDREF
+                | tag::METHODREF
+                | tag::INTERFACE_METHODREF
+                | tag::NAME_AND_TYPE
+                | tag::DYNAMIC
+                | tag::INVOKE_DYNAMIC => 5,
+                _ => break,
+            };
+            let two_slots = tag == tag::LONG || tag == tag::DOUBLE;
+            if pos + size > window.len() || (two_slots && offsets.len() + 1 >= count) {
+                break;
+            }
+            offsets.push((base + start + pos) as u32);
+            if two_slots {
+                offsets.push(NO_ENTRY);
+            }
+            pos += size;
+        }
+        reader.skip(pos)
     }
 
     /// Checks that every reference inside the pool points at an entry of the
