@@ -20,6 +20,9 @@ enum Slots {
     Field(i32),
     /// A method descriptor's parameter and return slots.
     Method(i32, i32),
+    /// What an `ldc`/`ldc_w` of the entry pushes (kept apart from `Field`:
+    /// code that loads a field reference with `ldc` must not get its size).
+    Loaded(i32),
 }
 
 /// Descriptor slot sizes by pool index. Every invocation and field access
@@ -63,16 +66,15 @@ fn field_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<i32> {
 
 /// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
 fn loaded_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<i32> {
-    if let Slots::Field(size) = pool.slot_cache.get(index) {
+    if let Slots::Loaded(size) = pool.slot_cache.get(index) {
         return Ok(size);
     }
-    match pool.get(index)? {
-        Constant::Dynamic { .. } => field_slots(index, pool),
-        _ => {
-            pool.slot_cache.put(index, Slots::Field(1));
-            Ok(1)
-        }
-    }
+    let size = match pool.get(index)? {
+        Constant::Dynamic { .. } => field_slots(index, pool)?,
+        _ => 1,
+    };
+    pool.slot_cache.put(index, Slots::Loaded(size));
+    Ok(size)
 }
 
 /// Depths along a run of instructions, relative to the depth it starts at.
