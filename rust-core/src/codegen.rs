@@ -88,17 +88,17 @@ impl<'d> JavaType<'d> {
         }
     }
 
-    /// `(box class, primitive descriptor)`, for `valueOf`.
+    /// `(box class, descriptor of its valueOf)`.
     fn boxing(self) -> Option<(&'static str, &'static str)> {
         Some(match self {
-            JavaType::Boolean => ("java/lang/Boolean", "Z"),
-            JavaType::Byte => ("java/lang/Byte", "B"),
-            JavaType::Char => ("java/lang/Character", "C"),
-            JavaType::Short => ("java/lang/Short", "S"),
-            JavaType::Int => ("java/lang/Integer", "I"),
-            JavaType::Long => ("java/lang/Long", "J"),
-            JavaType::Float => ("java/lang/Float", "F"),
-            JavaType::Double => ("java/lang/Double", "D"),
+            JavaType::Boolean => ("java/lang/Boolean", "(Z)Ljava/lang/Boolean;"),
+            JavaType::Byte => ("java/lang/Byte", "(B)Ljava/lang/Byte;"),
+            JavaType::Char => ("java/lang/Character", "(C)Ljava/lang/Character;"),
+            JavaType::Short => ("java/lang/Short", "(S)Ljava/lang/Short;"),
+            JavaType::Int => ("java/lang/Integer", "(I)Ljava/lang/Integer;"),
+            JavaType::Long => ("java/lang/Long", "(J)Ljava/lang/Long;"),
+            JavaType::Float => ("java/lang/Float", "(F)Ljava/lang/Float;"),
+            JavaType::Double => ("java/lang/Double", "(D)Ljava/lang/Double;"),
             JavaType::Reference(_) => return None,
         })
     }
@@ -193,8 +193,8 @@ pub fn astore(slot: u16) -> Insn {
 pub fn box_value(t: JavaType<'_>, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
     match t.boxing() {
         None => Ok(Vec::new()),
-        Some((class, primitive)) => {
-            let index = pool.method_ref(class, "valueOf", &format!("({primitive})L{class};"))?;
+        Some((class, value_of)) => {
+            let index = pool.method_ref(class, "valueOf", value_of)?;
             Ok(vec![Insn::Pool { opcode: op::INVOKESTATIC, index }])
         }
     }

@@ -21,6 +21,25 @@ pub struct Settings {
 impl Settings {
     /// Stable across runs, paths and filter order.
     pub fn fingerprint(&self) -> String {
+        // Every class of a run asks with the same settings: hash them once
+        // per thread and settings, not once per class.
+        thread_local! {
+            static LAST: std::cell::RefCell<Option<(Settings, String)>> = const { std::cell::RefCell::new(None) };
+        }
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match last.as_ref() {
+                Some((settings, fingerprint)) if settings == self => fingerprint.clone(),
+                _ => {
+                    let fingerprint = self.compute_fingerprint();
+                    *last = Some((self.clone(), fingerprint.clone()));
+                    fingerprint
+                }
+            }
+        })
+    }
+
+    fn compute_fingerprint(&self) -> String {
         let mut filters = self.filters.clone();
         filters.sort();
         let text = format!(
@@ -49,11 +68,23 @@ pub enum Outcome {
     Untouched,
     /// Already enhanced with these settings.
     Current,
-    /// The new bytes, and a line describing what TF made of the class (for `-debug`).
-    Enhanced { bytes: Vec<u8>, description: String },
+    /// The new bytes, and what TF made of the class (for `-debug`).
+    Enhanced { bytes: Vec<u8>, description: Description },
 }
 
+/// What TF made of a class, as a line of text when displayed:
 /// `com.ex.Foo: groups [com.ex.IO]; 0=read (monitored, com.ex.IO) 1=note (info)`.
+/// Kept as the class's model and written only when shown (`-debug`): most
+/// runs never show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Description(model::TfClass);
+
+impl std::fmt::Display for Description {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&describe(&self.0))
+    }
+}
+
 fn describe(tf: &model::TfClass) -> String {
     let mut methods: Vec<(usize, String)> = tf
         .methods
@@ -129,7 +160,7 @@ pub fn enhance_class(
         vec![diagnostic(method, "enhance", format!("cannot be enhanced: {}", e.error))]
     };
     let mut editor = ClassEditor::new(&parsed);
-    let mut bodies = Bodies::default();
+    let mut bodies = Bodies::for_class(&tf);
     if !upgrade {
         schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }
@@ -141,5 +172,5 @@ pub fn enhance_class(
     let bytes = editor.to_bytes().map_err(enhance_error)?;
     // Never write a class the engine cannot read back.
     ClassFile::parse(&bytes).map_err(|e| enhance_error(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;
-    Ok(Outcome::Enhanced { bytes, description: describe(&tf) })
+    Ok(Outcome::Enhanced { bytes, description: Description(tf) })
 }

@@ -186,14 +186,17 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
             holder_groups.insert(group.clone());
         }
     }
-    let tracing_names: BTreeSet<String> = methods.iter().map(|m| m.tracing_name.clone()).collect();
+    // Sorted and unique: a sorted vector needs one allocation, a set one per name.
+    let mut tracing_names: Vec<String> = methods.iter().map(|m| m.tracing_name.clone()).collect();
+    tracing_names.sort_unstable();
+    tracing_names.dedup();
     Ok(TfClass {
         internal_name,
         class_groups,
         holder_groups: holder_groups.into_iter().collect(),
         methods,
         without_code,
-        tracing_names: tracing_names.into_iter().collect(),
+        tracing_names,
         enhanced,
     })
 }
@@ -302,7 +305,7 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
 
 /// For each name, whether it occurs more than once.
 fn repeated<'n>(names: impl Iterator<Item = &'n str> + Clone) -> Vec<bool> {
-    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut count: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
     for name in names.clone() {
         *count.entry(name).or_default() += 1;
     }

@@ -11,7 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Insn, PoolBuilder};
+use crate::classfile::{attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder};
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::protocol;
@@ -48,13 +48,26 @@ impl<T> InMethod<T> for Result<T> {
 #[derive(Default)]
 pub struct Bodies<'a> {
     models: std::collections::BTreeMap<usize, CodeModel<'a>>,
+    /// Whether bodies may be lifted by runs ([`Detail::Runs`]).
+    runs: bool,
 }
 
 impl<'a> Bodies<'a> {
+    /// The bodies of `tf`'s class. Tracegen edits returns, throws and the
+    /// constructor's chaining call, all of which a lift by runs keeps apart;
+    /// only calls of info methods (and `<clinit>`'s registration) are
+    /// looked for among single instructions, so a class without info
+    /// methods has its bodies, but `<clinit>`, lifted by runs.
+    pub fn for_class(tf: &TfClass) -> Self {
+        Bodies { models: Default::default(), runs: !tf.methods.iter().any(|m| m.is_info()) }
+    }
+
     /// The model of method `index`, lifted on first use; `None` without code.
     pub fn get(&mut self, class: &ClassFile<'a>, editor: &mut ClassEditor<'a>, index: usize) -> Result<Option<&mut CodeModel<'a>>> {
         if !self.models.contains_key(&index) {
-            match editor.lift_code(class, index)? {
+            let is_clinit = class.methods().get(index).is_some_and(|m| m.name_is("<clinit>"));
+            let detail = if self.runs && !is_clinit { Detail::Runs } else { Detail::Instructions };
+            match editor.lift_code_with(class, index, detail)? {
                 Some(model) => {
                     self.models.insert(index, model);
                 }

@@ -252,7 +252,7 @@ fn switch_padding_follows_inserted_code() {
     for (round, count) in [1usize, 2, 3].into_iter().enumerate() {
         edit_class(&fixture.classes, "Subject", |name, _, code, _| {
             if name == "classify" {
-                code.insert(0, std::iter::repeat(Insn::Simple(op::NOP)).take(count));
+                code.insert(0, std::iter::repeat_n(Insn::Simple(op::NOP), count));
             }
         });
         assert_eq!(run_verified(&fixture.classes), ORIGINAL_OUTPUT, "after round {round}");
@@ -273,7 +273,7 @@ fn limits_are_refused_with_clear_errors() {
     let mut editor = ClassEditor::new(&class);
     let index = class.methods().iter().position(|m| m.name_is("greet")).expect("greet");
     let mut code = editor.lift_code(&class, index).expect("lift").expect("code");
-    code.insert(0, std::iter::repeat(Insn::Simple(op::NOP)).take(70_000));
+    code.insert(0, std::iter::repeat_n(Insn::Simple(op::NOP), 70_000));
     let error = editor.replace_code(index, &code).expect_err("code limit");
     assert!(matches!(error.kind, ErrorKind::LimitExceeded(_)), "{error}");
 }

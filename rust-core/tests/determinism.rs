@@ -2,7 +2,7 @@
 //! directory path and the number of threads.
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use support::{files_under, javac_against, tf_runtime_classes};
 use tf_core::pipeline;
 use tf_core::request::EnhanceRequest;
@@ -24,7 +24,7 @@ fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files_under(dir).into_iter().map(|f| (f.clone(), std::fs::read(dir.join(&f)).unwrap())).collect()
 }
 
-fn enhance(dir: &PathBuf, threads: u32) {
+fn enhance(dir: &Path, threads: u32) {
     let mut request = EnhanceRequest::new(dir.to_str().unwrap());
     request.classpath = vec![tf_runtime_classes().display().to_string()];
     request.filters = vec!["fx.Zoo$Plain".into(), "Top=fx.Recorder::dump".into()];

@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 
 use super::code::MAX_CODE_LENGTH;
-use super::code_model::{switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation};
+use super::code_model::{expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
@@ -38,6 +38,7 @@ impl Layout {
 fn size(insn: &Insn, offset: u32, wide: bool) -> u32 {
     match insn {
         Insn::Label(_) => 0,
+        Insn::Raw { start, end } => end.saturating_sub(*start),
         Insn::Simple(_) => 1,
         Insn::Push { opcode, value } => {
             if *opcode == op::BIPUSH && i8::try_from(*value).is_ok() {
@@ -187,6 +188,7 @@ impl<'a> CodeModel<'a> {
             frames_required,
             this_class,
             next_label,
+            code,
         } = self;
         let mut next_label = next_label;
         let fresh = |next: &mut u32| {
@@ -200,8 +202,19 @@ impl<'a> CodeModel<'a> {
         let context = Context { initial_frame: &initial_frame, this_class, frames_required };
 
         let mut wide = vec![false; elements.len()];
+        let mut has_runs = elements.iter().any(|e| matches!(e, Insn::Raw { .. }));
         let layout = loop {
             let layout = layout(&elements, &mut wide, next_label as usize)?;
+            if has_runs && wide.contains(&true) {
+                // A method long enough to need a wide branch may need frames
+                // inferred, which follows single instructions: assemble it
+                // from the full model (widening starts over; it reaches the
+                // same branches).
+                elements = full_model(elements, code, frames_required, &mut next_label);
+                wide = vec![false; elements.len()];
+                has_runs = false;
+                continue;
+            }
             if let Some((index, insert)) = context.next_fixup(&elements, &wide, &layout, &frames)? {
                 match insert {
                     Fixup::Frame => {
@@ -230,10 +243,40 @@ impl<'a> CodeModel<'a> {
                 }
             }
         }
-        let computed_stack =
-            stack_depth::max_stack(&elements, &handlers, &|l| label_index.get(l.0 as usize).copied().flatten(), pool)?;
+        let mut run_locals = vec![stack_depth::NOT_SEEN; elements.len()];
+        let computed_stack = match stack_depth::max_stack(
+            &elements,
+            code,
+            &mut run_locals,
+            &handlers,
+            &|l| label_index.get(l.0 as usize).copied().flatten(),
+            pool,
+        ) {
+            Err(_) if has_runs => {
+                // Report the error as the full model would, with its instruction numbers.
+                let full = full_model(elements.clone(), code, frames_required, &mut next_label);
+                let mut label_index = vec![None; next_label as usize];
+                for (i, e) in full.iter().enumerate() {
+                    if let Insn::Label(l) = e {
+                        if let Some(slot) = label_index.get_mut(l.0 as usize) {
+                            *slot = Some(i);
+                        }
+                    }
+                }
+                let mut ignored = vec![stack_depth::NOT_SEEN; full.len()];
+                stack_depth::max_stack(
+                    &full,
+                    code,
+                    &mut ignored,
+                    &handlers,
+                    &|l| label_index.get(l.0 as usize).copied().flatten(),
+                    pool,
+                )?
+            }
+            result => result?,
+        };
         let computed_locals =
-            stack_depth::max_locals(&elements, frames.iter().map(|(_, f)| f), &initial_frame);
+            stack_depth::max_locals(&elements, code, &run_locals, frames.iter().map(|(_, f)| f), &initial_frame);
         let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
             .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
 
@@ -242,7 +285,7 @@ impl<'a> CodeModel<'a> {
         out.u16(max_locals);
         out.u32(layout.length);
         for ((insn, &offset), &w) in elements.iter().zip(&layout.offsets).zip(&wide) {
-            emit(insn, offset, w, &layout, &mut out)?;
+            emit(insn, offset, w, &layout, code, &mut out)?;
         }
 
         // Code edits can leave a range empty; the JVM refuses empty ranges.
@@ -322,6 +365,17 @@ impl<'a> CodeModel<'a> {
     }
 }
 
+/// The elements with every run expanded and every `new` labelled, as a lift
+/// of single instructions followed by [`label_each_new`] gives them.
+fn full_model(elements: Vec<Insn>, code: &[u8], frames_required: bool, next_label: &mut u32) -> Vec<Insn> {
+    let elements = expand_runs(elements, code);
+    if frames_required {
+        label_each_new(elements, next_label)
+    } else {
+        elements
+    }
+}
+
 /// Frame inference names each `new` by the label right before it: gives
 /// every unlabelled `new` a fresh label, in one pass.
 fn label_each_new(elements: Vec<Insn>, next_label: &mut u32) -> Vec<Insn> {
@@ -354,7 +408,7 @@ fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
     out.len()
 }
 
-fn end_attribute(out: &mut Vec<u8>, data_at: usize) -> Result<()> {
+fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
     let len = u32::try_from(out.len() - data_at)
         .map_err(|_| ClassFileError::limit(0, "a code attribute longer than 4 GiB"))?;
     if let Some(slot) = out.get_mut(data_at - 4..data_at) {
@@ -491,11 +545,18 @@ fn local_variables(entries: &[LocalVariable], layout: &Layout, data: &mut Vec<u8
     Ok(())
 }
 
-/// Appends `insn`, laid out at code `offset`, to `out`.
-fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
+/// Appends `insn`, laid out at code `offset`, to `out`; `code` is the code
+/// the model was lifted from, which runs copy.
+fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, code: &[u8], out: &mut Vec<u8>) -> Result<()> {
     let relative = |label: Label| -> Result<i32> { Ok(layout.label(label)? as i32 - offset as i32) };
     match insn {
         Insn::Label(_) => {}
+        Insn::Raw { start, end } => {
+            let run = code
+                .get(*start as usize..*end as usize)
+                .ok_or_else(|| ClassFileError::malformed(0, "a run of instructions outside the original code"))?;
+            out.extend_from_slice(run);
+        }
         Insn::Simple(opcode) => out.u8(*opcode),
         Insn::Push { opcode, value } => {
             if *opcode == op::BIPUSH && i8::try_from(*value).is_ok() {
@@ -583,7 +644,7 @@ fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, out: &mut Vec<u8>
         },
         Insn::TableSwitch { default, low, targets } => {
             out.u8(op::TABLESWITCH);
-            out.extend(std::iter::repeat(0).take(switch_padding(offset)));
+            out.extend(std::iter::repeat_n(0, switch_padding(offset)));
             out.u32(relative(*default)? as u32);
             out.u32(*low as u32);
             let high = i64::from(*low) + targets.len() as i64 - 1;
@@ -595,7 +656,7 @@ fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, out: &mut Vec<u8>
         }
         Insn::LookupSwitch { default, pairs } => {
             out.u8(op::LOOKUPSWITCH);
-            out.extend(std::iter::repeat(0).take(switch_padding(offset)));
+            out.extend(std::iter::repeat_n(0, switch_padding(offset)));
             out.u32(relative(*default)? as u32);
             out.u32(pairs.len() as u32);
             for (key, t) in pairs {

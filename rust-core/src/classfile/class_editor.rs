@@ -6,7 +6,7 @@
 use super::annotations::{encode_annotation, Annotation};
 use super::attribute::{name, Attribute};
 use super::class_file::{ClassFile, Member, MAGIC};
-use super::code_model::CodeModel;
+use super::code_model::{CodeModel, Detail};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::pool_builder::PoolBuilder;
@@ -149,11 +149,16 @@ impl<'a> ClassEditor<'a> {
     /// The code of method `index` of `class` (the class this editor was made
     /// from) as an editable model; `None` for abstract and native methods.
     pub fn lift_code(&mut self, class: &ClassFile<'a>, index: usize) -> Result<Option<CodeModel<'a>>> {
+        self.lift_code_with(class, index, Detail::Instructions)
+    }
+
+    /// [`ClassEditor::lift_code`] at the given level of detail.
+    pub fn lift_code_with(&mut self, class: &ClassFile<'a>, index: usize, detail: Detail) -> Result<Option<CodeModel<'a>>> {
         let method = class
             .methods()
             .get(index)
             .ok_or_else(|| ClassFileError::malformed(0, format!("the class has no method #{index}")))?;
-        CodeModel::lift(class, method, &mut self.pool)
+        CodeModel::lift_with(class, method, &mut self.pool, detail)
     }
 
     /// Assembles `code` and makes it the Code attribute of method `index`.

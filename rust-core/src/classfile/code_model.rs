@@ -92,13 +92,37 @@ pub enum Insn {
         default: Label,
         pairs: Vec<(i32, Label)>,
     },
+    /// Original instructions at code offsets `start..end` of the code the
+    /// model was lifted from ([`Detail::Runs`]), written back as those bytes.
+    /// A run holds no label binding and none of the instructions an edit of
+    /// control flow looks for (see [`Detail::Runs`]); it is position-independent,
+    /// so it needs no relocation. [`CodeModel::expand_runs`] decodes runs
+    /// into single instructions.
+    Raw {
+        start: u32,
+        end: u32,
+    },
+}
+
+/// How finely [`CodeModel::lift_with`] decodes the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every instruction is an element of its own.
+    Instructions,
+    /// Only the instructions that instrumenting control flow edits or
+    /// follows are elements of their own: branches, switches, returns,
+    /// `athrow`, `ret`, and in a constructor every `invokespecial` (where the
+    /// body starts). Every other stretch between two labels is one
+    /// [`Insn::Raw`], copied as bytes by the assembler: most of a method's
+    /// code is never decoded into instructions, moved or re-encoded.
+    Runs,
 }
 
 impl Insn {
-    /// The opcode, `None` for a label.
+    /// The opcode, `None` for a label or a run of original instructions.
     pub fn opcode(&self) -> Option<u8> {
         Some(match self {
-            Insn::Label(_) => return None,
+            Insn::Label(_) | Insn::Raw { .. } => return None,
             Insn::Simple(o)
             | Insn::Push { opcode: o, .. }
             | Insn::Ldc { opcode: o, .. }
@@ -242,11 +266,25 @@ pub struct CodeModel<'a> {
     pub this_class: u16,
     /// The id the next new label gets: labels are numbered densely from 0.
     pub(crate) next_label: u32,
+    /// The code the model was lifted from, which [`Insn::Raw`] runs refer to
+    /// (empty for new code).
+    pub(crate) code: &'a [u8],
+}
+
+/// The buffers of a lift, reused by the next lift on the same thread.
+#[derive(Default)]
+struct LiftScratch {
+    by_offset: Vec<Option<Label>>,
+    starts: Vec<u32>,
+    requested: Vec<(u32, usize)>,
 }
 
 /// Labels by code offset while lifting.
 struct LabelMap {
+    /// At least one more entry than the code has bytes; only the first
+    /// `code_len + 1` count (the vector is reused from lift to lift).
     by_offset: Vec<Option<Label>>,
+    code_len: usize,
     /// Every (offset, file offset) that received a label, to check boundaries.
     requested: Vec<(u32, usize)>,
     next: u32,
@@ -254,7 +292,7 @@ struct LabelMap {
 
 impl LabelMap {
     fn label(&mut self, offset: u32, at: usize) -> Result<Label> {
-        let slot = self.by_offset.get_mut(offset as usize).ok_or_else(|| {
+        let slot = self.by_offset.get_mut(offset as usize).filter(|_| offset as usize <= self.code_len).ok_or_else(|| {
             ClassFileError::malformed(at, format!("code offset {offset} lies past the end of the code"))
         })?;
         if let Some(label) = *slot {
@@ -279,6 +317,16 @@ impl<'a> CodeModel<'a> {
     /// Lifts the code of `method` of `class`. `pool` receives the Class
     /// constants of parameter types that the first frame needs.
     pub fn lift(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut PoolBuilder<'a>) -> Result<Option<Self>> {
+        Self::lift_with(class, method, pool, Detail::Instructions)
+    }
+
+    /// [`CodeModel::lift`] at the given level of detail.
+    pub fn lift_with(
+        class: &ClassFile<'a>,
+        method: &Member<'a>,
+        pool: &mut PoolBuilder<'a>,
+        detail: Detail,
+    ) -> Result<Option<Self>> {
         let Some(code) = class.code(method)? else { return Ok(None) };
         let descriptor = method.descriptor()?;
         let initial_frame = Frame::initial(
@@ -289,7 +337,12 @@ impl<'a> CodeModel<'a> {
             pool,
         )
         .map_err(|e| ClassFileError::new(method.offset + 4, e.kind))?;
-        Self::lift_code(&code, initial_frame, class.major_version() >= 50, class.this_class_index(), pool).map(Some)
+        let runs = match detail {
+            Detail::Instructions => None,
+            Detail::Runs => Some(Runs { split_invokespecial: method.name_is("<init>") }),
+        };
+        Self::lift_code_with(&code, initial_frame, class.major_version() >= 50, class.this_class_index(), pool, runs)
+            .map(Some)
     }
 
     /// Lifts a Code attribute whose first frame is `initial_frame`.
@@ -300,9 +353,55 @@ impl<'a> CodeModel<'a> {
         this_class: u16,
         pool: &PoolBuilder<'a>,
     ) -> Result<Self> {
+        Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None)
+    }
+
+    fn lift_code_with(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &PoolBuilder<'a>,
+        runs: Option<Runs>,
+    ) -> Result<Self> {
+        // Every method needs a label slot per code byte and the start of every
+        // instruction: kept per thread, reused (and reset only where written).
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<LiftScratch> = std::cell::RefCell::new(LiftScratch::default());
+        }
+        let LiftScratch { mut by_offset, mut starts, mut requested } =
+            SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        if by_offset.len() <= code.code.len() {
+            by_offset.resize(code.code.len() + 1, None);
+        }
+        starts.clear();
+        requested.clear();
+        let mut labels = LabelMap { by_offset, code_len: code.code.len(), requested, next: 0 };
+        let result =
+            Self::lift_labelled(code, initial_frame, frames_required, this_class, pool, runs, &mut labels, &mut starts);
+        for &(offset, _) in &labels.requested {
+            if let Some(slot) = labels.by_offset.get_mut(offset as usize) {
+                *slot = None;
+            }
+        }
+        let LabelMap { by_offset, requested, .. } = labels;
+        SCRATCH.with(|s| *s.borrow_mut() = LiftScratch { by_offset, starts, requested });
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lift_labelled(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &PoolBuilder<'a>,
+        runs: Option<Runs>,
+        labels: &mut LabelMap,
+        starts: &mut Vec<u32>,
+    ) -> Result<Self> {
         let code_len = code.code.len() as u32;
-        let mut labels = LabelMap { by_offset: vec![None; code.code.len() + 1], requested: Vec::new(), next: 0 };
-        let instructions = decode_instructions(code, &mut labels)?;
+        let insns = decode_instructions(code, labels, runs, starts)?;
 
         let mut handlers = Vec::with_capacity(code.exception_table.len());
         for (i, h) in code.exception_table.iter().enumerate() {
@@ -322,7 +421,12 @@ impl<'a> CodeModel<'a> {
             let name_index = attribute.name_index;
             let model = if attribute.is(name::STACK_MAP_TABLE) {
                 let budget = 64 * code.attribute.raw.len() + 65_536;
-                let decoded = stack_map::decode(&mut r, &initial_frame, budget, &mut |o, at| labels.label(o, at))?;
+                // Room for every local the method has and the few an edit adds,
+                // within reason: the room of all frames stays of the order of
+                // the entries the budget allows.
+                let room = (usize::from(code.max_locals) + 4).min(64);
+                let decoded =
+                    stack_map::decode(&mut r, &initial_frame, budget, room, &mut |o, at| labels.label(o, at))?;
                 stack_map::check_classes(&decoded, pool, attribute.offset)?;
                 frames.extend(decoded);
                 CodeAttributeModel::StackMapTable { name_index }
@@ -358,7 +462,7 @@ impl<'a> CodeModel<'a> {
             } else if attribute.is(name::RUNTIME_VISIBLE_TYPE_ANNOTATIONS)
                 || attribute.is(name::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS)
             {
-                CodeAttributeModel::TypeAnnotations { name_index, entries: read_type_annotations(&mut r, &mut labels)? }
+                CodeAttributeModel::TypeAnnotations { name_index, entries: read_type_annotations(&mut r, labels)? }
             } else {
                 attributes.push(CodeAttributeModel::Other(*attribute));
                 continue;
@@ -368,28 +472,26 @@ impl<'a> CodeModel<'a> {
         }
 
         // Every label must sit on an instruction boundary (or the end of the code).
-        let mut boundary = vec![false; code.code.len() + 1];
-        for (offset, _) in &instructions {
-            if let Some(b) = boundary.get_mut(*offset as usize) {
-                *b = true;
-            }
-        }
-        if let Some(end) = boundary.get_mut(code_len as usize) {
-            *end = true;
-        }
         for &(offset, at) in &labels.requested {
-            if !boundary.get(offset as usize).copied().unwrap_or(false) {
+            if offset != code_len && starts.binary_search(&offset).is_err() {
                 return Err(ClassFileError::malformed(at, format!("code offset {offset} is inside an instruction")));
             }
         }
 
-        let mut elements = Vec::with_capacity(instructions.len() + labels.requested.len());
-        for (offset, insn) in instructions {
-            if let Some(Some(label)) = labels.by_offset.get(offset as usize) {
-                elements.push(Insn::Label(*label));
+        let elements = match runs {
+            None => {
+                let mut elements = Vec::with_capacity(insns.len() + labels.requested.len());
+                for (offset, insn) in insns {
+                    if let Some(Some(label)) = labels.by_offset.get(offset as usize) {
+                        elements.push(Insn::Label(*label));
+                    }
+                    elements.push(insn);
+                }
+                elements
             }
-            elements.push(insn);
-        }
+            Some(_) => with_runs(starts, &insns, labels, code_len),
+        };
+        let mut elements = elements;
         if let Some(Some(label)) = labels.by_offset.get(code_len as usize) {
             elements.push(Insn::Label(*label));
         }
@@ -404,7 +506,15 @@ impl<'a> CodeModel<'a> {
             frames_required,
             this_class,
             next_label: labels.next,
+            code: code.code,
         })
+    }
+
+    /// Replaces every [`Insn::Raw`] run by its instructions, one element each.
+    pub fn expand_runs(&mut self) {
+        if self.elements.iter().any(|e| matches!(e, Insn::Raw { .. })) {
+            self.elements = expand_runs(std::mem::take(&mut self.elements), self.code);
+        }
     }
 
     /// Code for a new method (a `<clinit>`, a helper): no instructions yet.
@@ -431,6 +541,7 @@ impl<'a> CodeModel<'a> {
             frames_required,
             this_class,
             next_label: 0,
+            code: &[],
         })
     }
 
@@ -439,6 +550,8 @@ impl<'a> CodeModel<'a> {
     /// `types`, in instructions, frames and local-variable tables, and every
     /// frame and the initial frame get `types` there.
     pub fn insert_local_slots(&mut self, slot: u16, types: &[VType]) -> Result<()> {
+        // Runs hold local indexes too.
+        self.expand_runs();
         let by: u16 = types.iter().map(|t| t.slots() as u16).sum();
         let moved = |index: u16| -> Result<u16> {
             if index < slot {
@@ -511,7 +624,14 @@ impl<'a> CodeModel<'a> {
     /// the types of the code (no class hierarchy needed); `None` if there is none.
     pub fn constructor_chaining_call(&self, pool: &mut PoolBuilder<'a>) -> Result<Option<usize>> {
         let frame_of = |label: Label| self.frame_at(label).cloned();
-        frame_infer::constructor_chaining_call(&self.elements, &frame_of, &self.initial_frame, self.this_class, pool)
+        frame_infer::constructor_chaining_call(
+            &self.elements,
+            self.code,
+            &frame_of,
+            &self.initial_frame,
+            self.this_class,
+            pool,
+        )
     }
 
     /// A label not yet bound anywhere.
@@ -541,6 +661,10 @@ impl<'a> CodeModel<'a> {
     /// Inserts `insns` before element `index` (`elements.len()` appends).
     pub fn insert(&mut self, index: usize, insns: impl IntoIterator<Item = Insn>) {
         let index = index.min(self.elements.len());
+        let insns = insns.into_iter();
+        // Room for the insertion and for the tail a stage appends after it
+        // (a splice that runs out of room moves the rest of the code twice).
+        self.elements.reserve(insns.size_hint().0 + 64);
         self.elements.splice(index..index, insns);
     }
 
@@ -564,85 +688,187 @@ impl<'a> CodeModel<'a> {
 
 pub const ACC_STATIC: u16 = 0x0008;
 
-fn decode_instructions(code: &CodeAttribute<'_>, labels: &mut LabelMap) -> Result<Vec<(u32, Insn)>> {
+/// Which instructions a lift by runs keeps as elements of their own.
+#[derive(Debug, Clone, Copy)]
+struct Runs {
+    /// In a constructor, `invokespecial` (the super(...)/this(...) call).
+    split_invokespecial: bool,
+}
+
+impl Runs {
+    fn keeps(&self, insn: &Insn) -> bool {
+        match insn {
+            Insn::Branch { .. } | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => true,
+            Insn::Simple(opcode) => op::ends_block(*opcode),
+            Insn::Local { opcode, .. } => *opcode == op::RET,
+            Insn::Pool { opcode, .. } => self.split_invokespecial && *opcode == op::INVOKESPECIAL,
+            _ => false,
+        }
+    }
+}
+
+/// Decodes the instructions of a Code attribute: appends where each starts
+/// to `starts`, and returns the instructions themselves (all of them, or
+/// with [`Runs`] only those kept).
+fn decode_instructions(
+    code: &CodeAttribute<'_>,
+    labels: &mut LabelMap,
+    runs: Option<Runs>,
+    starts: &mut Vec<u32>,
+) -> Result<Vec<(u32, Insn)>> {
     let mut r = Reader::at_offset(code.code, code.code_offset);
-    let mut out = Vec::with_capacity(code.code.len() / 2 + 1);
+    let mut insns = Vec::with_capacity(if runs.is_some() { 16 } else { code.code.len() / 2 + 1 });
     while !r.is_empty() {
         let offset = r.position() as u32;
-        let at = r.offset();
-        let opcode = r.u8()?;
-        let insn = match op::operands(opcode) {
-            Operands::None => Insn::Simple(opcode),
-            Operands::Byte => Insn::Push { opcode, value: i16::from(r.u8()? as i8) },
-            Operands::Short => Insn::Push { opcode, value: r.u16()? as i16 },
-            Operands::PoolByte => Insn::Ldc { opcode, index: u16::from(r.u8()?) },
-            Operands::Pool if matches!(opcode, op::LDC_W | op::LDC2_W) => Insn::Ldc { opcode, index: r.u16()? },
-            Operands::Pool => Insn::Pool { opcode, index: r.u16()? },
-            Operands::Local => Insn::Local { opcode, index: u16::from(r.u8()?), wide: false },
-            Operands::Iinc => Insn::Iinc { index: u16::from(r.u8()?), delta: i16::from(r.u8()? as i8), wide: false },
-            Operands::Branch => {
-                let delta = i64::from(r.u16()? as i16);
-                Insn::Branch { opcode, target: labels.relative(offset, delta, at)? }
-            }
-            Operands::BranchWide => {
-                let delta = i64::from(r.u32()? as i32);
-                Insn::Branch { opcode, target: labels.relative(offset, delta, at)? }
-            }
-            Operands::TableSwitch => {
-                r.skip(switch_padding(offset))?;
-                let default = labels.relative(offset, i64::from(r.u32()? as i32), at)?;
-                let low = r.u32()? as i32;
-                let high = r.u32()? as i32;
-                let count = i64::from(high) - i64::from(low) + 1;
-                if count < 1 || count * 4 > r.remaining() as i64 {
-                    return Err(ClassFileError::malformed(at, format!("tableswitch range {low}..{high} does not fit")));
-                }
-                let mut targets = Vec::with_capacity(count as usize);
-                for _ in 0..count {
-                    targets.push(labels.relative(offset, i64::from(r.u32()? as i32), at)?);
-                }
-                Insn::TableSwitch { default, low, targets }
-            }
-            Operands::LookupSwitch => {
-                r.skip(switch_padding(offset))?;
-                let default = labels.relative(offset, i64::from(r.u32()? as i32), at)?;
-                let count = i64::from(r.u32()? as i32);
-                if count < 0 || count * 8 > r.remaining() as i64 {
-                    return Err(ClassFileError::malformed(at, format!("lookupswitch with {count} pairs does not fit")));
-                }
-                let mut pairs = Vec::with_capacity(count as usize);
-                for _ in 0..count {
-                    let key = r.u32()? as i32;
-                    pairs.push((key, labels.relative(offset, i64::from(r.u32()? as i32), at)?));
-                }
-                Insn::LookupSwitch { default, pairs }
-            }
-            Operands::InvokeInterface => {
-                let index = r.u16()?;
-                let count = r.u8()?;
-                r.u8()?;
-                Insn::InvokeInterface { index, count }
-            }
-            Operands::InvokeDynamic => {
-                let index = r.u16()?;
-                r.u16()?;
-                Insn::InvokeDynamic { index }
-            }
-            Operands::NewArray => Insn::NewArray { atype: r.u8()? },
-            Operands::MultiANewArray => Insn::MultiANewArray { index: r.u16()?, dimensions: r.u8()? },
-            Operands::Wide => {
-                let opcode = r.u8()?;
-                match op::operands(opcode) {
-                    Operands::Local => Insn::Local { opcode, index: r.u16()?, wide: true },
-                    Operands::Iinc => Insn::Iinc { index: r.u16()?, delta: r.u16()? as i16, wide: true },
-                    _ => return Err(ClassFileError::malformed(at, format!("wide cannot modify opcode {opcode}"))),
+        if let Some(runs) = runs {
+            // Most instructions only need their length here: a table read.
+            let opcode = code.code.get(offset as usize).copied().unwrap_or(0);
+            if let Some(length) = op::plain_length(opcode).filter(|&l| l <= r.remaining()) {
+                if !(runs.split_invokespecial && opcode == op::INVOKESPECIAL) {
+                    starts.push(offset);
+                    r.skip(length)?;
+                    continue;
                 }
             }
-            Operands::Invalid => return Err(ClassFileError::malformed(at, format!("invalid opcode {opcode}"))),
-        };
-        out.push((offset, insn));
+        }
+        let insn = decode_one(&mut r, &mut |from, delta, at| labels.relative(from, delta, at))?;
+        starts.push(offset);
+        if runs.is_none_or(|runs| runs.keeps(&insn)) {
+            insns.push((offset, insn));
+        }
     }
-    Ok(out)
+    Ok(insns)
+}
+
+/// The elements of a lift by runs: the kept instructions, label bindings,
+/// and a [`Insn::Raw`] for each stretch between them.
+fn with_runs(starts: &[u32], insns: &[(u32, Insn)], labels: &LabelMap, code_len: u32) -> Vec<Insn> {
+    let mut elements = Vec::with_capacity(2 * insns.len() + labels.requested.len() + 2);
+    let mut kept = insns.iter().peekable();
+    let mut run: Option<u32> = None;
+    for &offset in starts {
+        let label = labels.by_offset.get(offset as usize).copied().flatten();
+        let insn = kept.next_if(|(at, _)| *at == offset).map(|(_, insn)| insn);
+        if label.is_some() || insn.is_some() {
+            if let Some(start) = run.take() {
+                elements.push(Insn::Raw { start, end: offset });
+            }
+        }
+        if let Some(label) = label {
+            elements.push(Insn::Label(label));
+        }
+        match insn {
+            Some(insn) => elements.push(insn.clone()),
+            None => {
+                run.get_or_insert(offset);
+            }
+        }
+    }
+    if let Some(start) = run {
+        elements.push(Insn::Raw { start, end: code_len });
+    }
+    elements
+}
+
+/// The instructions of the run `start..end` of `code`, which holds no branch.
+pub(crate) fn run_instructions(code: &[u8], start: u32, end: u32) -> impl Iterator<Item = Insn> + '_ {
+    let mut r = Reader::window(code, start as usize, end.saturating_sub(start) as usize).ok();
+    std::iter::from_fn(move || {
+        let reader = r.as_mut()?;
+        if reader.is_empty() {
+            return None;
+        }
+        // Checked when the code was lifted; a run never holds a branch.
+        decode_one(reader, &mut |_, _, at| Err(ClassFileError::malformed(at, "a branch in a run"))).ok()
+    })
+}
+
+pub(crate) fn expand_runs(elements: Vec<Insn>, code: &[u8]) -> Vec<Insn> {
+    let mut out = Vec::with_capacity(elements.len() + code.len() / 2);
+    for insn in elements {
+        match insn {
+            Insn::Raw { start, end } => out.extend(run_instructions(code, start, end)),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Decodes the instruction at the reader's position (a code offset);
+/// `target(from, delta, at)` makes the label of a branch target.
+fn decode_one(r: &mut Reader<'_>, target: &mut dyn FnMut(u32, i64, usize) -> Result<Label>) -> Result<Insn> {
+    let offset = r.position() as u32;
+    let at = r.offset();
+    let opcode = r.u8()?;
+    Ok(match op::operands(opcode) {
+        Operands::None => Insn::Simple(opcode),
+        Operands::Byte => Insn::Push { opcode, value: i16::from(r.u8()? as i8) },
+        Operands::Short => Insn::Push { opcode, value: r.u16()? as i16 },
+        Operands::PoolByte => Insn::Ldc { opcode, index: u16::from(r.u8()?) },
+        Operands::Pool if matches!(opcode, op::LDC_W | op::LDC2_W) => Insn::Ldc { opcode, index: r.u16()? },
+        Operands::Pool => Insn::Pool { opcode, index: r.u16()? },
+        Operands::Local => Insn::Local { opcode, index: u16::from(r.u8()?), wide: false },
+        Operands::Iinc => Insn::Iinc { index: u16::from(r.u8()?), delta: i16::from(r.u8()? as i8), wide: false },
+        Operands::Branch => {
+            let delta = i64::from(r.u16()? as i16);
+            Insn::Branch { opcode, target: target(offset, delta, at)? }
+        }
+        Operands::BranchWide => {
+            let delta = i64::from(r.u32()? as i32);
+            Insn::Branch { opcode, target: target(offset, delta, at)? }
+        }
+        Operands::TableSwitch => {
+            r.skip(switch_padding(offset))?;
+            let default = target(offset, i64::from(r.u32()? as i32), at)?;
+            let low = r.u32()? as i32;
+            let high = r.u32()? as i32;
+            let count = i64::from(high) - i64::from(low) + 1;
+            if count < 1 || count * 4 > r.remaining() as i64 {
+                return Err(ClassFileError::malformed(at, format!("tableswitch range {low}..{high} does not fit")));
+            }
+            let mut targets = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                targets.push(target(offset, i64::from(r.u32()? as i32), at)?);
+            }
+            Insn::TableSwitch { default, low, targets }
+        }
+        Operands::LookupSwitch => {
+            r.skip(switch_padding(offset))?;
+            let default = target(offset, i64::from(r.u32()? as i32), at)?;
+            let count = i64::from(r.u32()? as i32);
+            if count < 0 || count * 8 > r.remaining() as i64 {
+                return Err(ClassFileError::malformed(at, format!("lookupswitch with {count} pairs does not fit")));
+            }
+            let mut pairs = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                let key = r.u32()? as i32;
+                pairs.push((key, target(offset, i64::from(r.u32()? as i32), at)?));
+            }
+            Insn::LookupSwitch { default, pairs }
+        }
+        Operands::InvokeInterface => {
+            let index = r.u16()?;
+            let count = r.u8()?;
+            r.u8()?;
+            Insn::InvokeInterface { index, count }
+        }
+        Operands::InvokeDynamic => {
+            let index = r.u16()?;
+            r.u16()?;
+            Insn::InvokeDynamic { index }
+        }
+        Operands::NewArray => Insn::NewArray { atype: r.u8()? },
+        Operands::MultiANewArray => Insn::MultiANewArray { index: r.u16()?, dimensions: r.u8()? },
+        Operands::Wide => {
+            let opcode = r.u8()?;
+            match op::operands(opcode) {
+                Operands::Local => Insn::Local { opcode, index: r.u16()?, wide: true },
+                Operands::Iinc => Insn::Iinc { index: r.u16()?, delta: r.u16()? as i16, wide: true },
+                _ => return Err(ClassFileError::malformed(at, format!("wide cannot modify opcode {opcode}"))),
+            }
+        }
+        Operands::Invalid => return Err(ClassFileError::malformed(at, format!("invalid opcode {opcode}"))),
+    })
 }
 
 /// Bytes between a switch opcode at `offset` and its 4-byte-aligned operands.

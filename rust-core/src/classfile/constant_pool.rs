@@ -106,6 +106,35 @@ impl Constant<'_> {
         }
     }
 
+    /// The entry as a hashable key: its tag and its content bytes read as
+    /// one big-endian number (every kind but Utf8 has at most 8 bytes), the
+    /// same key [`raw_key`] makes of an entry's bytes in the file.
+    pub(crate) fn key(&self) -> Option<(u8, u64)> {
+        let pair = |a: u16, b: u16| (u64::from(a) << 16) | u64::from(b);
+        Some((
+            self.tag(),
+            match self {
+                Constant::Utf8(_) => return None,
+                Constant::Integer(v) => u64::from(*v as u32),
+                Constant::Float(bits) => u64::from(*bits),
+                Constant::Long(v) => *v as u64,
+                Constant::Double(bits) => *bits,
+                Constant::Class { name: a }
+                | Constant::String { value: a }
+                | Constant::MethodType { descriptor: a }
+                | Constant::Module { name: a }
+                | Constant::Package { name: a } => u64::from(*a),
+                Constant::Fieldref { class: a, name_and_type: b }
+                | Constant::Methodref { class: a, name_and_type: b }
+                | Constant::InterfaceMethodref { class: a, name_and_type: b }
+                | Constant::NameAndType { name: a, descriptor: b }
+                | Constant::Dynamic { bootstrap_method: a, name_and_type: b }
+                | Constant::InvokeDynamic { bootstrap_method: a, name_and_type: b } => pair(*a, *b),
+                Constant::MethodHandle { kind, reference } => pair(u16::from(*kind), *reference),
+            },
+        ))
+    }
+
     /// Long and Double take two pool slots.
     pub fn slots(&self) -> u16 {
         match self {
@@ -145,6 +174,11 @@ impl Constant<'_> {
             }
         }
     }
+}
+
+/// [`Constant::key`] of an entry (other than Utf8) from its tag and content bytes.
+pub(crate) fn raw_key(tag: u8, content: &[u8]) -> (u8, u64) {
+    (tag, content.iter().fold(0u64, |key, &b| (key << 8) | u64::from(b)))
 }
 
 /// A human name for a tag, for error messages.
@@ -199,6 +233,9 @@ impl<'a> ConstantPool<'a> {
         // Each entry takes at least 3 bytes: never reserve more than the input can hold.
         let mut offsets = Vec::with_capacity(usize::from(count).min(reader.remaining() / 3 + 1));
         offsets.push(NO_ENTRY);
+        Self::scan_entries(reader, usize::from(count), &mut offsets)?;
+        // What the fast scan left (an entry it does not vouch for) is read
+        // and reported here.
         while offsets.len() < usize::from(count) {
             let at = reader.offset();
             let tag = reader.u8()?;
@@ -228,6 +265,48 @@ impl<'a> ConstantPool<'a> {
         let pool = ConstantPool { data: reader.data(), offsets, range: (start, reader.offset()) };
         pool.check_references()?;
         Ok(pool)
+    }
+
+    /// Records the offsets of well-formed entries straight from the bytes,
+    /// up to the first entry that is not (a bad tag, one cut short, a Long
+    /// or Double in the last slot), which the caller then reads and reports.
+    /// Every class is parsed several times: this loop is most of it.
+    fn scan_entries(reader: &mut Reader<'a>, count: usize, offsets: &mut Vec<u32>) -> Result<()> {
+        let data = reader.data();
+        let start = reader.position();
+        let base = reader.offset() - start;
+        let window = data.get(start..start + reader.remaining()).unwrap_or_default();
+        let mut pos = 0usize;
+        while offsets.len() < count {
+            let Some(&tag) = window.get(pos) else { break };
+            let size = match tag {
+                tag::UTF8 => match window.get(pos + 1..pos + 3) {
+                    Some(len) => 3 + usize::from(u16::from_be_bytes([len[0], len[1]])),
+                    None => break,
+                },
+                tag::INTEGER | tag::FLOAT => 5,
+                tag::LONG | tag::DOUBLE => 9,
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => 3,
+                tag::METHOD_HANDLE => 4,
+                tag::FIELDREF
+                | tag::METHODREF
+                | tag::INTERFACE_METHODREF
+                | tag::NAME_AND_TYPE
+                | tag::DYNAMIC
+                | tag::INVOKE_DYNAMIC => 5,
+                _ => break,
+            };
+            let two_slots = tag == tag::LONG || tag == tag::DOUBLE;
+            if pos + size > window.len() || (two_slots && offsets.len() + 1 >= count) {
+                break;
+            }
+            offsets.push((base + start + pos) as u32);
+            if two_slots {
+                offsets.push(NO_ENTRY);
+            }
+            pos += size;
+        }
+        reader.skip(pos)
     }
 
     /// Checks that every reference inside the pool points at an entry of the
@@ -348,6 +427,29 @@ impl<'a> ConstantPool<'a> {
         self.get_opt(index)?.ok_or(ClassFileError::new(0, ErrorKind::BadConstantIndex(index)))
     }
 
+    /// Every entry's index, tag and content bytes (for Utf8, the text after
+    /// its length), read straight from the file: what indexing the whole
+    /// pool needs, without decoding each entry.
+    pub(crate) fn raw_entries(&self) -> impl Iterator<Item = (u16, u8, &'a [u8])> + '_ {
+        let data = self.data;
+        self.offsets.iter().enumerate().filter(|(_, &o)| o != NO_ENTRY).filter_map(move |(i, &offset)| {
+            let at = offset as usize;
+            let tag = *data.get(at)?;
+            let content = match tag {
+                tag::UTF8 => {
+                    let len = usize::from(u16::from_be_bytes([*data.get(at + 1)?, *data.get(at + 2)?]));
+                    data.get(at + 3..at + 3 + len)?
+                }
+                tag::INTEGER | tag::FLOAT => data.get(at + 1..at + 5)?,
+                tag::LONG | tag::DOUBLE => data.get(at + 1..at + 9)?,
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => data.get(at + 1..at + 3)?,
+                tag::METHOD_HANDLE => data.get(at + 1..at + 4)?,
+                _ => data.get(at + 1..at + 5)?,
+            };
+            Some((i as u16, tag, content))
+        })
+    }
+
     /// Every entry with its index, in pool order.
     pub fn iter(&self) -> impl Iterator<Item = Result<(u16, Constant<'a>)>> + '_ {
         (1..self.count()).filter_map(move |i| self.get_opt(i).transpose().map(|c| c.map(|c| (i, c))))
@@ -364,6 +466,19 @@ impl<'a> ConstantPool<'a> {
 
     /// The raw modified-UTF-8 bytes of a Utf8 entry.
     pub fn utf8_bytes(&self, index: u16) -> Result<&'a [u8]> {
+        // Every name of every member and attribute comes through here: read
+        // the bytes in place; anything unexpected takes the decoding path,
+        // which reports it.
+        if let Some(&offset) = self.offsets.get(usize::from(index)) {
+            let at = offset as usize;
+            if offset != NO_ENTRY && self.data.get(at) == Some(&tag::UTF8) {
+                if let Some(len) = self.data.get(at + 1..at + 3).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))) {
+                    if let Some(bytes) = self.data.get(at + 3..at + 3 + len).filter(|_| at + 3 + len <= self.range.1) {
+                        return Ok(bytes);
+                    }
+                }
+            }
+        }
         match self.get(index)? {
             Constant::Utf8(Cow::Borrowed(bytes)) => Ok(bytes),
             other => Err(self.wrong(index, "Utf8", &other)),

@@ -7,7 +7,7 @@
 //! merging, hence no class hierarchy.
 #![forbid(unsafe_code)]
 
-use super::code_model::{Insn, Label};
+use super::code_model::{run_instructions, Insn, Label};
 use super::constant_pool::Constant;
 use super::descriptor::{self, FieldType};
 use super::error::{ClassFileError, Result};
@@ -105,6 +105,8 @@ impl State {
         let opcode = insn.opcode().unwrap_or(op::NOP);
         match insn {
             Insn::Label(_) => {}
+            // The assembler infers frames only in a model without runs.
+            Insn::Raw { .. } => return Err(ClassFileError::malformed(0, "a run of instructions to infer types through")),
             Insn::Local { opcode, index, .. } => self.local_access(*opcode, *index)?,
             Insn::Simple(o) if op::implicit_local(*o).is_some() => {
                 let index = op::implicit_local(*o).unwrap_or(0);
@@ -383,11 +385,11 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
             (t.slots(), Some(t))
         }
         120..=125 => {
-            let t = if opcode % 2 == 0 { Integer } else { Long };
+            let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (t.slots() + 1, Some(t))
         }
         126..=131 => {
-            let t = if opcode % 2 == 0 { Integer } else { Long };
+            let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (2 * t.slots(), Some(t))
         }
         133 => (1, Some(Long)),
@@ -416,6 +418,7 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
 /// such call is found (`java/lang/Object`, or code whose types cannot be followed).
 pub(crate) fn constructor_chaining_call(
     elements: &[Insn],
+    code: &[u8],
     frame_of: &dyn Fn(Label) -> Option<Frame>,
     initial: &Frame,
     this_class: u16,
@@ -423,6 +426,8 @@ pub(crate) fn constructor_chaining_call(
 ) -> Result<Option<usize>> {
     let mut state = Some(State { locals: stack_map::to_slots(&initial.locals), stack: Vec::new() });
     let mut last_label = None;
+    // A `new` without a label still needs an identity of its own while simulating.
+    let mut unlabelled = Identities(u32::MAX);
     for (i, insn) in elements.iter().enumerate() {
         if let Insn::Label(label) = insn {
             if let Some(frame) = frame_of(*label) {
@@ -435,6 +440,22 @@ pub(crate) fn constructor_chaining_call(
             continue;
         }
         let Some(current) = state.as_mut() else { continue };
+        if let Insn::Raw { start, end } = insn {
+            // A run holds no invokespecial in a constructor (see `Detail::Runs`)
+            // and no block end: its instructions only change the types.
+            let mut failed = false;
+            for insn in run_instructions(code, *start, *end) {
+                let identity = last_label.take().unwrap_or_else(|| unlabelled.next());
+                if current.execute(&insn, Some(identity), this_class, pool).is_err() {
+                    failed = true;
+                    break;
+                }
+            }
+            if failed {
+                return Ok(None);
+            }
+            continue;
+        }
         if let Insn::Pool { opcode: op::INVOKESPECIAL, index } = insn {
             if pool.method_owner_and_name(*index)?.1 == "<init>" {
                 let arguments = descriptor::parse_method(&pool.reference_descriptor(*index)?)?.parameter_slots();
@@ -449,8 +470,7 @@ pub(crate) fn constructor_chaining_call(
                 }
             }
         }
-        // A `new` without a label still needs an identity of its own while simulating.
-        let identity = last_label.take().unwrap_or(Label(u32::MAX - i as u32));
+        let identity = last_label.take().unwrap_or_else(|| unlabelled.next());
         if current.execute(insn, Some(identity), this_class, pool).is_err() {
             return Ok(None);
         }
@@ -460,4 +480,14 @@ pub(crate) fn constructor_chaining_call(
         }
     }
     Ok(None)
+}
+
+/// Label ids no code model hands out (they count down from the top).
+struct Identities(u32);
+
+impl Identities {
+    fn next(&mut self) -> Label {
+        self.0 = self.0.saturating_sub(1);
+        Label(self.0)
+    }
 }

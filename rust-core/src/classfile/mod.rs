@@ -43,7 +43,9 @@
 //!   `set_attribute`.
 //!
 //! # Code
-//! - [`CodeModel`]: `elements: Vec<Insn>` (instructions and [`Insn::Label`] bindings),
+//! - [`CodeModel`]: `elements: Vec<Insn>` (instructions and [`Insn::Label`] bindings;
+//!   lifted with [`Detail::Runs`], the stretches no control-flow edit touches
+//!   stay [`Insn::Raw`] runs of original bytes, `expand_runs` decodes them),
 //!   `handlers` (first match wins: append catch-alls), `frames: Vec<(Label, Frame)>`,
 //!   `initial_frame`, tables holding offsets in `attributes`. Every offset is a
 //!   label, so `insert`, `splice` or removal needs no fixup.
@@ -83,7 +85,7 @@ pub use attribute::{name as attribute_name, Attribute};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use class_file::{ClassFile, Member, MAGIC};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
-pub use code_model::{CodeAttributeModel, CodeModel, CodeTarget, Handler, Insn, Label, LocalVariable, TypeAnnotation};
+pub use code_model::{CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LocalVariable, TypeAnnotation};
 pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef};
 pub use error::{ClassFileError, ErrorKind};
 pub use pool_builder::{handle_kind, PoolBuilder, MAX_POOL_COUNT};

@@ -163,7 +163,7 @@ const fn fixed_stack_effect_of(opcode: u8) -> i32 {
         92..=94 => 2, // dup2 dup2_x1 dup2_x2
         SWAP => 0,
         96..=115 => {
-            if opcode % 2 == 0 {
+            if opcode.is_multiple_of(2) {
                 -1
             } else {
                 -2
@@ -197,6 +197,36 @@ const fn fixed_stack_effect_of(opcode: u8) -> i32 {
         _ => 0,
     }
 }
+
+/// The length of an instruction that reads no code offset and ends no
+/// block (what a run of original instructions may hold), `None` for the
+/// others (branches, switches, returns, `athrow`, `ret`, `wide`, invalid opcodes).
+pub fn plain_length(opcode: u8) -> Option<usize> {
+    match PLAIN_LENGTHS.get(usize::from(opcode)).copied().unwrap_or(0) {
+        0 => None,
+        length => Some(usize::from(length)),
+    }
+}
+
+const PLAIN_LENGTHS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut opcode = 0;
+    while opcode < 256 {
+        let o = opcode as u8;
+        table[opcode] = match o {
+            GOTO | GOTO_W | RET | TABLESWITCH | LOOKUPSWITCH | IRETURN..=RETURN | ATHROW | WIDE => 0,
+            153..=168 | IFNULL | IFNONNULL | JSR_W => 0,
+            0..=15 | 26..=53 | 59..=131 | 133..=152 | 190 | 194 | 195 => 1,
+            BIPUSH | LDC | 21..=25 | 54..=58 | NEWARRAY => 2,
+            SIPUSH | LDC_W | LDC2_W | 178..=184 | NEW | ANEWARRAY | CHECKCAST | INSTANCEOF | IINC => 3,
+            MULTIANEWARRAY => 4,
+            INVOKEINTERFACE | INVOKEDYNAMIC => 5,
+            _ => 0,
+        };
+        opcode += 1;
+    }
+    table
+};
 
 /// Control never falls through to the next instruction.
 pub fn ends_block(opcode: u8) -> bool {

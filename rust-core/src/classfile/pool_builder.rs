@@ -2,7 +2,7 @@
 //! indexes and bytes; an addition equal to an existing entry reuses it.
 #![forbid(unsafe_code)]
 
-use super::constant_pool::{Constant, ConstantPool};
+use super::constant_pool::{raw_key, Constant, ConstantPool};
 use super::encode::Put;
 use super::error::{ClassFileError, Result};
 use super::mutf8;
@@ -46,28 +46,31 @@ pub struct PoolBuilder<'a> {
 }
 
 /// Entries by value. Utf8 entries are keyed by their bytes alone, so that
-/// looking up a name that is already there allocates nothing.
+/// looking up a name that is already there allocates nothing; every other
+/// kind by [`Constant::key`], a tag and a number.
 #[derive(Debug, Clone, Default)]
 struct Index<'a> {
     utf8: FxHashMap<Cow<'a, [u8]>, u16>,
-    /// Every other kind: a few integers each.
-    other: FxHashMap<Constant<'a>, u16>,
+    other: FxHashMap<(u8, u64), u16>,
 }
 
 impl<'a> Index<'a> {
+    /// Built from the entries' bytes as they are in the file: no entry is
+    /// decoded (the first addition to a class's pool pays for this, and
+    /// every class TF enhances gets additions).
     fn of(original: &ConstantPool<'a>) -> Self {
         let capacity = usize::from(original.count());
         let mut index = Index {
             utf8: FxHashMap::with_capacity_and_hasher(capacity / 2, Default::default()),
             other: FxHashMap::with_capacity_and_hasher(capacity / 2, Default::default()),
         };
-        // Entries were checked when the pool was parsed; an unreadable one
-        // cannot be matched and is simply not indexed.
-        for (i, c) in original.iter().flatten() {
-            match c {
-                Constant::Utf8(bytes) => index.utf8.entry(bytes).or_insert(i),
-                other => index.other.entry(other).or_insert(i),
-            };
+        // The first of equal entries is the one reused.
+        for (i, tag, content) in original.raw_entries() {
+            if tag == super::constant_pool::tag::UTF8 {
+                index.utf8.entry(Cow::Borrowed(content)).or_insert(i);
+            } else {
+                index.other.entry(raw_key(tag, content)).or_insert(i);
+            }
         }
         index
     }
@@ -109,14 +112,15 @@ impl<'a> PoolBuilder<'a> {
             Constant::Utf8(bytes) => return self.add_utf8(bytes),
             other => other,
         };
+        let Some(key) = constant.key() else { return Err(ClassFileError::malformed(0, "a Utf8 entry is added by add_utf8")) };
         let original = &self.original;
         let index = self.index.get_or_insert_with(|| Index::of(original));
-        if let Some(&existing) = index.other.get(&constant) {
+        if let Some(&existing) = index.other.get(&key) {
             return Ok(existing);
         }
         let at = self.next_index(&constant)?;
         if let Some(index) = &mut self.index {
-            index.other.insert(constant.clone(), at);
+            index.other.insert(key, at);
         }
         self.push(constant);
         Ok(at)
@@ -269,6 +273,40 @@ impl<'a> PoolBuilder<'a> {
             Constant::NameAndType { descriptor, .. } => self.text(descriptor),
             other => Err(wrong_kind(name_and_type, "NameAndType", &other)),
         }
+    }
+
+    /// Entry `index`, an added one borrowed rather than copied (`get` clones it).
+    fn peek<R>(&self, index: u16, f: impl FnOnce(&Constant<'_>) -> R) -> Option<R> {
+        match index.checked_sub(self.original.count()) {
+            None => self.original.get(index).ok().map(|c| f(&c)),
+            Some(past) => {
+                let at = *self.added_at.get(usize::from(past))?;
+                self.added.get(at as usize).map(f)
+            }
+        }
+    }
+
+    /// `f` of the descriptor of a field or method reference or (Invoke)Dynamic,
+    /// when it is plain ASCII: read in place, neither copied nor decoded. `None`
+    /// in every other case, where [`PoolBuilder::reference_descriptor`] tells
+    /// what is wrong or decodes the text.
+    pub(crate) fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+        let name_and_type = self.peek(index, |c| match c {
+            Constant::Fieldref { name_and_type, .. }
+            | Constant::Methodref { name_and_type, .. }
+            | Constant::InterfaceMethodref { name_and_type, .. }
+            | Constant::Dynamic { name_and_type, .. }
+            | Constant::InvokeDynamic { name_and_type, .. } => Some(*name_and_type),
+            _ => None,
+        })??;
+        let descriptor = self.peek(name_and_type, |c| match c {
+            Constant::NameAndType { descriptor, .. } => Some(*descriptor),
+            _ => None,
+        })??;
+        self.peek(descriptor, |c| match c {
+            Constant::Utf8(bytes) if bytes.is_ascii() => std::str::from_utf8(bytes).ok().map(f),
+            _ => None,
+        })?
     }
 
     /// Owner class index and member name of a method reference.

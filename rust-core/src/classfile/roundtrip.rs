@@ -5,7 +5,7 @@
 
 use super::class_editor::ClassEditor;
 use super::class_file::ClassFile;
-use super::code_model::CodeModel;
+use super::code_model::{CodeModel, Detail};
 use super::pool_builder::PoolBuilder;
 use std::fmt;
 use std::io;
@@ -40,14 +40,20 @@ pub fn roundtrip_class(bytes: &[u8]) -> Option<String> {
     code_round_trips(&class).err()
 }
 
-/// Lifts every method's code into the code model and assembles it again with
-/// no edit: the Code attribute must come out byte-identical, which exercises
-/// labels, relocation of every offset table, and the StackMapTable codec.
+/// Lifts every method's code into the code model, instruction by instruction
+/// and by runs, and assembles it again with no edit: the Code attribute must
+/// come out byte-identical, which exercises labels, relocation of every
+/// offset table, and the StackMapTable codec.
 fn code_round_trips(class: &ClassFile<'_>) -> Result<(), String> {
+    code_round_trips_with(class, Detail::Instructions)?;
+    code_round_trips_with(class, Detail::Runs)
+}
+
+fn code_round_trips_with(class: &ClassFile<'_>, detail: Detail) -> Result<(), String> {
     let mut pool = PoolBuilder::new(class.constant_pool().clone());
     for method in class.methods() {
-        let name = || format!("{}{}", method.name().unwrap_or_default(), method.descriptor().unwrap_or_default());
-        let model = match CodeModel::lift(class, method, &mut pool) {
+        let name = || format!("{}{} ({detail:?})", method.name().unwrap_or_default(), method.descriptor().unwrap_or_default());
+        let model = match CodeModel::lift_with(class, method, &mut pool, detail) {
             Ok(Some(model)) => model,
             Ok(None) => continue,
             Err(e) => return Err(format!("lift {}: {e}", name())),

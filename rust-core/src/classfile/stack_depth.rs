@@ -20,6 +20,9 @@ enum Slots {
     Field(i32),
     /// A method descriptor's parameter and return slots.
     Method(i32, i32),
+    /// What an `ldc`/`ldc_w` of the entry pushes (kept apart from `Field`:
+    /// code that loads a field reference with `ldc` must not get its size).
+    Loaded(i32),
 }
 
 /// Descriptor slot sizes by pool index. Every invocation and field access
@@ -52,9 +55,124 @@ fn field_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<i32> {
     if let Slots::Field(size) = pool.slot_cache.get(index) {
         return Ok(size);
     }
-    let size = i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots());
+    let size = match pool.with_ascii_reference_descriptor(index, |d| descriptor::parse_field(d).map(|t| t.slots())) {
+        Some(Ok(size)) => i32::from(size),
+        // Errors are reported as the decoding path reports them.
+        _ => i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots()),
+    };
     pool.slot_cache.put(index, Slots::Field(size));
     Ok(size)
+}
+
+/// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
+fn loaded_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<i32> {
+    if let Slots::Loaded(size) = pool.slot_cache.get(index) {
+        return Ok(size);
+    }
+    let size = match pool.get(index)? {
+        Constant::Dynamic { .. } => field_slots(index, pool)?,
+        _ => 1,
+    };
+    pool.slot_cache.put(index, Slots::Loaded(size));
+    Ok(size)
+}
+
+/// Depths along a run of instructions, relative to the depth it starts at.
+#[derive(Debug, Clone, Copy)]
+struct RunDepths {
+    /// The lowest depth after any instruction (below 0: an underflow).
+    low: i32,
+    /// The highest depth before or after any instruction.
+    high: i32,
+    /// The depth after the last.
+    net: i32,
+    /// One past the highest local slot an instruction uses.
+    locals: u32,
+}
+
+/// Reads the run `start..end` of `code` (plain instructions, checked when the
+/// code was lifted) straight from the bytes: the depth pass meets every
+/// instruction of a method, and decoding each into an `Insn` costs more than
+/// the depth itself.
+fn run_depths(code: &[u8], start: u32, end: u32, pool: &mut PoolBuilder<'_>) -> Result<RunDepths> {
+    let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
+    let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
+    let (mut depth, mut low, mut high, mut locals) = (0i32, 0i32, 0i32, 0u32);
+    let mut at = start as usize;
+    while at < end as usize {
+        let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
+        locals = locals.max(local_used_at(code, at));
+        let (length, effect) = match opcode {
+            op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), pool)?),
+            op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, pool)?),
+            op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
+                let size = field_slots(u16_at(at + 1)?, pool)?;
+                let effect = match opcode {
+                    op::GETSTATIC => size,
+                    op::PUTSTATIC => -size,
+                    op::GETFIELD => size - 1,
+                    _ => -size - 1,
+                };
+                (3, effect)
+            }
+            op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
+                let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
+                let receiver = if opcode == op::INVOKESTATIC { 0 } else { 1 };
+                (3, returns - parameters - receiver)
+            }
+            op::INVOKEINTERFACE | op::INVOKEDYNAMIC => {
+                let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
+                let receiver = if opcode == op::INVOKEINTERFACE { 1 } else { 0 };
+                (5, returns - parameters - receiver)
+            }
+            op::MULTIANEWARRAY => (4, 1 - i32::from(code.get(at + 3).copied().ok_or_else(|| bad(at))?)),
+            op::WIDE => {
+                let modified = code.get(at + 1).copied().ok_or_else(|| bad(at))?;
+                (if modified == op::IINC { 6 } else { 4 }, op::fixed_stack_effect(modified))
+            }
+            _ => (op::plain_length(opcode).ok_or_else(|| bad(at))?, op::fixed_stack_effect(opcode)),
+        };
+        high = high.max(depth + effect);
+        depth += effect;
+        low = low.min(depth);
+        at += length;
+    }
+    Ok(RunDepths { low, high, net: depth, locals })
+}
+
+/// One past the highest local slot the run `start..end` of `code` uses.
+fn run_locals(code: &[u8], start: u32, end: u32) -> u32 {
+    let mut max = 0;
+    let mut at = start as usize;
+    while let Some(&opcode) = code.get(at).filter(|_| at < end as usize) {
+        max = max.max(local_used_at(code, at));
+        at += match opcode {
+            op::WIDE if code.get(at + 1) == Some(&op::IINC) => 6,
+            op::WIDE => 4,
+            _ => op::plain_length(opcode).unwrap_or(1),
+        };
+    }
+    max
+}
+
+/// One past the highest local slot the plain instruction at `at` uses (0 for none).
+fn local_used_at(code: &[u8], at: usize) -> u32 {
+    let opcode = code.get(at).copied().unwrap_or(0);
+    let byte = |i: usize| u32::from(code.get(at + i).copied().unwrap_or(0));
+    match opcode {
+        op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => byte(1) + u32::from(op::local_size(opcode)),
+        op::IINC => byte(1) + 1,
+        op::WIDE => {
+            let modified = code.get(at + 1).copied().unwrap_or(0);
+            let index = (byte(2) << 8) | byte(3);
+            if modified == op::IINC {
+                index + 1
+            } else {
+                index + u32::from(op::local_size(modified))
+            }
+        }
+        _ => op::implicit_local(opcode).map_or(0, |i| u32::from(i) + u32::from(op::local_size(opcode))),
+    }
 }
 
 /// Parameter and return slots of the method descriptor of entry `index`.
@@ -62,7 +180,10 @@ fn method_slots(index: u16, pool: &mut PoolBuilder<'_>) -> Result<(i32, i32)> {
     if let Slots::Method(parameters, returns) = pool.slot_cache.get(index) {
         return Ok((parameters, returns));
     }
-    let (parameters, returns) = descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?;
+    let (parameters, returns) = match pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes) {
+        Some(Ok(sizes)) => sizes,
+        _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
+    };
     pool.slot_cache.put(index, Slots::Method(parameters, returns));
     Ok((parameters, returns))
 }
@@ -75,10 +196,7 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &mut PoolBuilder<'_>) -> Result<i3
             if *opcode == op::LDC2_W {
                 2
             } else {
-                match pool.get(*index)? {
-                    Constant::Dynamic { .. } => field_slots(*index, pool)?,
-                    _ => 1,
-                }
+                loaded_slots(*index, pool)?
             }
         }
         Insn::Pool { opcode, index } => match *opcode {
@@ -111,9 +229,16 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &mut PoolBuilder<'_>) -> Result<i3
     })
 }
 
+/// An entry of `run_locals` for a run [`max_stack`] did not reach.
+pub(crate) const NOT_SEEN: u32 = u32::MAX;
+
 /// The deepest operand stack any path through the code reaches.
+/// `run_locals` (one entry per element) receives, for each run the pass
+/// reaches, the locals it uses (see [`max_locals`]).
 pub(crate) fn max_stack(
     elements: &[Insn],
+    code: &[u8],
+    run_locals: &mut [u32],
     handlers: &[Handler],
     label_index: &dyn Fn(super::code_model::Label) -> Option<usize>,
     pool: &mut PoolBuilder<'_>,
@@ -147,6 +272,20 @@ pub(crate) fn max_stack(
                 *slot = Some(depth);
             }
             let Some(insn) = elements.get(i) else { break };
+            if let Insn::Raw { start, end } = insn {
+                // No branch, no block end: just the depths along the run.
+                let run = run_depths(code, *start, *end, pool)?;
+                if let Some(slot) = run_locals.get_mut(i) {
+                    *slot = run.locals;
+                }
+                if depth + run.low < 0 {
+                    return Err(ClassFileError::malformed(0, format!("the operand stack underflows in run {i}")));
+                }
+                max = max.max(depth + run.high);
+                depth += run.net;
+                i += 1;
+                continue;
+            }
             let effect = stack_effect(insn, pool)?;
             // dup-like instructions peak before settling; the net effect is also their peak.
             let after = depth + effect;
@@ -178,22 +317,42 @@ pub(crate) fn max_stack(
 }
 
 /// Local slots used by the instructions and frames, at least `initial`'s.
-pub(crate) fn max_locals<'f>(elements: &[Insn], frames: impl Iterator<Item = &'f Frame>, initial: &Frame) -> u32 {
+/// `run_locals` holds what [`max_stack`] found of the runs it reached
+/// (`NOT_SEEN` for the others): each run is read once.
+pub(crate) fn max_locals<'f>(
+    elements: &[Insn],
+    code: &[u8],
+    run_locals: &[u32],
+    frames: impl Iterator<Item = &'f Frame>,
+    initial: &Frame,
+) -> u32 {
     let mut max = initial.local_slot_count() as u32;
-    for insn in elements {
-        let used = match insn {
-            Insn::Local { opcode, index, .. } => u32::from(*index) + u32::from(op::local_size(*opcode)),
-            Insn::Iinc { index, .. } => u32::from(*index) + 1,
-            Insn::Simple(opcode) => match op::implicit_local(*opcode) {
-                Some(index) => u32::from(index) + u32::from(op::local_size(*opcode)),
-                None => 0,
-            },
-            _ => 0,
-        };
-        max = max.max(used);
+    for (i, insn) in elements.iter().enumerate() {
+        if let Insn::Raw { start, end } = insn {
+            let used = match run_locals.get(i) {
+                Some(&used) if used != NOT_SEEN => used,
+                _ => self::run_locals(code, *start, *end),
+            };
+            max = max.max(used);
+            continue;
+        }
+        max = max.max(local_used(insn));
     }
     for frame in frames {
         max = max.max(frame.local_slot_count() as u32);
     }
     max
+}
+
+/// One past the highest local slot `insn` reads or writes (0 for none).
+fn local_used(insn: &Insn) -> u32 {
+    match insn {
+        Insn::Local { opcode, index, .. } => u32::from(*index) + u32::from(op::local_size(*opcode)),
+        Insn::Iinc { index, .. } => u32::from(*index) + 1,
+        Insn::Simple(opcode) => match op::implicit_local(*opcode) {
+            Some(index) => u32::from(index) + u32::from(op::local_size(*opcode)),
+            None => 0,
+        },
+        _ => 0,
+    }
 }

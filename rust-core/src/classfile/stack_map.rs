@@ -66,8 +66,8 @@ impl Frame {
         let mut locals = Vec::with_capacity(method.parameters.len() + 1);
         if !is_static {
             // java/lang/Object's constructor has no superclass constructor to call.
-            let is_object = pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
-            locals.push(if is_constructor && !is_object {
+            let is_object = || pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
+            locals.push(if is_constructor && !is_object() {
                 VType::UninitializedThis
             } else {
                 VType::Object(class_index)
@@ -103,6 +103,8 @@ impl Frame {
         // The common case, a new local past the others, needs no slot form.
         let count = self.local_slot_count();
         if slot >= count {
+            // One allocation at most, for the padding and the new local together.
+            self.locals.reserve(slot - count + 1);
             self.locals.resize(self.locals.len() + (slot - count), VType::Top);
             self.locals.push(t);
             return;
@@ -169,13 +171,21 @@ mod kind {
 
 /// Decodes a StackMapTable. `label_at(offset, at)` gives the label of a code
 /// offset, failing (with file offset `at`) if it is no instruction boundary.
-/// `budget` bounds the total number of decoded entries.
+/// `budget` bounds the total number of decoded entries. Each frame's locals
+/// get room for `locals_room` entries: an editor that gives every frame a
+/// local or two more (see `Frame::set_local`) then never reallocates them.
 pub(crate) fn decode(
     r: &mut Reader<'_>,
     initial: &Frame,
     budget: usize,
+    locals_room: usize,
     label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
 ) -> Result<Vec<(Label, Frame)>> {
+    let copy = |locals: &[VType]| {
+        let mut out = Vec::with_capacity(locals_room.max(locals.len()));
+        out.extend_from_slice(locals);
+        out
+    };
     let count = r.count(1)?;
     let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count);
     let mut offset: i64 = -1;
@@ -186,15 +196,15 @@ pub(crate) fn decode(
         let at = r.offset();
         let frame_type = r.u8()?;
         let (delta, frame) = match frame_type {
-            0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: previous.locals.clone(), stack: vec![] }),
+            0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: copy(&previous.locals), stack: vec![] }),
             kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
                 let item = read_vtype(r, label_at)?;
-                (u16::from(frame_type - 64), Frame { locals: previous.locals.clone(), stack: vec![item] })
+                (u16::from(frame_type - 64), Frame { locals: copy(&previous.locals), stack: vec![item] })
             }
             kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
                 let delta = r.u16()?;
                 let item = read_vtype(r, label_at)?;
-                (delta, Frame { locals: previous.locals.clone(), stack: vec![item] })
+                (delta, Frame { locals: copy(&previous.locals), stack: vec![item] })
             }
             kind::CHOP_MIN..=250 => {
                 let delta = r.u16()?;
@@ -205,12 +215,12 @@ pub(crate) fn decode(
                         format!("chop frame removes {chop} locals of {}", previous.locals.len()),
                     )
                 })?;
-                (delta, Frame { locals: previous.locals.get(..keep).unwrap_or_default().to_vec(), stack: vec![] })
+                (delta, Frame { locals: copy(previous.locals.get(..keep).unwrap_or_default()), stack: vec![] })
             }
-            kind::SAME_FRAME_EXTENDED => (r.u16()?, Frame { locals: previous.locals.clone(), stack: vec![] }),
+            kind::SAME_FRAME_EXTENDED => (r.u16()?, Frame { locals: copy(&previous.locals), stack: vec![] }),
             252..=kind::APPEND_MAX => {
                 let delta = r.u16()?;
-                let mut locals = previous.locals.clone();
+                let mut locals = copy(&previous.locals);
                 for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
                     locals.push(read_vtype(r, label_at)?);
                 }

@@ -3,7 +3,7 @@
 //! `pipeline::run` does it, minus the file reads and writes.
 #![forbid(unsafe_code)]
 
-use crate::corpus::Corpus;
+use crate::corpus::{ClassFileInput, Corpus};
 use rayon::prelude::*;
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::{FilterError, FilterSpec};
@@ -78,24 +78,42 @@ enum ClassResult {
 /// Enhances every class of `corpus` on the current rayon pool (`par_iter`,
 /// as the pipeline does); with a one-thread pool this is the sequential run.
 pub fn enhance_all(corpus: &Corpus, job: &Job) -> Tally {
-    let results: Vec<ClassResult> = corpus
-        .classes
-        .par_iter()
-        .map(|input| {
-            // scan_class takes ownership of the bytes, as the pipeline hands
-            // it a freshly read file; the copy stands in for that read.
-            let scanned = match scan::scan_class(&input.path, input.bytes.clone()) {
-                Ok(scanned) => scanned,
-                Err(diagnostic) => return ClassResult::Failed(show(&diagnostic)),
-            };
-            match enhance::enhance_class(&scanned, &job.groups, &job.selections, &job.settings) {
-                Ok(Outcome::Enhanced { bytes, .. }) => ClassResult::Enhanced(bytes.len()),
-                Ok(Outcome::Untouched | Outcome::Current) => ClassResult::Untouched,
-                Err(diagnostics) => ClassResult::Failed(diagnostics.first().map(show).unwrap_or_default()),
-            }
-        })
-        .collect();
+    let results: Vec<ClassResult> =
+        corpus.classes.par_iter().map(|input| enhance_one(input, job).map_or_else(|r| r, |b| ClassResult::Enhanced(b.len()))).collect();
     results.into_iter().fold(Tally::default(), Tally::add)
+}
+
+/// Writes every enhanced class under `out`, at its path relative to `root`
+/// (untimed; to compare the output of two versions of the enhancer with `diff -r`).
+pub fn dump_all(corpus: &Corpus, job: &Job, root: &std::path::Path, out: &std::path::Path) -> std::io::Result<Tally> {
+    let mut tally = Tally::default();
+    for input in &corpus.classes {
+        match enhance_one(input, job) {
+            Ok(bytes) => {
+                let relative = input.path.strip_prefix(root).unwrap_or(&input.path);
+                let target = out.join(relative);
+                if let Some(parent) = target.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::fs::write(&target, &bytes)?;
+                tally = tally.add(ClassResult::Enhanced(bytes.len()));
+            }
+            Err(result) => tally = tally.add(result),
+        }
+    }
+    Ok(tally)
+}
+
+/// One class through scan and enhance: the enhanced bytes, or what became of it.
+fn enhance_one(input: &ClassFileInput, job: &Job) -> Result<Vec<u8>, ClassResult> {
+    // scan_class takes ownership of the bytes, as the pipeline hands it a
+    // freshly read file; the copy stands in for that read.
+    let scanned = scan::scan_class(&input.path, input.bytes.clone()).map_err(|d| ClassResult::Failed(show(&d)))?;
+    match enhance::enhance_class(&scanned, &job.groups, &job.selections, &job.settings) {
+        Ok(Outcome::Enhanced { bytes, .. }) => Ok(bytes),
+        Ok(Outcome::Untouched | Outcome::Current) => Err(ClassResult::Untouched),
+        Err(diagnostics) => Err(ClassResult::Failed(diagnostics.first().map(show).unwrap_or_default())),
+    }
 }
 
 fn show(d: &Diagnostic) -> String {

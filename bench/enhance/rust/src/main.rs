@@ -1,5 +1,7 @@
-//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F]`: TF's
-//! enhancement throughput on every class file under DIR, in memory.
+//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT]`:
+//! TF's enhancement throughput on every class file under DIR, in memory.
+//! With `--dump OUT` it times nothing: it writes every enhanced class under
+//! OUT (same relative paths), to compare two versions of TF with `diff -r`.
 //!
 //! Per thread count: one warm-up pass (page faults, allocator, caches), then N
 //! timed passes; prints the median classes/s and MB/s (MB = 10^6 bytes of
@@ -20,17 +22,19 @@ struct Options {
     passes: usize,
     threads: Vec<usize>,
     filter: String,
+    dump: Option<PathBuf>,
 }
 
 fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
-    let mut options = Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into() };
+    let mut options = Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None };
     let mut dir = None;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--passes" => options.passes = value("--passes")?.parse().map_err(|e| format!("--passes: {e}"))?,
             "--filter" => options.filter = value("--filter")?,
+            "--dump" => options.dump = Some(PathBuf::from(value("--dump")?)),
             "--threads" => {
                 options.threads = value("--threads")?
                     .split(',')
@@ -41,7 +45,7 @@ fn parse_options() -> Result<Options, String> {
             _ => dir = Some(PathBuf::from(arg)),
         }
     }
-    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F]")?;
+    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT]")?;
     if options.passes == 0 || options.threads.contains(&0) {
         return Err("--passes and every --threads value must be at least 1".into());
     }
@@ -66,6 +70,20 @@ fn run() -> Result<(), String> {
     }
     let job = Job::for_filter(&options.filter).map_err(|e| e.to_string())?;
     let megabytes = corpus.total_bytes() as f64 / 1e6;
+    if let Some(out) = &options.dump {
+        let tally = enhancer::dump_all(&corpus, &job, &options.dir, out).map_err(|e| format!("{}: {e}", out.display()))?;
+        println!(
+            "dumped {} enhanced classes to {} ({} untouched, {} failed)",
+            tally.enhanced,
+            out.display(),
+            tally.untouched,
+            tally.failed
+        );
+        for failure in &tally.first_failures {
+            println!("  failed: {failure}");
+        }
+        return Ok(());
+    }
     println!("TF: {} classes, {megabytes:.1} MB, filter '{}'", corpus.classes.len(), options.filter);
 
     for &threads in &options.threads {
