@@ -43,8 +43,9 @@ impl Settings {
         let mut filters = self.filters.clone();
         filters.sort();
         let text = format!(
-            "tf-core {}\ntracegen={}\nfilters={}\n",
+            "tf-core {} protocol {}\ntracegen={}\nfilters={}\n",
             env!("CARGO_PKG_VERSION"),
+            protocol::REVISION,
             self.tracegen,
             filters.join("\n")
         );

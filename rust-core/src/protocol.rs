@@ -27,6 +27,13 @@ pub const FILTERED_GROUP: &str = "org/tracingfacility/annotation/Filtered";
 pub const STAGE_SCHEMA: i32 = 1;
 pub const STAGE_TRACEGEN: i32 = 2;
 
+/// The shape of the generated code. Part of every class's `@TFEnhanced`
+/// fingerprint, so that classes an earlier TF of the same version enhanced
+/// with another shape count as enhanced with other settings and are redone
+/// from their originals. Bump it with every change to what generated code does.
+/// 2: `enterWithToken`/`exitWithToken`, the token in a local.
+pub const REVISION: u32 = 2;
+
 pub const METHOD_MONITOR: &str = "org/tracingfacility/runtime/MethodMonitor";
 pub const SYNCHRONIZED_HOLDER: &str = "org/tracingfacility/runtime/SynchronizedHolder";
 pub const TIMING_POINT_TYPE: &str = "org/tracingfacility/runtime/TimingPointType";
