@@ -26,7 +26,8 @@ import java.util.Properties;
  * {@code <root>/<version>/<sha256>/libtf_core.so} (root: system property {@value
  * #CACHE_ROOT_PROPERTY}, else {@code ~/.cache/tracingfacility/native}; not {@code /tmp},
  * which may be {@code noexec}), under a file lock, through a temporary file renamed into place.
- * Every byte that is loaded is first checked against the SHA-256 recorded at build time.
+ * Every byte that is loaded is first checked against the SHA-256 recorded at build time, or
+ * comes from a file that has not changed since it was (see {@link VerifiedStamp}).
  *
  * <p>A native library can be bound to one class loader only, and build daemons (Gradle, mvnd,
  * Maven's plugin realms) load the plugin again in new class loaders. So each class loader
@@ -89,7 +90,11 @@ final class NativeLibrary {
     /** Loads a private copy of {@code extracted} into this class's loader, after checking its bytes. */
     static void loadPrivateCopy(Path extracted, String sha256) throws IOException {
         byte[] bytes = Files.readAllBytes(extracted);
-        verify(bytes, sha256, extracted + " (delete it to have it extracted again)");
+        // Checked after the read: a stamp that still matches means no write came before it.
+        if (!VerifiedStamp.matches(extracted)) {
+            verify(bytes, sha256, extracted + " (delete it to have it extracted again)");
+            VerifiedStamp.record(extracted, System.currentTimeMillis());
+        }
         Path copy = Files.createTempFile(extracted.getParent(), "libtf_core-", ".so");
         try {
             Files.write(copy, bytes);

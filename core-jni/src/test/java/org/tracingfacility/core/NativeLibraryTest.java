@@ -97,6 +97,29 @@ class NativeLibraryTest {
     }
 
     @Test
+    void aVerifiedStampSparesTheHashOnlyWhileTheFileIsUnchanged() throws Exception {
+        Path extracted = NativeLibrary.extract(cache, resource, sha256);
+        Path stamp = VerifiedStamp.stampOf(extracted);
+
+        VerifiedStamp.record(extracted, System.currentTimeMillis());
+        assertFalse(Files.exists(stamp), "a file written just now could change unseen within a timestamp tick");
+
+        Thread.sleep(VerifiedStamp.SETTLED_MILLIS + 200);
+        VerifiedStamp.record(extracted, System.currentTimeMillis());
+        assertTrue(VerifiedStamp.matches(extracted), "a settled, checked file gets a stamp");
+        assertEquals(List.of(".lock", NativeLibrary.LIBRARY_FILE, NativeLibrary.LIBRARY_FILE + VerifiedStamp.SUFFIX),
+                fileNames(cache));
+
+        byte[] tampered = packaged.clone();
+        tampered[tampered.length / 3] ^= 0x55;
+        Files.write(extracted, tampered); // same size, same inode: only the timestamps tell
+        assertFalse(VerifiedStamp.matches(extracted), "any write invalidates the stamp");
+        NativeCoreException refused = assertThrows(NativeCoreException.class,
+                () -> NativeLibrary.loadPrivateCopy(extracted, sha256));
+        assertTrue(refused.getMessage().contains("found " + NativeLibrary.sha256(tampered)), refused.getMessage());
+    }
+
+    @Test
     void packagedBytesThatDoNotMatchTheRecordedHashAreNeverExtracted() {
         String wrong = "0".repeat(64);
 
