@@ -212,7 +212,9 @@ pub fn argument_array(
 ) -> Result<Vec<Insn>> {
     let object = pool.class("java/lang/Object")?;
     let count = i32::try_from(parameters.len()).unwrap_or(i32::MAX);
-    let mut out = vec![push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: object }];
+    // Per parameter: dup, index, load, box (none for a reference), aastore.
+    let mut out = Vec::with_capacity(2 + 5 * parameters.len());
+    out.extend([push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: object }]);
     let mut slot = first_slot;
     for (i, t) in parameters.iter().enumerate() {
         out.push(Insn::Simple(op::DUP));
@@ -231,11 +233,7 @@ pub fn argument_array(
 }
 
 /// `new T[] { … }` whose elements each come from `element`'s instructions.
-pub fn array_of(
-    element_class: &str,
-    elements: Vec<Vec<Insn>>,
-    pool: &mut PoolBuilder<'_>,
-) -> Result<Vec<Insn>> {
+pub fn array_of(element_class: &str, elements: Vec<Vec<Insn>>, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
     let class = pool.class(element_class)?;
     let count = i32::try_from(elements.len()).unwrap_or(i32::MAX);
     let mut out = vec![push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: class }];

@@ -11,7 +11,10 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder};
+use crate::classfile::splice::SplicedCode;
+use crate::classfile::{
+    attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder,
+};
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::protocol;
@@ -48,6 +51,8 @@ impl<T> InMethod<T> for Result<T> {
 #[derive(Default)]
 pub struct Bodies<'a> {
     models: std::collections::BTreeMap<usize, CodeModel<'a>>,
+    /// Bodies tracegen edited by splicing, by method index.
+    spliced: std::collections::BTreeMap<usize, SplicedCode>,
     /// Whether bodies may be lifted by runs ([`Detail::Runs`]).
     runs: bool,
 }
@@ -59,11 +64,32 @@ impl<'a> Bodies<'a> {
     /// looked for among single instructions, so a class without info
     /// methods has its bodies, but `<clinit>`, lifted by runs.
     pub fn for_class(tf: &TfClass) -> Self {
-        Bodies { models: Default::default(), runs: !tf.methods.iter().any(|m| m.is_info()) }
+        Bodies {
+            models: Default::default(),
+            spliced: Default::default(),
+            runs: !tf.methods.iter().any(|m| m.is_info()),
+        }
+    }
+
+    /// Whether method `index` may be edited by splicing: no stage has
+    /// lifted it, and its class has no info methods (whose calls a splice
+    /// does not look for).
+    pub fn may_splice(&self, index: usize) -> bool {
+        self.runs && !self.models.contains_key(&index)
+    }
+
+    /// The spliced code of method `index`, in place of a model.
+    pub fn insert_spliced(&mut self, index: usize, code: SplicedCode) {
+        self.spliced.insert(index, code);
     }
 
     /// The model of method `index`, lifted on first use; `None` without code.
-    pub fn get(&mut self, class: &ClassFile<'a>, editor: &mut ClassEditor<'a>, index: usize) -> Result<Option<&mut CodeModel<'a>>> {
+    pub fn get(
+        &mut self,
+        class: &ClassFile<'a>,
+        editor: &mut ClassEditor<'a>,
+        index: usize,
+    ) -> Result<Option<&mut CodeModel<'a>>> {
         if !self.models.contains_key(&index) {
             let is_clinit = class.methods().get(index).is_some_and(|m| m.name_is("<clinit>"));
             let detail = if self.runs && !is_clinit { Detail::Runs } else { Detail::Instructions };
@@ -82,9 +108,19 @@ impl<'a> Bodies<'a> {
     }
 
     /// Assembles every edited body into its method's Code attribute.
+    /// In method order: what each adds to the pool comes in that order.
     pub fn assemble_into(self, editor: &mut ClassEditor<'a>) -> std::result::Result<(), StageError> {
+        let mut spliced = self.spliced.into_iter().peekable();
         for (index, model) in self.models {
+            while let Some((i, code)) = spliced.next_if(|(i, _)| *i < index) {
+                let data = code.finish(&mut editor.pool).in_method(i)?;
+                editor.set_code_bytes(i, data).in_method(i)?;
+            }
             editor.set_code(index, model).in_method(index)?;
+        }
+        for (i, code) in spliced {
+            let data = code.finish(&mut editor.pool).in_method(i)?;
+            editor.set_code_bytes(i, data).in_method(i)?;
         }
         Ok(())
     }
@@ -226,7 +262,9 @@ fn register_in_clinit<'a>(
 
 /// Is `insn` the registration call that stage 1 puts first in `<clinit>`?
 pub fn is_registration(insn: &Insn, pool: &PoolBuilder<'_>) -> bool {
-    let Insn::Pool { opcode: op::INVOKESTATIC, index } = insn else { return false };
+    let Insn::Pool { opcode: op::INVOKESTATIC, index } = insn else {
+        return false;
+    };
     matches!(pool.method_owner_and_name(*index), Ok((_, name)) if name == protocol::REGISTER_CLASS.name)
         && matches!(pool.reference_descriptor(*index), Ok(d) if d == protocol::REGISTER_CLASS.descriptor)
 }
@@ -248,7 +286,9 @@ fn rewrite_info_method<'a>(
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
 ) -> Result<()> {
-    let Role::Info { tp_type, .. } = &info.role else { return Ok(()) };
+    let Role::Info { tp_type, .. } = &info.role else {
+        return Ok(());
+    };
     let signature = Signature::parse(&info.descriptor)?;
     let new_descriptor = info_descriptor(&info.descriptor);
     let self_id = tf.identifier(&info.tracing_name).unwrap_or(0);
@@ -260,8 +300,13 @@ fn rewrite_info_method<'a>(
     };
     let pool = &mut editor.pool;
     let done = code.new_label();
-    let info_call = pool.interface_method_ref(protocol::MM_INFO.owner, protocol::MM_INFO.name, protocol::MM_INFO.descriptor)?;
-    let redacted = pool.field_ref(protocol::REDACTED_VALUE.owner, protocol::REDACTED_VALUE.name, protocol::REDACTED_VALUE.descriptor)?;
+    let info_call =
+        pool.interface_method_ref(protocol::MM_INFO.owner, protocol::MM_INFO.name, protocol::MM_INFO.descriptor)?;
+    let redacted = pool.field_ref(
+        protocol::REDACTED_VALUE.owner,
+        protocol::REDACTED_VALUE.name,
+        protocol::REDACTED_VALUE.descriptor,
+    )?;
     let tp = pool.field_ref(protocol::TIMING_POINT_TYPE, tp_type, protocol::TIMING_POINT_TYPE_DESCRIPTOR)?;
     let mut body = vec![
         codegen::aload(monitor_slot),
@@ -291,9 +336,7 @@ fn rewrite_info_method<'a>(
 
     let descriptor_index = editor.pool.utf8(&new_descriptor)?;
     let extra = extended_attributes(class, info, &mut editor.pool)?;
-    let method = editor
-        .edit_method(info.index)
-        .ok_or_else(|| ClassFileError::malformed(0, "info method vanished"))?;
+    let method = editor.edit_method(info.index).ok_or_else(|| ClassFileError::malformed(0, "info method vanished"))?;
     method.descriptor_index = descriptor_index;
     for (name, name_index, data) in extra {
         method.set_attribute(name, name_index, data);
@@ -314,12 +357,19 @@ fn extended_attributes(
         let index = u16::from_be_bytes(fixed(signature.data())?);
         let text = class.constant_pool().utf8(index)?;
         let new_text = info_descriptor(&text);
-        out.push((attribute_name::SIGNATURE, pool.utf8(attribute_name::SIGNATURE)?, pool.utf8(&new_text)?.to_be_bytes().to_vec()));
+        out.push((
+            attribute_name::SIGNATURE,
+            pool.utf8(attribute_name::SIGNATURE)?,
+            pool.utf8(&new_text)?.to_be_bytes().to_vec(),
+        ));
     }
     if let Some(parameters) = member.attribute(attribute_name::METHOD_PARAMETERS) {
         let data = parameters.data();
-        let count = *data.first().ok_or_else(|| ClassFileError::malformed(parameters.offset, "empty MethodParameters"))?;
-        let count = count.checked_add(2).ok_or_else(|| ClassFileError::limit(parameters.offset, "an info method with 254 parameters"))?;
+        let count =
+            *data.first().ok_or_else(|| ClassFileError::malformed(parameters.offset, "empty MethodParameters"))?;
+        let count = count
+            .checked_add(2)
+            .ok_or_else(|| ClassFileError::limit(parameters.offset, "an info method with 254 parameters"))?;
         let mut new_data = vec![count];
         new_data.extend_from_slice(&data[1..]);
         // Nameless, synthetic: the monitor and the caller's identifier.
@@ -348,7 +398,9 @@ fn pass_null_to_info_calls<'a>(
     if infos.is_empty() {
         return Ok(());
     }
-    let Some(code) = bodies.get(class, editor, monitored.index)? else { return Ok(()) };
+    let Some(code) = bodies.get(class, editor, monitored.index)? else {
+        return Ok(());
+    };
     let mut i = 0;
     while i < code.elements.len() {
         let reference = match &code.elements[i] {
@@ -398,7 +450,12 @@ fn previous_mark(class: &ClassFile<'_>, data: &[u8]) -> Option<usize> {
 
 /// Adds `@TFEnhanced(stage, fingerprint)` to the class's visible annotations,
 /// replacing the mark an earlier stage left.
-pub fn mark_enhanced<'a>(class: &ClassFile<'a>, stage: i32, fingerprint: &str, editor: &mut ClassEditor<'a>) -> Result<()> {
+pub fn mark_enhanced<'a>(
+    class: &ClassFile<'a>,
+    stage: i32,
+    fingerprint: &str,
+    editor: &mut ClassEditor<'a>,
+) -> Result<()> {
     let pool = &mut editor.pool;
     let mut annotation = Vec::new();
     annotation.extend(pool.utf8(protocol::TF_ENHANCED)?.to_be_bytes());

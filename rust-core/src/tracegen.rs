@@ -27,7 +27,10 @@
 //! body learn the three locals that live across it (`mm`, `reported`, `token`).
 #![forbid(unsafe_code)]
 
-use crate::classfile::{BootstrapMethod, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType};
+use crate::classfile::splice::{self, Prepared, SiteKind, Splice, SplicedCode};
+use crate::classfile::{
+    BootstrapMethod, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType,
+};
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
@@ -40,6 +43,25 @@ const REF_INVOKE_STATIC: u8 = 6;
 const IF_ACMPEQ: u8 = 0xa5;
 const ACC_STATIC: u16 = 0x0008;
 
+thread_local! {
+    static SPLICING: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    static SPLICED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether tracegen on this thread splices the methods it can (the default).
+/// Off, every method takes the general path, with the same output: for the
+/// test and the benchmark that compare the two.
+#[doc(hidden)]
+pub fn set_splicing(enabled: bool) {
+    SPLICING.with(|s| s.set(enabled));
+}
+
+/// How many methods tracegen on this thread has spliced so far.
+#[doc(hidden)]
+pub fn spliced_methods() -> u64 {
+    SPLICED.with(|s| s.get())
+}
+
 /// Adds the monitoring code to every monitored method of `tf`.
 pub fn apply<'a>(
     class: &ClassFile<'a>,
@@ -50,7 +72,40 @@ pub fn apply<'a>(
     let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
         let monitor = monitor_lookup(class, tf, method, editor, &mut constants).in_method(method.index)?;
-        let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else { continue };
+        // Most methods are spliced: their code is copied, not lifted. The
+        // general path takes the others (constructors, `<clinit>`, classes
+        // with info methods, code a splice declines), with the same result.
+        let spliceable = !matches!(method.name.as_str(), "<init>" | "<clinit>")
+            && bodies.may_splice(method.index)
+            && SPLICING.with(|s| s.get());
+        if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
+            match splice::prepare(class, member, &mut editor.pool).in_method(method.index)? {
+                Prepared::NoCode => continue,
+                Prepared::Ready(ready) => {
+                    let (mut model, splice) = *ready;
+                    let spliced = instrument_spliced(
+                        class,
+                        tf,
+                        method,
+                        monitor.clone(),
+                        &mut model,
+                        &splice,
+                        &mut editor.pool,
+                        &mut constants,
+                    )
+                    .in_method(method.index)?;
+                    if let Some(code) = spliced {
+                        SPLICED.with(|s| s.set(s.get() + 1));
+                        bodies.insert_spliced(method.index, code);
+                        continue;
+                    }
+                }
+                Prepared::Declined => {}
+            }
+        }
+        let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
+            continue;
+        };
         instrument(class, tf, method, monitor, code, &mut editor.pool, &mut constants).in_method(method.index)?;
     }
     Ok(())
@@ -95,7 +150,9 @@ impl Constants {
         let interface = |member: protocol::Member, pool: &mut PoolBuilder<'_>| {
             pool.interface_method_ref(member.owner, member.name, member.descriptor)
         };
-        let field = |member: protocol::Member, pool: &mut PoolBuilder<'_>| pool.field_ref(member.owner, member.name, member.descriptor);
+        let field = |member: protocol::Member, pool: &mut PoolBuilder<'_>| {
+            pool.field_ref(member.owner, member.name, member.descriptor)
+        };
         let index = match shared {
             Shared::Wants => interface(protocol::MM_WANTS_ARGUMENTS, pool)?,
             Shared::EnterWithToken => interface(protocol::MM_ENTER_WITH_TOKEN, pool)?,
@@ -104,7 +161,9 @@ impl Constants {
             Shared::Exception => interface(protocol::MM_EXCEPTION, pool)?,
             Shared::Redacted => field(protocol::REDACTED_VALUE, pool)?,
             Shared::NoArgs => field(protocol::NO_ARGS, pool)?,
-            Shared::Thrown => pool.method_ref(protocol::THROWN.owner, protocol::THROWN.name, protocol::THROWN.descriptor)?,
+            Shared::Thrown => {
+                pool.method_ref(protocol::THROWN.owner, protocol::THROWN.name, protocol::THROWN.descriptor)?
+            }
             Shared::MethodMonitor => pool.class(protocol::METHOD_MONITOR)?,
             Shared::Throwable => pool.class("java/lang/Throwable")?,
             Shared::Object => pool.class("java/lang/Object")?,
@@ -135,7 +194,9 @@ fn monitor_lookup(
     editor: &mut ClassEditor<'_>,
     constants: &mut Constants,
 ) -> Result<Vec<Insn>> {
-    let crate::model::Role::Monitored { group, .. } = &method.role else { return Ok(Vec::new()) };
+    let crate::model::Role::Monitored { group, .. } = &method.role else {
+        return Ok(Vec::new());
+    };
     if let Some((_, lookup)) = constants.monitors.iter().find(|(g, _)| g == group) {
         return Ok(lookup.clone());
     }
@@ -144,7 +205,12 @@ fn monitor_lookup(
     Ok(lookup)
 }
 
-fn group_monitor_lookup(class: &ClassFile<'_>, tf: &TfClass, group: &str, editor: &mut ClassEditor<'_>) -> Result<Vec<Insn>> {
+fn group_monitor_lookup(
+    class: &ClassFile<'_>,
+    tf: &TfClass,
+    group: &str,
+    editor: &mut ClassEditor<'_>,
+) -> Result<Vec<Insn>> {
     let holder = tf.holder_groups.iter().position(|g| g == group).unwrap_or(0);
     if class.major_version() >= 51 {
         let pool = &mut editor.pool;
@@ -152,13 +218,19 @@ fn group_monitor_lookup(class: &ClassFile<'_>, tf: &TfClass, group: &str, editor
         let bootstrap = pool.method_ref(link.owner, link.name, link.descriptor)?;
         let handle = pool.method_handle(REF_INVOKE_STATIC, bootstrap)?;
         let group_class = pool.class(&group.replace('.', "/"))?;
-        let index = editor.add_bootstrap_method(BootstrapMethod { method_handle: handle, arguments: vec![group_class] })?;
+        let index =
+            editor.add_bootstrap_method(BootstrapMethod { method_handle: handle, arguments: vec![group_class] })?;
         let call = editor.pool.invoke_dynamic(index, protocol::MONITOR_INDY_NAME, protocol::MONITOR_INDY_DESCRIPTOR)?;
         Ok(vec![Insn::InvokeDynamic { index: call }])
     } else {
         let pool = &mut editor.pool;
-        let field = pool.field_ref(&tf.internal_name, &schema::holder_field(holder), protocol::HOLDER_FIELD_DESCRIPTOR)?;
-        let content = pool.method_ref(protocol::HOLDER_CONTENT.owner, protocol::HOLDER_CONTENT.name, protocol::HOLDER_CONTENT.descriptor)?;
+        let field =
+            pool.field_ref(&tf.internal_name, &schema::holder_field(holder), protocol::HOLDER_FIELD_DESCRIPTOR)?;
+        let content = pool.method_ref(
+            protocol::HOLDER_CONTENT.owner,
+            protocol::HOLDER_CONTENT.name,
+            protocol::HOLDER_CONTENT.descriptor,
+        )?;
         let monitor_class = pool.class(protocol::METHOD_MONITOR)?;
         Ok(vec![
             Insn::Pool { opcode: op::GETSTATIC, index: field },
@@ -179,25 +251,44 @@ struct Locals<'d> {
     result: Option<(JavaType<'d>, u16)>,
 }
 
-fn instrument<'a>(
-    class: &ClassFile<'a>,
+/// What instrumenting one method adds, decided before its body is touched.
+struct Plan<'d> {
+    signature: Signature<'d>,
+    is_static: bool,
+    id: i32,
+    locals: Locals<'d>,
+    types: Types,
+    labels: Labels,
+}
+
+impl Plan<'_> {
+    /// The locals that live across the body, with their frame types.
+    fn live_locals(&self) -> [(u16, VType); 3] {
+        [
+            (self.locals.monitor, self.types.monitor),
+            (self.locals.reported, self.types.throwable),
+            (self.locals.token, VType::Long),
+        ]
+    }
+}
+
+fn plan<'d>(
+    class: &ClassFile<'_>,
     tf: &TfClass,
-    method: &TfMethod,
-    monitor: Vec<Insn>,
-    code: &mut CodeModel<'a>,
-    pool: &mut PoolBuilder<'a>,
+    method: &'d TfMethod,
+    code: &mut CodeModel<'_>,
+    pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
-) -> Result<()> {
+) -> Result<Plan<'d>> {
     let signature = Signature::parse(&method.descriptor)?;
     let id = i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0);
     let is_static = method.access_flags & ACC_STATIC != 0;
-    let result_type = signature.returns;
     let locals = Locals {
         monitor: code.new_local(1)?,
         reported: code.new_local(1)?,
         token: code.new_local(JavaType::Long.slots())?,
         thrown: code.new_local(1)?,
-        result: match result_type {
+        result: match signature.returns {
             Some(t) => Some((t, code.new_local(t.slots())?)),
             None => None,
         },
@@ -207,16 +298,6 @@ fn instrument<'a>(
         throwable: constants.object(Shared::Throwable, pool)?,
         this: VType::Object(class.this_class_index()),
     };
-
-    let body_start = body_start(class, method, code, pool)?;
-    // Frames in the body learn the locals that live across it; frames before
-    // it (a constructor's code before super(...)) must not.
-    add_locals_to_body_frames(
-        code,
-        body_start,
-        &[(locals.monitor, types.monitor), (locals.reported, types.throwable), (locals.token, VType::Long)],
-    );
-
     let labels = Labels {
         body: code.new_label(),
         body_end: code.new_label(),
@@ -224,8 +305,74 @@ fn instrument<'a>(
         ret: code.new_label(),
         handler: code.new_label(),
     };
-    rewrite_body(tf, code, body_start, &locals, &labels, id, pool, constants)?;
+    Ok(Plan { signature, is_static, id, locals, types, labels })
+}
 
+fn instrument<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    method: &TfMethod,
+    monitor: Vec<Insn>,
+    code: &mut CodeModel<'a>,
+    pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
+) -> Result<()> {
+    let plan = plan(class, tf, method, code, pool, constants)?;
+    let body_start = body_start(class, method, code, pool)?;
+    // Frames in the body learn the locals that live across it; frames before
+    // it (a constructor's code before super(...)) must not.
+    add_locals_to_body_frames(code, body_start, &plan.live_locals());
+    rewrite_body(tf, code, body_start, &plan, pool, constants)?;
+    let (prologue, tail) = surround(&plan, method, monitor, code, pool, constants)?;
+    code.insert(body_start, prologue);
+    code.elements.extend(tail);
+    Ok(())
+}
+
+/// [`instrument`] by splicing: the same code, frames and pool entries, with
+/// the body copied; `None` if the splice declines (see [`splice`]).
+#[allow(clippy::too_many_arguments)]
+fn instrument_spliced<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    method: &TfMethod,
+    monitor: Vec<Insn>,
+    code: &mut CodeModel<'a>,
+    splice: &Splice<'a>,
+    pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
+) -> Result<Option<SplicedCode>> {
+    let plan = plan(class, tf, method, code, pool, constants)?;
+    // The body is the whole code: every frame is in it.
+    for (_, frame) in &mut code.frames {
+        for (slot, t) in plan.live_locals() {
+            frame.set_local(usize::from(slot), t);
+        }
+    }
+    let thrown = constants.get(Shared::Thrown, pool)?;
+    let mut replacements = Vec::new();
+    for site in splice.sites() {
+        match site.kind {
+            SiteKind::Return(_) => replacements.push(replace_return(&plan).collect()),
+            SiteKind::Throw => replacements.push(replace_throw(&plan, thrown, pool)?.to_vec()),
+            SiteKind::Branch | SiteKind::Switch => {}
+        }
+    }
+    let (prologue, tail) = surround(&plan, method, monitor, code, pool, constants)?;
+    splice.assemble(code, &prologue, &replacements, &tail, pool)
+}
+
+/// The prologue, and the tail (exit block, return block and handler) after
+/// the body; registers the catch-all handler and the body's first frame.
+fn surround(
+    plan: &Plan<'_>,
+    method: &TfMethod,
+    monitor: Vec<Insn>,
+    code: &mut CodeModel<'_>,
+    pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
+) -> Result<(Vec<Insn>, Vec<Insn>)> {
+    let (labels, types) = (&plan.labels, &plan.types);
     // The prologue's frames: the parameters as declared, `this` initialized.
     let mut entry = code.initial_frame.clone();
     if method.name == "<init>" {
@@ -235,21 +382,20 @@ fn instrument<'a>(
             }
         }
     }
-    entry.set_local(usize::from(locals.monitor), types.monitor);
-    entry.set_local(usize::from(locals.reported), types.throwable);
-    entry.set_local(usize::from(locals.token), VType::Long);
-    let prologue = prologue(&signature, is_static, method, monitor, &locals, &labels, &entry, id, code, pool, constants)?;
-    code.insert(body_start, prologue);
-
-    let tail = epilogue(&signature, &locals, &labels, &types, id, code, pool, constants)?;
-    code.elements.push(Insn::Label(labels.body_end));
-    code.elements.extend(tail);
+    for (slot, t) in plan.live_locals() {
+        entry.set_local(usize::from(slot), t);
+    }
+    let prologue = prologue(plan, method, monitor, &entry, code, pool, constants)?;
+    let epilogue = epilogue(plan, code, pool, constants)?;
+    let mut tail = Vec::with_capacity(epilogue.len() + 1);
+    tail.push(Insn::Label(labels.body_end));
+    tail.extend(epilogue);
     // Lowest priority: the method's own handlers see their exceptions first.
     code.handlers.push(Handler { start: labels.body, end: labels.body_end, handler: labels.handler, catch_type: 0 });
     if code.frames_required {
         code.frames.push((labels.body, entry));
     }
-    Ok(())
+    Ok((prologue, tail))
 }
 
 struct Types {
@@ -268,14 +414,22 @@ struct Labels {
 
 /// Where the body starts: after a constructor's super(...)/this(...) call,
 /// after the registration in `<clinit>`, else at the first instruction.
-fn body_start<'a>(class: &ClassFile<'_>, method: &TfMethod, code: &CodeModel<'a>, pool: &mut PoolBuilder<'a>) -> Result<usize> {
+fn body_start<'a>(
+    class: &ClassFile<'_>,
+    method: &TfMethod,
+    code: &CodeModel<'a>,
+    pool: &mut PoolBuilder<'a>,
+) -> Result<usize> {
     match method.name.as_str() {
         // java.lang.Object's constructor calls no other.
         "<init>" if class.super_class_index() == 0 => Ok(0),
         "<init>" => code.constructor_chaining_call(pool)?.ok_or_else(|| {
             ClassFileError::malformed(
                 0,
-                format!("cannot find the super(...) or this(...) call in constructor {}{}", method.name, method.descriptor),
+                format!(
+                    "cannot find the super(...) or this(...) call in constructor {}{}",
+                    method.name, method.descriptor
+                ),
             )
         }),
         "<clinit>" => Ok(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)),
@@ -304,27 +458,26 @@ fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn prologue(
-    signature: &Signature<'_>,
-    is_static: bool,
+    plan: &Plan<'_>,
     method: &TfMethod,
     monitor: Vec<Insn>,
-    locals: &Locals<'_>,
-    labels: &Labels,
     entry: &Frame,
-    id: i32,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<Vec<Insn>> {
+    let (signature, is_static, locals, labels, id) =
+        (&plan.signature, plan.is_static, &plan.locals, &plan.labels, plan.id);
     let no_args = code.new_label();
     let enter = code.new_label();
     let wants = constants.call(Shared::Wants, 1, pool)?;
     let enter_call = constants.call(Shared::EnterWithToken, 3, pool)?;
     let redacted = constants.get(Shared::Redacted, pool)?;
     let no_args_field = constants.get(Shared::NoArgs, pool)?;
-    let mut out = monitor;
+    // The lookup, 19 instructions, the argument array.
+    let mut out = Vec::with_capacity(monitor.len() + 21 + 5 * signature.parameters.len());
+    out.extend(monitor);
     out.extend([
         codegen::astore(locals.monitor),
         Insn::Simple(op::ACONST_NULL),
@@ -368,17 +521,15 @@ fn prologue(
 
 /// Returns become jumps to the exit block, explicit throws are reported, and
 /// info calls get the monitor and this method's identifier.
-#[allow(clippy::too_many_arguments)]
 fn rewrite_body(
     tf: &TfClass,
     code: &mut CodeModel<'_>,
     body_start: usize,
-    locals: &Locals<'_>,
-    labels: &Labels,
-    id: i32,
+    plan: &Plan<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<()> {
+    let (locals, id) = (&plan.locals, plan.id);
     let thrown = constants.get(Shared::Thrown, pool)?;
     let info_targets: Vec<(String, String)> = tf
         .methods
@@ -399,24 +550,13 @@ fn rewrite_body(
     code.elements.reserve(body.len() + 16);
     for insn in body {
         if insn.is_return() {
-            if let Some((t, slot)) = locals.result {
-                code.elements.push(codegen::store(t, slot));
-            }
-            code.elements.push(Insn::Branch { opcode: op::GOTO, target: labels.exit });
+            code.elements.extend(replace_return(plan));
             continue;
         }
         match insn {
-            Insn::Simple(op::ATHROW) => code.elements.extend([
-                Insn::Simple(op::DUP),
-                codegen::aload(locals.reported),
-                codegen::aload(locals.monitor),
-                codegen::push_int(id, pool)?,
-                Insn::Pool { opcode: op::INVOKESTATIC, index: thrown },
-                Insn::Simple(op::DUP),
-                codegen::astore(locals.reported),
-                Insn::Simple(op::ATHROW),
-            ]),
-            Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
+            Insn::Simple(op::ATHROW) => code.elements.extend(replace_throw(plan, thrown, pool)?),
+            Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index }
+            | Insn::InvokeInterface { index, .. }
                 if !info_targets.is_empty() =>
             {
                 // Stage 1 put `aconst_null, iconst_0` right before each info call.
@@ -436,6 +576,27 @@ fn rewrite_body(
     Ok(())
 }
 
+/// `return v` → `result = v; goto exit`.
+fn replace_return(plan: &Plan<'_>) -> impl Iterator<Item = Insn> {
+    let store = plan.locals.result.map(|(t, slot)| codegen::store(t, slot));
+    store.into_iter().chain([Insn::Branch { opcode: op::GOTO, target: plan.labels.exit }])
+}
+
+/// `throw t` → `EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t`.
+fn replace_throw(plan: &Plan<'_>, thrown: u16, pool: &mut PoolBuilder<'_>) -> Result<[Insn; 8]> {
+    let locals = &plan.locals;
+    Ok([
+        Insn::Simple(op::DUP),
+        codegen::aload(locals.reported),
+        codegen::aload(locals.monitor),
+        codegen::push_int(plan.id, pool)?,
+        Insn::Pool { opcode: op::INVOKESTATIC, index: thrown },
+        Insn::Simple(op::DUP),
+        codegen::astore(locals.reported),
+        Insn::Simple(op::ATHROW),
+    ])
+}
+
 fn is_info_call(index: u16, tf: &TfClass, targets: &[(String, String)], pool: &PoolBuilder<'_>) -> Result<bool> {
     let (owner, name) = pool.method_owner_and_name(index)?;
     if pool.class_name(owner)? != tf.internal_name {
@@ -446,17 +607,13 @@ fn is_info_call(index: u16, tf: &TfClass, targets: &[(String, String)], pool: &P
 }
 
 /// The exit block, the return block and the catch-all handler.
-#[allow(clippy::too_many_arguments)]
 fn epilogue(
-    signature: &Signature<'_>,
-    locals: &Locals<'_>,
-    labels: &Labels,
-    types: &Types,
-    id: i32,
+    plan: &Plan<'_>,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<Vec<Insn>> {
+    let (signature, locals, labels, types, id) = (&plan.signature, &plan.locals, &plan.labels, &plan.types, plan.id);
     let exit_member = if signature.returns.is_some() { Shared::ExitValueWithToken } else { Shared::ExitVoidWithToken };
     // invokeinterface's count: the receiver, the int, [the result,] the long's two slots.
     let exit_count = if signature.returns.is_some() { 5 } else { 4 };
@@ -469,13 +626,14 @@ fn epilogue(
     let rethrow = code.new_label();
 
     // exit: if (mm != null) mm.exitWithToken(id[, value], token); return [result]
-    let mut out = vec![
+    let mut out = Vec::with_capacity(48);
+    out.extend([
         Insn::Label(labels.exit),
         codegen::aload(locals.monitor),
         Insn::Branch { opcode: op::IFNULL, target: labels.ret },
         codegen::aload(locals.monitor),
         codegen::push_int(id, pool)?,
-    ];
+    ]);
     if let Some((t, slot)) = locals.result {
         out.extend([codegen::aload(locals.monitor), wants, Insn::Branch { opcode: op::IFEQ, target: no_value }]);
         out.push(codegen::load(t, slot));
@@ -538,7 +696,10 @@ fn epilogue(
             code.frames.push((no_value, Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer] }));
             code.frames.push((
                 exit_with,
-                Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer, constants.object(Shared::Object, pool)?] },
+                Frame {
+                    locals: exit.locals.clone(),
+                    stack: vec![mm, VType::Integer, constants.object(Shared::Object, pool)?],
+                },
             ));
         }
         let mut handler = Frame::default();

@@ -9,38 +9,14 @@
 //! The images are extracted once with `jimage extract` into
 //! `CARGO_TARGET_TMPDIR/jdk-images/` and reused by later runs.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
+
+use std::path::Path;
+use support::extracted_image;
 use tf_core::classfile::{class_files, roundtrip_dir, ClassFile, CodeModel, PoolBuilder};
 
 const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
-
-/// The extracted classes of the JDK at `java_home`, extracting them on first use.
-fn extracted_image(java_home: &str, label: &str) -> PathBuf {
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jdk-images");
-    let dir = cache.join(label);
-    if dir.is_dir() {
-        return dir;
-    }
-    std::fs::create_dir_all(&cache).expect("create the image cache");
-    // Extract beside the final name and rename, so that an interrupted run
-    // never leaves a partial image that a later run would trust.
-    let partial = cache.join(format!("{label}.partial.{}", std::process::id()));
-    let status = Command::new(Path::new(java_home).join("bin/jimage"))
-        .arg("extract")
-        .arg("--dir")
-        .arg(&partial)
-        .arg(Path::new(java_home).join("lib/modules"))
-        .status()
-        .unwrap_or_else(|e| panic!("run jimage of {java_home}: {e}"));
-    assert!(status.success(), "jimage extract failed for {java_home}");
-    if std::fs::rename(&partial, &dir).is_err() {
-        // Another test process finished first; its copy is as good.
-        let _ = std::fs::remove_dir_all(&partial);
-    }
-    dir
-}
 
 fn assert_image_round_trips(java_home: &str, label: &str) {
     let dir = extracted_image(java_home, label);
@@ -67,7 +43,9 @@ fn assert_every_constructor_chaining_call_is_found(dir: &Path, label: &str) {
         }
         let mut pool = PoolBuilder::new(class.constant_pool().clone());
         for method in class.methods().iter().filter(|m| m.name_is("<init>")) {
-            let Some(code) = CodeModel::lift(&class, method, &mut pool).expect("lift") else { continue };
+            let Some(code) = CodeModel::lift(&class, method, &mut pool).expect("lift") else {
+                continue;
+            };
             constructors += 1;
             if !matches!(code.constructor_chaining_call(&mut pool), Ok(Some(_))) {
                 missed.push(format!("{} {}", file.display(), method.descriptor().unwrap_or_default()));

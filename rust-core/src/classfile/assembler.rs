@@ -6,7 +6,9 @@
 #![forbid(unsafe_code)]
 
 use super::code::MAX_CODE_LENGTH;
-use super::code_model::{expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation};
+use super::code_model::{
+    expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation,
+};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
@@ -35,7 +37,7 @@ impl Layout {
 }
 
 /// Encoded size of `insn` at `offset`; `wide` says a short branch was widened.
-fn size(insn: &Insn, offset: u32, wide: bool) -> u32 {
+pub(crate) fn size(insn: &Insn, offset: u32, wide: bool) -> u32 {
     match insn {
         Insn::Label(_) => 0,
         Insn::Raw { start, end } => end.saturating_sub(*start),
@@ -196,8 +198,7 @@ impl<'a> CodeModel<'a> {
             *next += 1;
             label
         };
-        let mut elements =
-            if frames_required { label_each_new(elements, &mut next_label) } else { elements };
+        let mut elements = if frames_required { label_each_new(elements, &mut next_label) } else { elements };
         let mut frames = FrameTable::new(frames, next_label);
         let context = Context { initial_frame: &initial_frame, this_class, frames_required };
 
@@ -285,7 +286,7 @@ impl<'a> CodeModel<'a> {
         out.u16(max_locals);
         out.u32(layout.length);
         for ((insn, &offset), &w) in elements.iter().zip(&layout.offsets).zip(&wide) {
-            emit(insn, offset, w, &layout, code, &mut out)?;
+            emit(insn, offset, w, &|l| layout.label(l), code, &mut out)?;
         }
 
         // Code edits can leave a range empty; the JVM refuses empty ranges.
@@ -347,7 +348,9 @@ impl<'a> CodeModel<'a> {
                     }
                 }
                 CodeAttributeModel::LocalVariables { entries, .. }
-                | CodeAttributeModel::LocalVariableTypes { entries, .. } => local_variables(entries, &layout, &mut out)?,
+                | CodeAttributeModel::LocalVariableTypes { entries, .. } => {
+                    local_variables(entries, &layout, &mut out)?
+                }
                 CodeAttributeModel::TypeAnnotations { entries, .. } => type_annotations(entries, &layout, &mut out)?,
             }
             end_attribute(&mut out, data_at)?;
@@ -402,13 +405,13 @@ fn label_each_new(elements: Vec<Insn>, next_label: &mut u32) -> Vec<Insn> {
 
 /// Writes an attribute's name and a length to be patched by [`end_attribute`];
 /// returns where the data starts.
-fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
+pub(crate) fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
     out.u16(name_index);
     out.u32(0);
     out.len()
 }
 
-fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
+pub(crate) fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
     let len = u32::try_from(out.len() - data_at)
         .map_err(|_| ClassFileError::limit(0, "a code attribute longer than 4 GiB"))?;
     if let Some(slot) = out.get_mut(data_at - 4..data_at) {
@@ -417,7 +420,7 @@ fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
     Ok(())
 }
 
-fn patch_u16(out: &mut [u8], at: usize, value: u16) {
+pub(crate) fn patch_u16(out: &mut [u8], at: usize, value: u16) {
     if let Some(slot) = out.get_mut(at..at + 2) {
         slot.copy_from_slice(&value.to_be_bytes());
     }
@@ -547,8 +550,15 @@ fn local_variables(entries: &[LocalVariable], layout: &Layout, data: &mut Vec<u8
 
 /// Appends `insn`, laid out at code `offset`, to `out`; `code` is the code
 /// the model was lifted from, which runs copy.
-fn emit(insn: &Insn, offset: u32, wide: bool, layout: &Layout, code: &[u8], out: &mut Vec<u8>) -> Result<()> {
-    let relative = |label: Label| -> Result<i32> { Ok(layout.label(label)? as i32 - offset as i32) };
+pub(crate) fn emit(
+    insn: &Insn,
+    offset: u32,
+    wide: bool,
+    label_offset: &dyn Fn(Label) -> Result<u32>,
+    code: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let relative = |label: Label| -> Result<i32> { Ok(label_offset(label)? as i32 - offset as i32) };
     match insn {
         Insn::Label(_) => {}
         Insn::Raw { start, end } => {

@@ -153,7 +153,12 @@ impl<'a> ClassEditor<'a> {
     }
 
     /// [`ClassEditor::lift_code`] at the given level of detail.
-    pub fn lift_code_with(&mut self, class: &ClassFile<'a>, index: usize, detail: Detail) -> Result<Option<CodeModel<'a>>> {
+    pub fn lift_code_with(
+        &mut self,
+        class: &ClassFile<'a>,
+        index: usize,
+        detail: Detail,
+    ) -> Result<Option<CodeModel<'a>>> {
         let method = class
             .methods()
             .get(index)
@@ -169,6 +174,11 @@ impl<'a> ClassEditor<'a> {
     /// [`ClassEditor::replace_code`], consuming `code` (no copy of its instructions).
     pub fn set_code(&mut self, index: usize, code: CodeModel<'a>) -> Result<()> {
         let data = code.assemble_owned(&mut self.pool)?;
+        self.set_code_bytes(index, data)
+    }
+
+    /// Makes `data` (a Code attribute's content) the Code attribute of method `index`.
+    pub fn set_code_bytes(&mut self, index: usize, data: Vec<u8>) -> Result<()> {
         let name_index = self.pool.utf8(name::CODE)?;
         let method = self
             .edit_method(index)
@@ -267,7 +277,9 @@ impl<'a> ClassEditor<'a> {
             AttributeEntry::Original(a) if a.is(name::BOOTSTRAP_METHODS) => Some(*a),
             _ => None,
         });
-        let Some(attribute) = original else { return Ok(Vec::new()) };
+        let Some(attribute) = original else {
+            return Ok(Vec::new());
+        };
         let mut r: Reader<'_> = attribute.reader();
         let count = r.count(4)?;
         let mut table = Vec::with_capacity(count);

@@ -77,6 +77,7 @@ pub mod opcodes;
 mod pool_builder;
 mod reader;
 mod roundtrip;
+pub mod splice;
 mod stack_depth;
 pub mod stack_map;
 
@@ -85,7 +86,9 @@ pub use attribute::{name as attribute_name, Attribute};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use class_file::{ClassFile, Member, MAGIC};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
-pub use code_model::{CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LocalVariable, TypeAnnotation};
+pub use code_model::{
+    CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LocalVariable, TypeAnnotation,
+};
 pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef};
 pub use error::{ClassFileError, ErrorKind};
 pub use pool_builder::{handle_kind, PoolBuilder, MAX_POOL_COUNT};

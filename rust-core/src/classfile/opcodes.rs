@@ -145,6 +145,8 @@ const fn fixed_stack_effect_of(opcode: u8) -> i32 {
         11..=13 => 1, // fconst_*
         14 | 15 => 2, // dconst_*
         BIPUSH | SIPUSH => 1,
+        // Always a long or double, whatever the entry (ldc and ldc_w depend on it).
+        LDC2_W => 2,
         ILOAD | FLOAD | ALOAD => 1,
         LLOAD | DLOAD => 2,
         26..=29 | 34..=37 | 42..=45 => 1,

@@ -95,49 +95,83 @@ struct RunDepths {
 /// instruction of a method, and decoding each into an `Insn` costs more than
 /// the depth itself.
 fn run_depths(code: &[u8], start: u32, end: u32, pool: &mut PoolBuilder<'_>) -> Result<RunDepths> {
-    let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
-    let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
     let (mut depth, mut low, mut high, mut locals) = (0i32, 0i32, 0i32, 0u32);
     let mut at = start as usize;
     while at < end as usize {
-        let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
         locals = locals.max(local_used_at(code, at));
-        let (length, effect) = match opcode {
-            op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), pool)?),
-            op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, pool)?),
-            op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-                let size = field_slots(u16_at(at + 1)?, pool)?;
-                let effect = match opcode {
-                    op::GETSTATIC => size,
-                    op::PUTSTATIC => -size,
-                    op::GETFIELD => size - 1,
-                    _ => -size - 1,
-                };
-                (3, effect)
-            }
-            op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-                let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
-                let receiver = if opcode == op::INVOKESTATIC { 0 } else { 1 };
-                (3, returns - parameters - receiver)
-            }
-            op::INVOKEINTERFACE | op::INVOKEDYNAMIC => {
-                let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
-                let receiver = if opcode == op::INVOKEINTERFACE { 1 } else { 0 };
-                (5, returns - parameters - receiver)
-            }
-            op::MULTIANEWARRAY => (4, 1 - i32::from(code.get(at + 3).copied().ok_or_else(|| bad(at))?)),
-            op::WIDE => {
-                let modified = code.get(at + 1).copied().ok_or_else(|| bad(at))?;
-                (if modified == op::IINC { 6 } else { 4 }, op::fixed_stack_effect(modified))
-            }
-            _ => (op::plain_length(opcode).ok_or_else(|| bad(at))?, op::fixed_stack_effect(opcode)),
-        };
+        let (length, effect) = plain_effect(code, at, pool)?;
         high = high.max(depth + effect);
         depth += effect;
         low = low.min(depth);
         at += length;
     }
     Ok(RunDepths { low, high, net: depth, locals })
+}
+
+/// Length and stack effect of the plain instruction at `at` (one a run may
+/// hold: no branch, switch, return, `athrow` or `ret`).
+fn plain_effect(code: &[u8], at: usize, pool: &mut PoolBuilder<'_>) -> Result<(usize, i32)> {
+    let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
+    let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
+    let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
+    Ok(match opcode {
+        op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), pool)?),
+        op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, pool)?),
+        op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
+            let size = field_slots(u16_at(at + 1)?, pool)?;
+            let effect = match opcode {
+                op::GETSTATIC => size,
+                op::PUTSTATIC => -size,
+                op::GETFIELD => size - 1,
+                _ => -size - 1,
+            };
+            (3, effect)
+        }
+        op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
+            let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
+            let receiver = if opcode == op::INVOKESTATIC { 0 } else { 1 };
+            (3, returns - parameters - receiver)
+        }
+        op::INVOKEINTERFACE | op::INVOKEDYNAMIC => {
+            let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
+            let receiver = if opcode == op::INVOKEINTERFACE { 1 } else { 0 };
+            (5, returns - parameters - receiver)
+        }
+        op::MULTIANEWARRAY => (4, 1 - i32::from(code.get(at + 3).copied().ok_or_else(|| bad(at))?)),
+        op::WIDE => {
+            let modified = code.get(at + 1).copied().ok_or_else(|| bad(at))?;
+            (if modified == op::IINC { 6 } else { 4 }, op::fixed_stack_effect(modified))
+        }
+        _ => (op::plain_length(opcode).ok_or_else(|| bad(at))?, op::fixed_stack_effect(opcode)),
+    })
+}
+
+/// The operand stack depth at `end`, reached from `start` (where it is
+/// `depth`) by falling through every instruction in between; `None` if one
+/// of them never falls through (a `goto`, return, `athrow`, switch, `jsr`,
+/// `ret`): then `end` is reached only by jumps.
+pub(crate) fn depth_by_fall_through(
+    code: &[u8],
+    start: u32,
+    end: u32,
+    depth: i32,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Option<i32>> {
+    let mut depth = depth;
+    let mut at = start as usize;
+    while at < end as usize {
+        let opcode = code.get(at).copied().unwrap_or(op::NOP);
+        let (length, effect) = if op::is_conditional_branch(opcode) {
+            (3, op::fixed_stack_effect(opcode))
+        } else if op::ends_block(opcode) || matches!(opcode, op::JSR | op::JSR_W) {
+            return Ok(None);
+        } else {
+            plain_effect(code, at, pool)?
+        };
+        depth += effect;
+        at += length;
+    }
+    Ok(Some(depth))
 }
 
 /// One past the highest local slot the run `start..end` of `code` uses.

@@ -68,10 +68,7 @@ pub fn javac_with(javac: &Path, dir: &Path, release: &str, classpath: &[&Path], 
     if !classpath.is_empty() {
         command.arg("-cp").arg(std::env::join_paths(classpath).unwrap());
     }
-    let output = command
-        .args(&files)
-        .output()
-        .expect("run javac");
+    let output = command.args(&files).output().expect("run javac");
     assert!(output.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&output.stderr));
     classes
 }
@@ -132,11 +129,7 @@ pub fn run_verified_with(java: &Path, classpath: &[&Path], main: &str) -> String
         .output()
         .expect("run java");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "java {main} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "java {main} failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     stdout
 }
 
@@ -156,4 +149,30 @@ pub fn files_under(dir: &Path) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+/// The extracted classes of the JDK at `java_home`, extracting them on first use.
+pub fn extracted_image(java_home: &str, label: &str) -> PathBuf {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jdk-images");
+    let dir = cache.join(label);
+    if dir.is_dir() {
+        return dir;
+    }
+    std::fs::create_dir_all(&cache).expect("create the image cache");
+    // Extract beside the final name and rename, so that an interrupted run
+    // never leaves a partial image that a later run would trust.
+    let partial = cache.join(format!("{label}.partial.{}", std::process::id()));
+    let status = Command::new(Path::new(java_home).join("bin/jimage"))
+        .arg("extract")
+        .arg("--dir")
+        .arg(&partial)
+        .arg(Path::new(java_home).join("lib/modules"))
+        .status()
+        .unwrap_or_else(|e| panic!("run jimage of {java_home}: {e}"));
+    assert!(status.success(), "jimage extract failed for {java_home}");
+    if std::fs::rename(&partial, &dir).is_err() {
+        // Another test process finished first; its copy is as good.
+        let _ = std::fs::remove_dir_all(&partial);
+    }
+    dir
 }

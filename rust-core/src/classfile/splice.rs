@@ -1,0 +1,676 @@
+//! Splicing: editing a method's code without lifting it. The code is scanned
+//! once; only the instructions an edit replaces (returns, `athrow`) and those
+//! that hold code offsets (branches, switches) are looked at again, and every
+//! other byte is copied. Generated code comes as [`Insn`] lists: a prologue
+//! before the first instruction, a replacement for each return and `athrow`,
+//! and a tail after the last instruction.
+//!
+//! Labels: `Label(offset)` names original code offset `offset` (up to the code
+//! length), and [`CodeModel::new_label`] gives generated code labels above
+//! those. The [`CodeModel`] a splice starts from holds no instructions, only
+//! what an edit changes besides code: the frames (by original offset), the
+//! exception handlers, max_locals.
+//!
+//! The Code attribute written is the one the general path (lift by runs,
+//! [`CodeModel::assemble_owned`]) writes for the same edits. Where the two
+//! would differ — a branch that needs widening, two frames at one offset,
+//! an `athrow` whose stack depth takes more than falling through from the
+//! frame before it — and wherever the code is not what a splice handles
+//! (`jsr`/`ret`, `goto_w`, type annotations, anything malformed), a splice
+//! declines ([`Prepared::Declined`], or `None` from [`Splice::assemble`]) and
+//! the caller takes the general path, which also reports any error.
+#![forbid(unsafe_code)]
+
+use super::assembler::{begin_attribute, emit, end_attribute, patch_u16, size};
+use super::attribute::name;
+use super::class_file::{ClassFile, Member};
+use super::code::{CodeAttribute, MAX_CODE_LENGTH};
+use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
+use super::encode::{count16, Put};
+use super::error::Result;
+use super::opcodes as op;
+use super::pool_builder::PoolBuilder;
+use super::reader::Reader;
+use super::stack_depth;
+use super::stack_map::{self, Frame};
+
+/// An instruction a splice re-encodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SiteKind {
+    /// A 16-bit branch: its offset is rewritten.
+    Branch,
+    /// `tableswitch` or `lookupswitch`: padding and offsets are rewritten.
+    Switch,
+    /// A return (the opcode): replaced by generated code.
+    Return(u8),
+    /// `athrow`: replaced by generated code.
+    Throw,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Site {
+    pub offset: u32,
+    pub kind: SiteKind,
+    /// The instruction's length in the original code.
+    length: u32,
+}
+
+/// A method's code, scanned for splicing.
+pub struct Splice<'a> {
+    code: CodeAttribute<'a>,
+    sites: Vec<Site>,
+    /// One bit per code offset: an instruction starts there.
+    starts: Vec<u64>,
+}
+
+/// What [`prepare`] made of a method.
+pub enum Prepared<'a> {
+    /// Abstract or native.
+    NoCode,
+    /// A splice does not handle this code: take the general path.
+    Declined,
+    Ready(Box<(CodeModel<'a>, Splice<'a>)>),
+}
+
+/// The code of method `method` of `class`, scanned, and the model an edit
+/// changes. `pool` receives what the general path's lift gives it (the
+/// Class constants of the first frame), in the same order.
+pub fn prepare<'a>(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut PoolBuilder<'a>) -> Result<Prepared<'a>> {
+    let Some(code) = class.code(method)? else {
+        return Ok(Prepared::NoCode);
+    };
+    let frames_required = class.major_version() >= 50;
+    let has_type_annotations = code
+        .attributes
+        .iter()
+        .any(|a| a.is(name::RUNTIME_VISIBLE_TYPE_ANNOTATIONS) || a.is(name::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS));
+    if !frames_required || has_type_annotations {
+        return Ok(Prepared::Declined);
+    }
+    let Some((sites, starts)) = scan(code.code) else {
+        return Ok(Prepared::Declined);
+    };
+    let splice = Splice { code, sites, starts };
+    let Ok(descriptor) = method.descriptor() else {
+        return Ok(Prepared::Declined);
+    };
+    let Ok(initial_frame) = Frame::initial(
+        class.this_class_index(),
+        method.access_flags & ACC_STATIC != 0,
+        method.name_is("<init>"),
+        &descriptor,
+        pool,
+    ) else {
+        return Ok(Prepared::Declined);
+    };
+    let Some(frames) = splice.frames(&initial_frame, pool) else {
+        return Ok(Prepared::Declined);
+    };
+    let code_len = splice.code_len();
+    let mut handlers = Vec::with_capacity(splice.code.exception_table.len());
+    for h in &splice.code.exception_table {
+        let (start, end, handler) = (u32::from(h.start_pc), u32::from(h.end_pc), u32::from(h.handler_pc));
+        if !(splice.is_start(start) && splice.is_position(end) && splice.is_start(handler)) {
+            return Ok(Prepared::Declined);
+        }
+        handlers.push(Handler {
+            start: Label(start),
+            end: Label(end),
+            handler: Label(handler),
+            catch_type: h.catch_type,
+        });
+    }
+    let model = CodeModel {
+        max_stack: splice.code.max_stack,
+        max_locals: splice.code.max_locals,
+        elements: Vec::new(),
+        handlers,
+        attributes: Vec::new(),
+        frames,
+        initial_frame,
+        frames_required,
+        this_class: class.this_class_index(),
+        next_label: code_len + 1,
+        code: splice.code.code,
+    };
+    Ok(Prepared::Ready(Box::new((model, splice))))
+}
+
+/// Finds every instruction start and every site; `None` for code a splice
+/// does not handle (or that is malformed: the general path reports it).
+fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
+    let len = code.len();
+    if len == 0 || len > MAX_CODE_LENGTH {
+        return None;
+    }
+    let mut starts = vec![0u64; len / 64 + 1];
+    let mut sites = Vec::new();
+    let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let mut at = 0usize;
+    while at < len {
+        starts[at / 64] |= 1 << (at % 64);
+        let opcode = code[at];
+        let (length, kind) = match opcode {
+            op::IRETURN..=op::RETURN => (1, Some(SiteKind::Return(opcode))),
+            op::ATHROW => (1, Some(SiteKind::Throw)),
+            op::JSR | op::JSR_W | op::GOTO_W | op::RET => return None,
+            op::GOTO => (3, Some(SiteKind::Branch)),
+            _ if op::is_conditional_branch(opcode) => (3, Some(SiteKind::Branch)),
+            op::TABLESWITCH | op::LOOKUPSWITCH => {
+                let operands = at + 1 + switch_padding(at as u32);
+                let entries = if opcode == op::TABLESWITCH {
+                    let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
+                    if high < low {
+                        return None;
+                    }
+                    12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
+                } else {
+                    let pairs = u32_at(operands + 4)? as i32;
+                    8 + 8 * usize::try_from(pairs).ok()?
+                };
+                (operands + entries - at, Some(SiteKind::Switch))
+            }
+            op::WIDE => match code.get(at + 1).copied()? {
+                op::IINC => (6, None),
+                op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => (4, None),
+                _ => return None,
+            },
+            _ => (op::plain_length(opcode)?, None),
+        };
+        if let Some(kind) = kind {
+            sites.push(Site { offset: at as u32, kind, length: length as u32 });
+        }
+        at += length;
+    }
+    (at == len).then_some((sites, starts))
+}
+
+/// Where generated labels and the original sites land in the new code.
+struct Layout {
+    code_len: u32,
+    /// Size of the prologue: where the original first instruction lands.
+    prologue: u32,
+    /// New offset of each site, and the shift of the code after it.
+    site_offsets: Vec<u32>,
+    shift_after: Vec<i64>,
+    /// Offset of each generated label, by `label - code_len - 1`.
+    generated: Vec<Option<u32>>,
+    length: u32,
+}
+
+impl Layout {
+    /// The new offset of original offset `offset` (an instruction start or the end).
+    fn remap(&self, sites: &[Site], offset: u32) -> u32 {
+        // The last site at or before `offset`.
+        let i = sites.partition_point(|s| s.offset <= offset);
+        if i == 0 {
+            return offset + self.prologue;
+        }
+        let site = &sites[i - 1];
+        if site.offset == offset {
+            self.site_offsets[i - 1]
+        } else {
+            (i64::from(offset) + self.shift_after[i - 1]) as u32
+        }
+    }
+
+    fn label(&self, sites: &[Site], label: Label) -> Option<u32> {
+        if label.0 <= self.code_len {
+            Some(self.remap(sites, label.0))
+        } else {
+            self.generated.get((label.0 - self.code_len - 1) as usize).copied().flatten()
+        }
+    }
+}
+
+/// The new Code attribute's content, waiting only for the name of a
+/// StackMapTable the original did not have (the general path names it when
+/// the class's bodies are assembled, in method order; so does
+/// [`SplicedCode::finish`]).
+#[derive(Debug, Clone)]
+pub struct SplicedCode {
+    data: Vec<u8>,
+    stack_map_name_at: Option<usize>,
+}
+
+impl SplicedCode {
+    pub fn finish(mut self, pool: &mut PoolBuilder<'_>) -> Result<Vec<u8>> {
+        if let Some(at) = self.stack_map_name_at {
+            patch_u16(&mut self.data, at, pool.utf8(name::STACK_MAP_TABLE)?);
+        }
+        Ok(self.data)
+    }
+}
+
+impl<'a> Splice<'a> {
+    pub fn sites(&self) -> &[Site] {
+        &self.sites
+    }
+
+    fn code_len(&self) -> u32 {
+        self.code.code.len() as u32
+    }
+
+    fn is_start(&self, offset: u32) -> bool {
+        let i = offset as usize;
+        self.starts.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0) && offset < self.code_len()
+    }
+
+    /// An instruction start or the end of the code.
+    fn is_position(&self, offset: u32) -> bool {
+        offset == self.code_len() || self.is_start(offset)
+    }
+
+    /// The original frames, labelled by offset; `None` if they are malformed,
+    /// off an instruction start, or one is at offset 0 (where the general
+    /// path puts a prologue's frame too, and a `nop` between the two).
+    fn frames(&self, initial: &Frame, pool: &PoolBuilder<'_>) -> Option<Vec<(Label, Frame)>> {
+        let Some(attribute) = self.code.attribute(name::STACK_MAP_TABLE) else {
+            return Some(Vec::new());
+        };
+        let mut r = attribute.reader();
+        let budget = 64 * self.code.attribute.raw.len() + 65_536;
+        let room = (usize::from(self.code.max_locals) + 4).min(64);
+        let frames = stack_map::decode(&mut r, initial, budget, room, &mut |offset, _| Ok(Label(offset))).ok()?;
+        r.finish().ok()?;
+        stack_map::check_classes(&frames, pool, attribute.offset).ok()?;
+        let uninitialized_ok = frames.iter().all(|(_, f)| {
+            f.locals.iter().chain(&f.stack).all(|t| match t {
+                stack_map::VType::Uninitialized(l) => self.is_start(l.0),
+                _ => true,
+            })
+        });
+        let offsets_ok = frames.iter().all(|(l, _)| l.0 != 0 && self.is_start(l.0));
+        (uninitialized_ok && offsets_ok).then_some(frames)
+    }
+
+    /// Assembles `model` (the one [`prepare`] gave, edited) with `prologue`
+    /// before the code, `replacements` (one per return and `athrow` site, in
+    /// order) in place of those instructions, and `tail` after the code.
+    /// `None`: the general path must assemble this method.
+    pub fn assemble(
+        &self,
+        model: &CodeModel<'a>,
+        prologue: &[Insn],
+        replacements: &[Vec<Insn>],
+        tail: &[Insn],
+        pool: &mut PoolBuilder<'a>,
+    ) -> Result<Option<SplicedCode>> {
+        let Some(layout) = self.layout(model, prologue, replacements, tail) else {
+            return Ok(None);
+        };
+        let Some(max_stack) = self.max_stack(model, prologue, replacements, tail, pool)? else {
+            return Ok(None);
+        };
+        let label = |l: Label| layout.label(&self.sites, l);
+        let code = self.code.code;
+
+        let mut out = Vec::with_capacity(layout.length as usize + 64 + code.len() / 2);
+        out.u16(max_stack);
+        out.u16(model.max_locals);
+        out.u32(layout.length);
+        let base = out.len();
+        let Some(()) = emit_all(prologue, base, &label, &mut out)? else {
+            return Ok(None);
+        };
+        let mut cursor = 0usize;
+        let mut replaced = replacements.iter();
+        for (site, &new_offset) in self.sites.iter().zip(&layout.site_offsets) {
+            out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
+            let at = site.offset as usize;
+            match site.kind {
+                SiteKind::Branch => {
+                    let Some(target) = relative_target(code, at, 2).filter(|&t| self.is_start(t)) else {
+                        return Ok(None);
+                    };
+                    let delta = i64::from(layout.remap(&self.sites, target)) - i64::from(new_offset);
+                    let Ok(delta) = i16::try_from(delta) else {
+                        return Ok(None);
+                    };
+                    out.u8(code[at]);
+                    out.u16(delta as u16);
+                }
+                SiteKind::Switch => {
+                    let Some(()) = self.switch(at, new_offset, &layout, &mut out) else {
+                        return Ok(None);
+                    };
+                }
+                SiteKind::Return(_) | SiteKind::Throw => {
+                    let Some(insns) = replaced.next() else {
+                        return Ok(None);
+                    };
+                    let Some(()) = emit_all(insns, base, &label, &mut out)? else {
+                        return Ok(None);
+                    };
+                }
+            }
+            cursor = at + site.length as usize;
+        }
+        out.extend_from_slice(code.get(cursor..).unwrap_or_default());
+        let Some(()) = emit_all(tail, base, &label, &mut out)? else {
+            return Ok(None);
+        };
+        if out.len() - base != layout.length as usize {
+            return Ok(None);
+        }
+
+        // Exception table: empty ranges dropped, as the assembler does.
+        let count_at = out.len();
+        out.u16(0);
+        let mut kept = 0usize;
+        for h in &model.handlers {
+            let (Some(start), Some(end), Some(handler)) = (label(h.start), label(h.end), label(h.handler)) else {
+                return Ok(None);
+            };
+            if start < end {
+                out.u16(start as u16);
+                out.u16(end as u16);
+                out.u16(handler as u16);
+                out.u16(h.catch_type);
+                kept += 1;
+            }
+        }
+        patch_u16(&mut out, count_at, count16(kept, "exception handlers")?);
+
+        let mut frames = Vec::with_capacity(model.frames.len());
+        for (l, frame) in &model.frames {
+            let Some(offset) = label(*l) else {
+                return Ok(None);
+            };
+            frames.push((offset, frame));
+        }
+        frames.sort_by_key(|(offset, _)| *offset);
+        frames.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
+            return Ok(None);
+        }
+        let offset_of = |l: Label| {
+            label(l).ok_or_else(|| super::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
+        };
+
+        let attributes_at = out.len();
+        out.u16(0);
+        let mut written = 0usize;
+        let mut wrote_frames = false;
+        let mut stack_map_name_at = None;
+        for attribute in &self.code.attributes {
+            let is_frames = attribute.is(name::STACK_MAP_TABLE);
+            if is_frames {
+                wrote_frames = true;
+                if frames.is_empty() {
+                    continue;
+                }
+            }
+            let data_at = begin_attribute(&mut out, attribute.name_index);
+            if is_frames {
+                stack_map::encode_into(&frames, &model.initial_frame, &offset_of, &mut out)?;
+            } else if attribute.is(name::LINE_NUMBER_TABLE) {
+                let Some(()) = self.line_numbers(attribute.data(), &layout, &mut out) else {
+                    return Ok(None);
+                };
+            } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
+                let Some(()) = self.local_variables(attribute.data(), &layout, &mut out) else {
+                    return Ok(None);
+                };
+            } else {
+                out.extend_from_slice(attribute.data());
+            }
+            end_attribute(&mut out, data_at)?;
+            written += 1;
+        }
+        if !wrote_frames && !frames.is_empty() {
+            stack_map_name_at = Some(out.len());
+            let data_at = begin_attribute(&mut out, 0);
+            stack_map::encode_into(&frames, &model.initial_frame, &offset_of, &mut out)?;
+            end_attribute(&mut out, data_at)?;
+            written += 1;
+        }
+        patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
+        Ok(Some(SplicedCode { data: out, stack_map_name_at }))
+    }
+
+    fn layout(
+        &self,
+        model: &CodeModel<'a>,
+        prologue: &[Insn],
+        replacements: &[Vec<Insn>],
+        tail: &[Insn],
+    ) -> Option<Layout> {
+        let code_len = self.code_len();
+        let mut generated = vec![None; (model.next_label - code_len - 1) as usize];
+        let mut bind = |insns: &[Insn], mut offset: u32| -> Option<u32> {
+            for insn in insns {
+                if let Insn::Label(l) = insn {
+                    let slot = generated.get_mut(l.0.checked_sub(code_len + 1)? as usize)?;
+                    if slot.is_some() {
+                        return None;
+                    }
+                    *slot = Some(offset);
+                } else {
+                    offset += size(insn, offset, false);
+                }
+            }
+            Some(offset)
+        };
+        let prologue_len = bind(prologue, 0)?;
+        let mut shift = i64::from(prologue_len);
+        let mut site_offsets = Vec::with_capacity(self.sites.len());
+        let mut shift_after = Vec::with_capacity(self.sites.len());
+        let mut replaced = replacements.iter();
+        for site in &self.sites {
+            let new_offset = u32::try_from(i64::from(site.offset) + shift).ok()?;
+            let new_length = match site.kind {
+                SiteKind::Branch => site.length,
+                SiteKind::Switch => {
+                    let old_padding = switch_padding(site.offset);
+                    site.length - old_padding as u32 + switch_padding(new_offset) as u32
+                }
+                SiteKind::Return(_) | SiteKind::Throw => bind(replaced.next()?, new_offset)? - new_offset,
+            };
+            shift += i64::from(new_length) - i64::from(site.length);
+            site_offsets.push(new_offset);
+            shift_after.push(shift);
+        }
+        if replaced.next().is_some() {
+            return None;
+        }
+        let body_end = u32::try_from(i64::from(code_len) + shift).ok()?;
+        let length = bind(tail, body_end)?;
+        (length as usize <= MAX_CODE_LENGTH).then_some(Layout {
+            code_len,
+            prologue: prologue_len,
+            site_offsets,
+            shift_after,
+            generated,
+            length,
+        })
+    }
+
+    /// max_stack as the general path computes it: the original's, or more
+    /// where generated code goes deeper. A replacement that goes deeper than
+    /// the instruction it replaces needs that instruction's depth, found by
+    /// falling through from the frame before it.
+    fn max_stack(
+        &self,
+        model: &CodeModel<'a>,
+        prologue: &[Insn],
+        replacements: &[Vec<Insn>],
+        tail: &[Insn],
+        pool: &mut PoolBuilder<'a>,
+    ) -> Result<Option<u16>> {
+        let Some(mut max) = depth_of_list(prologue, &[], pool)? else {
+            return Ok(None);
+        };
+        let Some(tail_max) = depth_of_list(tail, &model.handlers, pool)? else {
+            return Ok(None);
+        };
+        max = max.max(tail_max);
+        let code_len = self.code_len();
+        // Original frames, in offset order as decoded.
+        let frames: Vec<(u32, i32)> = model
+            .frames
+            .iter()
+            .filter(|(l, _)| l.0 <= code_len)
+            .map(|(l, f)| (l.0, f.stack_slot_count() as i32))
+            .collect();
+        let replaced_sites = self.sites.iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw));
+        for (site, insns) in replaced_sites.zip(replacements) {
+            // The peak of the replacement over the depth it starts at.
+            let (mut depth, mut peak) = (0i32, 0i32);
+            for insn in insns {
+                let after = depth + stack_depth::stack_effect(insn, pool)?;
+                peak = peak.max(after).max(depth);
+                depth = after;
+            }
+            if peak == 0 {
+                continue;
+            }
+            let i = frames.partition_point(|(offset, _)| *offset <= site.offset);
+            let (from, depth) = if i == 0 { (0, 0) } else { frames[i - 1] };
+            let Some(at_site) = stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)?
+            else {
+                return Ok(None);
+            };
+            max = max.max(u16::try_from(at_site + peak).unwrap_or(u16::MAX));
+        }
+        Ok(Some(model.max_stack.max(max)))
+    }
+
+    /// Rewrites the switch at `at`, landing at `new_offset`.
+    fn switch(&self, at: usize, new_offset: u32, layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+        let code = self.code.code;
+        let opcode = code[at];
+        let operands = at + 1 + switch_padding(at as u32);
+        let u32_at = |i: usize| code.get(i..i + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+        let retarget = |i: usize| -> Option<u32> {
+            let target = i64::from(at as u32) + i64::from(u32_at(i)? as i32);
+            let target = u32::try_from(target).ok().filter(|&t| self.is_start(t))?;
+            Some((i64::from(layout.remap(&self.sites, target)) - i64::from(new_offset)) as i32 as u32)
+        };
+        out.u8(opcode);
+        out.extend(std::iter::repeat_n(0, switch_padding(new_offset)));
+        out.u32(retarget(operands)?);
+        if opcode == op::TABLESWITCH {
+            let (low, high) = (u32_at(operands + 4)?, u32_at(operands + 8)?);
+            out.u32(low);
+            out.u32(high);
+            let count = (i64::from(high as i32) - i64::from(low as i32) + 1) as usize;
+            for k in 0..count {
+                out.u32(retarget(operands + 12 + 4 * k)?);
+            }
+        } else {
+            let pairs = u32_at(operands + 4)?;
+            out.u32(pairs);
+            for k in 0..pairs as usize {
+                out.u32(u32_at(operands + 8 + 8 * k)?);
+                out.u32(retarget(operands + 12 + 8 * k)?);
+            }
+        }
+        Some(())
+    }
+
+    fn line_numbers(&self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+        let mut r = Reader::new(data);
+        let count = r.count(4).ok()?;
+        out.u16(count as u16);
+        for _ in 0..count {
+            let pc = u32::from(r.u16().ok()?);
+            if !self.is_position(pc) {
+                return None;
+            }
+            out.u16(layout.remap(&self.sites, pc) as u16);
+            out.u16(r.u16().ok()?);
+        }
+        r.finish().ok()
+    }
+
+    fn local_variables(&self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+        let mut r = Reader::new(data);
+        let count = r.count(10).ok()?;
+        out.u16(count as u16);
+        for _ in 0..count {
+            let start = u32::from(r.u16().ok()?);
+            let end = start + u32::from(r.u16().ok()?);
+            if !(self.is_position(start) && self.is_position(end)) {
+                return None;
+            }
+            let (new_start, new_end) = (layout.remap(&self.sites, start), layout.remap(&self.sites, end));
+            out.u16(new_start as u16);
+            out.u16(new_end.saturating_sub(new_start) as u16);
+            out.extend_from_slice(r.bytes(6).ok()?);
+        }
+        r.finish().ok()
+    }
+}
+
+/// The target of the branch at `at`, whose offset has `width` bytes.
+fn relative_target(code: &[u8], at: usize, width: usize) -> Option<u32> {
+    let bytes = code.get(at + 1..at + 1 + width)?;
+    let delta = i64::from(i16::from_be_bytes([bytes[0], bytes[1]]));
+    u32::try_from(at as i64 + delta).ok()
+}
+
+/// Emits generated instructions; `None` if a branch among them does not fit
+/// 16 bits (the general path would widen it).
+fn emit_all(
+    insns: &[Insn],
+    base: usize,
+    label: &dyn Fn(Label) -> Option<u32>,
+    out: &mut Vec<u8>,
+) -> Result<Option<()>> {
+    let label_offset = |l: Label| {
+        label(l).ok_or_else(|| super::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
+    };
+    for insn in insns {
+        let offset = (out.len() - base) as u32;
+        if let Insn::Branch { target, .. } = insn {
+            let Some(target) = label(*target) else {
+                return Ok(None);
+            };
+            if i16::try_from(i64::from(target) - i64::from(offset)).is_err() {
+                return Ok(None);
+            }
+        }
+        emit(insn, offset, false, &label_offset, &[], out)?;
+    }
+    Ok(Some(()))
+}
+
+/// The deepest stack of a list of generated instructions entered at its
+/// first element with an empty stack (and at each handler's label with the
+/// exception), as [`stack_depth::max_stack`] finds it; `None` if that is no
+/// consistent flow. Generated code only branches forward, to a handful of
+/// labels, so one linear pass does.
+fn depth_of_list(insns: &[Insn], handlers: &[Handler], pool: &mut PoolBuilder<'_>) -> Result<Option<u16>> {
+    // Depths known at labels: from branches to them, and the handlers'.
+    let mut known: Vec<(Label, i32)> = handlers.iter().map(|h| (h.handler, 1)).collect();
+    let mut depth = Some(0i32);
+    let mut max = 0i32;
+    for insn in insns {
+        if let Insn::Label(label) = insn {
+            if let Some(&(_, at_label)) = known.iter().find(|(l, _)| l == label) {
+                if depth.is_some_and(|d| d != at_label) {
+                    return Ok(None);
+                }
+                depth = Some(at_label);
+            }
+            continue;
+        }
+        let Some(before) = depth else { return Ok(None) };
+        let after = before + stack_depth::stack_effect(insn, pool)?;
+        if after < 0 || matches!(insn.opcode(), Some(op::JSR | op::JSR_W)) {
+            return Ok(None);
+        }
+        max = max.max(after).max(before);
+        let mut consistent = true;
+        insn.for_each_target(|target| match known.iter().find(|(l, _)| *l == target) {
+            Some(&(_, d)) => consistent &= d == after,
+            None => known.push((target, after)),
+        });
+        if !consistent {
+            return Ok(None);
+        }
+        depth = if insn.opcode().is_some_and(op::ends_block) { None } else { Some(after) };
+    }
+    Ok(u16::try_from(max).ok())
+}

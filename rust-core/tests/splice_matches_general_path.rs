@@ -1,0 +1,92 @@
+//! Splicing — tracegen's fast path, which copies a method's code and
+//! rewrites only its returns, throws, branches and switches, instead of
+//! lifting it into the code model — writes exactly what the general path
+//! writes. Every class of the JDK 17 and JDK 25 runtime images, every method
+//! monitored (`-filter '**'`), is enhanced both ways and compared byte for
+//! byte, failures included.
+//!
+//! Run it optimized: `cargo test --profile test-release -p tf-core --test splice_matches_general_path`.
+
+mod support;
+
+use support::extracted_image;
+use tf_core::classfile::class_files;
+use tf_core::enhance::{self, Outcome, Settings};
+use tf_core::filter::FilterSpec;
+use tf_core::model::{Groups, Selection};
+use tf_core::{protocol, scan, tracegen};
+
+const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
+
+/// What enhancing one class gave, comparable across the two paths.
+#[derive(Debug, PartialEq, Eq)]
+enum Result {
+    Enhanced(Vec<u8>),
+    Untouched,
+    Failed(Vec<String>),
+}
+
+fn assert_splicing_matches(java_home: &str, label: &str) {
+    let dir = extracted_image(java_home, label);
+    let builtin = protocol::FILTERED_GROUP.replace('/', ".");
+    let groups = Groups::new([builtin.clone()]);
+    let selections = vec![Selection { spec: FilterSpec::parse("**").expect("filter"), group: builtin }];
+    let settings = Settings { tracegen: true, filters: vec!["**".into()] };
+
+    let enhance_with = |scanned: &scan::ScannedClass, splicing: bool| {
+        tracegen::set_splicing(splicing);
+        match enhance::enhance_class(scanned, &groups, &selections, &settings) {
+            Ok(Outcome::Enhanced { bytes, .. }) => Result::Enhanced(bytes),
+            Ok(Outcome::Untouched | Outcome::Current) => Result::Untouched,
+            Err(diagnostics) => Result::Failed(diagnostics.iter().map(|d| format!("{d:?}")).collect()),
+        }
+    };
+
+    let spliced_before = tracegen::spliced_methods();
+    let (mut enhanced, mut failed) = (0usize, 0usize);
+    let mut differing = Vec::new();
+    for file in class_files(&dir).expect("list classes") {
+        let bytes = std::fs::read(&file).expect("read class");
+        let Ok(scanned) = scan::scan_class(&file, bytes) else {
+            continue;
+        };
+        let spliced = enhance_with(&scanned, true);
+        let general = enhance_with(&scanned, false);
+        match &spliced {
+            Result::Enhanced(_) => enhanced += 1,
+            Result::Failed(_) => failed += 1,
+            Result::Untouched => {}
+        }
+        if spliced != general {
+            differing.push(file.display().to_string());
+        }
+    }
+    tracegen::set_splicing(true);
+    let spliced_methods = tracegen::spliced_methods() - spliced_before;
+    println!(
+        "{label}: {enhanced} classes enhanced, {failed} failed, {spliced_methods} methods spliced, {} differ",
+        differing.len()
+    );
+    assert!(enhanced > 10_000, "{label}: only {enhanced} classes enhanced");
+    // Most methods take the fast path (the rest: constructors, <clinit>, code it declines).
+    assert!(
+        spliced_methods > 5 * enhanced as u64,
+        "{label}: only {spliced_methods} methods spliced in {enhanced} classes"
+    );
+    assert!(
+        differing.is_empty(),
+        "{label}: splicing and the general path differ on {:#?}",
+        &differing[..differing.len().min(20)]
+    );
+}
+
+#[test]
+fn splicing_matches_the_general_path_on_the_jdk17_image() {
+    assert_splicing_matches(JDK17, "jdk17");
+}
+
+#[test]
+fn splicing_matches_the_general_path_on_the_jdk25_image() {
+    assert_splicing_matches(JDK25, "jdk25");
+}
