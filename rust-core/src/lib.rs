@@ -6,6 +6,10 @@
 //! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`].
 #![deny(unsafe_code)]
 
+/// See the dependency's comment in Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod cache;
 pub mod classfile;
 pub mod classpath;
