@@ -11,7 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::splice::SplicedCode;
+use crate::classfile::splice::{self, Edits, Prepared, SiteKind, SplicedCode};
 use crate::classfile::{
     attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder,
 };
@@ -51,6 +51,11 @@ impl<T> InMethod<T> for Result<T> {
 #[derive(Default)]
 pub struct Bodies<'a> {
     models: std::collections::BTreeMap<usize, CodeModel<'a>>,
+    /// A monitored `<clinit>` (by index) and the registration stage 1 left
+    /// for tracegen to put first, in one splice with its own prologue.
+    pending_registration: Option<(usize, Vec<Insn>)>,
+    /// Whether tracegen runs after this stage.
+    tracegen_follows: bool,
     /// Bodies tracegen edited by splicing, by method index.
     spliced: std::collections::BTreeMap<usize, SplicedCode>,
     /// Whether bodies may be lifted by runs ([`Detail::Runs`]).
@@ -63,11 +68,25 @@ impl<'a> Bodies<'a> {
     /// only calls of info methods (and `<clinit>`'s registration) are
     /// looked for among single instructions, so a class without info
     /// methods has its bodies, but `<clinit>`, lifted by runs.
-    pub fn for_class(tf: &TfClass) -> Self {
+    /// `tracegen_follows`: tracegen edits these bodies after stage 1.
+    pub fn for_class(tf: &TfClass, tracegen_follows: bool) -> Self {
         Bodies {
             models: Default::default(),
+            pending_registration: None,
+            tracegen_follows,
             spliced: Default::default(),
             runs: !tf.methods.iter().any(|m| m.is_info()),
+        }
+    }
+
+    /// The registration stage 1 left for `<clinit>` (method `index`), if any.
+    pub fn take_pending_registration(&mut self, index: usize) -> Option<Vec<Insn>> {
+        match self.pending_registration.take() {
+            Some((i, registration)) if i == index => Some(registration),
+            other => {
+                self.pending_registration = other;
+                None
+            }
         }
     }
 
@@ -245,10 +264,17 @@ fn register_in_clinit<'a>(
     let sequence = registration(tf, holders, &mut editor.pool)?;
     match class.methods().iter().position(|m| m.name_is("<clinit>") && m.descriptor_is("()V")) {
         Some(index) => {
-            let code = bodies
-                .get(class, editor, index)?
-                .ok_or_else(|| ClassFileError::malformed(0, "<clinit> has no code"))?;
-            code.insert(0, sequence);
+            let monitored = tf.methods.iter().any(|m| m.index == index && m.is_monitored());
+            if monitored && bodies.tracegen_follows && bodies.may_splice(index) && splice::enabled() {
+                // Tracegen puts it first, with its prologue (or, declining
+                // to splice, calls `insert_registration`).
+                bodies.pending_registration = Some((index, sequence));
+                return Ok(());
+            }
+            if !monitored && splice_registration(class, index, &sequence, editor, bodies)? {
+                return Ok(());
+            }
+            insert_registration(class, index, sequence, editor, bodies)?;
         }
         None => {
             editor.add_method(ACC_STATIC, "<clinit>", "()V")?;
@@ -258,6 +284,48 @@ fn register_in_clinit<'a>(
         }
     }
     Ok(())
+}
+
+/// Puts the registration first in `<clinit>` (method `index`), lifted.
+pub fn insert_registration<'a>(
+    class: &ClassFile<'a>,
+    index: usize,
+    sequence: Vec<Insn>,
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> Result<()> {
+    let code =
+        bodies.get(class, editor, index)?.ok_or_else(|| ClassFileError::malformed(0, "<clinit> has no code"))?;
+    code.insert(0, sequence);
+    Ok(())
+}
+
+/// Puts the registration first in a `<clinit>` (method `index`) that
+/// tracegen does not edit, by splicing. `false`: the general path must do
+/// it (it also reports any error), with the same result.
+fn splice_registration<'a>(
+    class: &ClassFile<'a>,
+    index: usize,
+    sequence: &[Insn],
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+) -> Result<bool> {
+    let Some(method) = class.methods().get(index) else { return Ok(false) };
+    if bodies.models.contains_key(&index) || !splice::enabled() {
+        return Ok(false);
+    }
+    let Ok(Prepared::Ready(ready)) = splice::prepare(class, method, &mut editor.pool) else { return Ok(false) };
+    let (model, splice) = *ready;
+    let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
+    let replacements = vec![None; kept];
+    let edits = Edits { insert_at: 0, prologue: sequence, replacements: &replacements, tail: &[], depths: None };
+    match splice.assemble(&model, &edits, &mut editor.pool)? {
+        Some(code) => {
+            bodies.insert_spliced(index, code);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
 }
 
 /// Is `insn` the registration call that stage 1 puts first in `<clinit>`?

@@ -27,7 +27,7 @@
 //! body learn the three locals that live across it (`mm`, `reported`, `token`).
 #![forbid(unsafe_code)]
 
-use crate::classfile::splice::{self, Prepared, SiteKind, Splice, SplicedCode};
+use crate::classfile::splice::{self, Edits, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
     BootstrapMethod, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType,
 };
@@ -43,25 +43,6 @@ const REF_INVOKE_STATIC: u8 = 6;
 const IF_ACMPEQ: u8 = 0xa5;
 const ACC_STATIC: u16 = 0x0008;
 
-thread_local! {
-    static SPLICING: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-    static SPLICED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Whether tracegen on this thread splices the methods it can (the default).
-/// Off, every method takes the general path, with the same output: for the
-/// test and the benchmark that compare the two.
-#[doc(hidden)]
-pub fn set_splicing(enabled: bool) {
-    SPLICING.with(|s| s.set(enabled));
-}
-
-/// How many methods tracegen on this thread has spliced so far.
-#[doc(hidden)]
-pub fn spliced_methods() -> u64 {
-    SPLICED.with(|s| s.get())
-}
-
 /// Adds the monitoring code to every monitored method of `tf`.
 pub fn apply<'a>(
     class: &ClassFile<'a>,
@@ -73,35 +54,41 @@ pub fn apply<'a>(
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
         let monitor = monitor_lookup(class, tf, method, editor, &mut constants).in_method(method.index)?;
         // Most methods are spliced: their code is copied, not lifted. The
-        // general path takes the others (constructors, `<clinit>`, classes
-        // with info methods, code a splice declines), with the same result.
-        let spliceable = !matches!(method.name.as_str(), "<init>" | "<clinit>")
+        // general path takes the others (classes with info methods, code a
+        // splice declines), with the same result.
+        let pending = match method.name.as_str() {
+            "<clinit>" => bodies.take_pending_registration(method.index),
+            _ => None,
+        };
+        let spliceable = (method.name != "<clinit>" || pending.is_some())
             && bodies.may_splice(method.index)
-            && SPLICING.with(|s| s.get());
+            && splice::enabled();
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
-            match splice::prepare(class, member, &mut editor.pool).in_method(method.index)? {
-                Prepared::NoCode => continue,
-                Prepared::Ready(ready) => {
-                    let (mut model, splice) = *ready;
-                    let spliced = instrument_spliced(
-                        class,
-                        tf,
-                        method,
-                        monitor.clone(),
-                        &mut model,
-                        &splice,
-                        &mut editor.pool,
-                        &mut constants,
-                    )
-                    .in_method(method.index)?;
-                    if let Some(code) = spliced {
-                        SPLICED.with(|s| s.set(s.get() + 1));
-                        bodies.insert_spliced(method.index, code);
-                        continue;
-                    }
+            if let Prepared::Ready(ready) = splice::prepare(class, member, &mut editor.pool).in_method(method.index)? {
+                let (mut model, splice) = *ready;
+                let registration = pending.as_deref().unwrap_or_default();
+                let spliced = instrument_spliced(
+                    class,
+                    tf,
+                    method,
+                    monitor.clone(),
+                    registration,
+                    &mut model,
+                    &splice,
+                    &mut editor.pool,
+                    &mut constants,
+                )
+                .in_method(method.index)?;
+                if let Some(code) = spliced {
+                    splice::count_spliced();
+                    bodies.insert_spliced(method.index, code);
+                    continue;
                 }
-                Prepared::Declined => {}
             }
+        }
+        if let Some(registration) = pending {
+            // What stage 1 does on the general path.
+            schema::insert_registration(class, method.index, registration, editor, bodies).in_method(method.index)?;
         }
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
             continue;
@@ -337,29 +324,89 @@ fn instrument_spliced<'a>(
     tf: &TfClass,
     method: &TfMethod,
     monitor: Vec<Insn>,
+    registration: &[Insn],
     code: &mut CodeModel<'a>,
     splice: &Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<Option<SplicedCode>> {
     let plan = plan(class, tf, method, code, pool, constants)?;
-    // The body is the whole code: every frame is in it.
-    for (_, frame) in &mut code.frames {
-        for (slot, t) in plan.live_locals() {
-            frame.set_local(usize::from(slot), t);
+    let insert_at = match method.name.as_str() {
+        // java.lang.Object's constructor calls no other.
+        "<init>" if class.super_class_index() != 0 => match splice.chaining_call_end(code, pool) {
+            Some(end) => end,
+            None => return Ok(None),
+        },
+        _ => 0,
+    };
+    // Frames in the body learn the locals that live across it.
+    for (label, frame) in &mut code.frames {
+        if label.id() >= insert_at {
+            for (slot, t) in plan.live_locals() {
+                frame.set_local(usize::from(slot), t);
+            }
         }
     }
     let thrown = constants.get(Shared::Thrown, pool)?;
     let mut replacements = Vec::new();
     for site in splice.sites() {
         match site.kind {
-            SiteKind::Return(_) => replacements.push(replace_return(&plan).collect()),
-            SiteKind::Throw => replacements.push(replace_throw(&plan, thrown, pool)?.to_vec()),
-            SiteKind::Branch | SiteKind::Switch => {}
+            SiteKind::Return(_) => replacements.push(Some(replace_return(&plan).collect())),
+            SiteKind::Throw => replacements.push(Some(replace_throw(&plan, thrown, pool)?.to_vec())),
+            SiteKind::Branch | SiteKind::Switch | SiteKind::Insert => {}
         }
     }
     let (prologue, tail) = surround(&plan, method, monitor, code, pool, constants)?;
-    splice.assemble(code, &prologue, &replacements, &tail, pool)
+    let (prologue, depths) = if registration.is_empty() {
+        let depths = generated_depths(&plan, method, &prologue, &tail, &code.handlers, pool)?;
+        (prologue, depths)
+    } else {
+        // `<clinit>` starts with stage 1's registration, then the prologue.
+        (registration.iter().cloned().chain(prologue).collect(), None)
+    };
+    let edits = Edits { insert_at, prologue: &prologue, replacements: &replacements, tail: &tail, depths };
+    splice.assemble(code, &edits, pool)
+}
+
+/// The deepest stacks of a method's prologue and tail, which depend only on
+/// its descriptor, its redacted parameters and how it finds its monitor:
+/// remembered per thread by those, as most methods share a few descriptors.
+fn generated_depths(
+    plan: &Plan<'_>,
+    method: &TfMethod,
+    prologue: &[Insn],
+    tail: &[Insn],
+    handlers: &[Handler],
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Option<(u16, u16)>> {
+    // What the depths depend on: whether there are arguments to box, the
+    // widest one boxed (a redacted one is a getstatic of the marker), the
+    // result's slots, how the monitor is found.
+    type Key = (bool, u16, u16, bool);
+    thread_local! {
+        static DEPTHS: std::cell::RefCell<rustc_hash::FxHashMap<Key, (u16, u16)>> = Default::default();
+    }
+    let parameters = &plan.signature.parameters;
+    let widest = parameters
+        .iter()
+        .enumerate()
+        .map(|(i, t)| if method.redacted_parameters.contains(&i) { 1 } else { t.slots() })
+        .max()
+        .unwrap_or(0);
+    let result = plan.signature.returns.map_or(0, |t| t.slots());
+    let indy = matches!(prologue.first(), Some(Insn::InvokeDynamic { .. }));
+    let key = (parameters.is_empty(), widest, result, indy);
+    if let Some(depths) = DEPTHS.with(|d| d.borrow().get(&key).copied()) {
+        return Ok(Some(depths));
+    }
+    let depths = splice::generated_depths(prologue, tail, handlers, pool)?;
+    if let Some(depths) = depths {
+        DEPTHS.with(|d| {
+            let mut d = d.borrow_mut();
+            d.insert(key, depths);
+        });
+    }
+    Ok(depths)
 }
 
 /// The prologue, and the tail (exit block, return block and handler) after

@@ -10,11 +10,11 @@
 mod support;
 
 use support::extracted_image;
-use tf_core::classfile::class_files;
+use tf_core::classfile::{class_files, splice};
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
-use tf_core::{protocol, scan, tracegen};
+use tf_core::{protocol, scan};
 
 const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
@@ -35,7 +35,7 @@ fn assert_splicing_matches(java_home: &str, label: &str) {
     let settings = Settings { tracegen: true, filters: vec!["**".into()] };
 
     let enhance_with = |scanned: &scan::ScannedClass, splicing: bool| {
-        tracegen::set_splicing(splicing);
+        splice::set_enabled(splicing);
         match enhance::enhance_class(scanned, &groups, &selections, &settings) {
             Ok(Outcome::Enhanced { bytes, .. }) => Result::Enhanced(bytes),
             Ok(Outcome::Untouched | Outcome::Current) => Result::Untouched,
@@ -43,7 +43,7 @@ fn assert_splicing_matches(java_home: &str, label: &str) {
         }
     };
 
-    let spliced_before = tracegen::spliced_methods();
+    let spliced_before = splice::spliced_methods();
     let (mut enhanced, mut failed) = (0usize, 0usize);
     let mut differing = Vec::new();
     for file in class_files(&dir).expect("list classes") {
@@ -62,8 +62,8 @@ fn assert_splicing_matches(java_home: &str, label: &str) {
             differing.push(file.display().to_string());
         }
     }
-    tracegen::set_splicing(true);
-    let spliced_methods = tracegen::spliced_methods() - spliced_before;
+    splice::set_enabled(true);
+    let spliced_methods = splice::spliced_methods() - spliced_before;
     println!(
         "{label}: {enhanced} classes enhanced, {failed} failed, {spliced_methods} methods spliced, {} differ",
         differing.len()

@@ -28,11 +28,40 @@ use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
 use super::encode::{count16, Put};
 use super::error::Result;
+use super::frame_infer;
 use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
 use super::stack_depth;
 use super::stack_map::{self, Frame};
+
+thread_local! {
+    static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    static SPLICED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether the stages on this thread splice the methods they can (the
+/// default). Off, the general path does all, with the same output: for the
+/// test and the benchmark that compare the two.
+#[doc(hidden)]
+pub fn set_enabled(enabled: bool) {
+    ENABLED.with(|e| e.set(enabled));
+}
+
+pub fn enabled() -> bool {
+    ENABLED.with(|e| e.get())
+}
+
+/// Counts a method whose instrumentation was spliced (see [`spliced_methods`]).
+pub fn count_spliced() {
+    SPLICED.with(|s| s.set(s.get() + 1));
+}
+
+/// How many methods tracegen on this thread has spliced so far.
+#[doc(hidden)]
+pub fn spliced_methods() -> u64 {
+    SPLICED.with(|s| s.get())
+}
 
 /// An instruction a splice re-encodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +74,24 @@ pub enum SiteKind {
     Return(u8),
     /// `athrow`: replaced by generated code.
     Throw,
+    /// Not an instruction: where the prologue goes (length 0).
+    Insert,
+}
+
+/// What a splice does to the code.
+pub struct Edits<'e> {
+    /// The prologue goes before the instruction at this offset (0: first);
+    /// labels at that offset name the first instruction after it.
+    pub insert_at: u32,
+    pub prologue: &'e [Insn],
+    /// One per return and `athrow` site, in code order: the code in its
+    /// place, or `None` to keep it.
+    pub replacements: &'e [Option<Vec<Insn>>],
+    /// After the last instruction.
+    pub tail: &'e [Insn],
+    /// The deepest stacks of the prologue (over the depth where it goes) and
+    /// of the tail, when the caller knows them ([`generated_depths`]).
+    pub depths: Option<(u16, u16)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -188,8 +235,6 @@ fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
 /// Where generated labels and the original sites land in the new code.
 struct Layout {
     code_len: u32,
-    /// Size of the prologue: where the original first instruction lands.
-    prologue: u32,
     /// New offset of each site, and the shift of the code after it.
     site_offsets: Vec<u32>,
     shift_after: Vec<i64>,
@@ -204,10 +249,10 @@ impl Layout {
         // The last site at or before `offset`.
         let i = sites.partition_point(|s| s.offset <= offset);
         if i == 0 {
-            return offset + self.prologue;
+            return offset;
         }
         let site = &sites[i - 1];
-        if site.offset == offset {
+        if site.offset == offset && site.kind != SiteKind::Insert {
             self.site_offsets[i - 1]
         } else {
             (i64::from(offset) + self.shift_after[i - 1]) as u32
@@ -261,9 +306,8 @@ impl<'a> Splice<'a> {
         offset == self.code_len() || self.is_start(offset)
     }
 
-    /// The original frames, labelled by offset; `None` if they are malformed,
-    /// off an instruction start, or one is at offset 0 (where the general
-    /// path puts a prologue's frame too, and a `nop` between the two).
+    /// The original frames, labelled by offset; `None` if they are malformed
+    /// or off an instruction start.
     fn frames(&self, initial: &Frame, pool: &PoolBuilder<'_>) -> Option<Vec<(Label, Frame)>> {
         let Some(attribute) = self.code.attribute(name::STACK_MAP_TABLE) else {
             return Some(Vec::new());
@@ -280,74 +324,139 @@ impl<'a> Splice<'a> {
                 _ => true,
             })
         });
-        let offsets_ok = frames.iter().all(|(l, _)| l.0 != 0 && self.is_start(l.0));
+        let offsets_ok = frames.iter().all(|(l, _)| self.is_start(l.0));
         (uninitialized_ok && offsets_ok).then_some(frames)
     }
 
-    /// Assembles `model` (the one [`prepare`] gave, edited) with `prologue`
-    /// before the code, `replacements` (one per return and `athrow` site, in
-    /// order) in place of those instructions, and `tail` after the code.
+    /// The sites, with the prologue's place among them.
+    fn sites_with_insert(&self, insert_at: u32) -> Vec<Site> {
+        let mut sites = Vec::with_capacity(self.sites.len() + 1);
+        let i = self.sites.partition_point(|s| s.offset < insert_at);
+        sites.extend_from_slice(&self.sites[..i]);
+        sites.push(Site { offset: insert_at, kind: SiteKind::Insert, length: 0 });
+        sites.extend_from_slice(&self.sites[i..]);
+        sites
+    }
+
+    /// Where a constructor's body starts: after its `super(...)`/`this(...)`
+    /// call, found as the general path finds it (following the types, which
+    /// may add Class constants to the pool, in the same order), when the code
+    /// up to it runs straight and holds no frame or handler. `None`: take the
+    /// general path.
+    pub fn chaining_call_end(&self, model: &CodeModel<'a>, pool: &mut PoolBuilder<'a>) -> Option<u32> {
+        // The straight code at the start as the lift by runs has it: runs,
+        // and each invokespecial an element of its own.
+        let code = self.code.code;
+        let mut elements = Vec::new();
+        let mut ends = Vec::new();
+        let (mut run_start, mut at) = (0usize, 0usize);
+        while let Some(&opcode) = code.get(at) {
+            let length = match opcode {
+                op::WIDE if code.get(at + 1) == Some(&op::IINC) => 6,
+                op::WIDE => 4,
+                _ => match op::plain_length(opcode) {
+                    Some(length) => length,
+                    None => break, // a branch, switch, return, athrow
+                },
+            };
+            if opcode == op::INVOKESPECIAL {
+                if run_start < at {
+                    elements.push(Insn::Raw { start: run_start as u32, end: at as u32 });
+                    ends.push(at as u32);
+                }
+                let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
+                elements.push(Insn::Pool { opcode: op::INVOKESPECIAL, index });
+                ends.push((at + 3) as u32);
+                run_start = at + 3;
+            }
+            at += length;
+        }
+        let after = frame_infer::constructor_chaining_call(
+            &elements,
+            code,
+            &|_| None,
+            &model.initial_frame,
+            model.this_class,
+            pool,
+        )
+        .ok()??;
+        let end = *ends.get(after.checked_sub(1)?)?;
+        let frame_before = model.frames.iter().any(|(l, _)| l.0 < end);
+        let handler_before = model.handlers.iter().any(|h| h.start.0 < end || h.handler.0 < end);
+        (!frame_before && !handler_before).then_some(end)
+    }
+
+    /// Assembles `model` (the one [`prepare`] gave, edited) with `edits`.
     /// `None`: the general path must assemble this method.
     pub fn assemble(
         &self,
         model: &CodeModel<'a>,
-        prologue: &[Insn],
-        replacements: &[Vec<Insn>],
-        tail: &[Insn],
+        edits: &Edits<'_>,
         pool: &mut PoolBuilder<'a>,
     ) -> Result<Option<SplicedCode>> {
-        let Some(layout) = self.layout(model, prologue, replacements, tail) else {
+        if !self.is_start(edits.insert_at) {
+            return Ok(None);
+        }
+        let sites = self.sites_with_insert(edits.insert_at);
+        let Some(layout) = self.layout(model, &sites, edits) else {
             return Ok(None);
         };
-        let Some(max_stack) = self.max_stack(model, prologue, replacements, tail, pool)? else {
+        let Some(max_stack) = self.max_stack(model, &sites, edits, pool)? else {
             return Ok(None);
         };
-        let label = |l: Label| layout.label(&self.sites, l);
+        let label = |l: Label| layout.label(&sites, l);
         let code = self.code.code;
 
-        let mut out = Vec::with_capacity(layout.length as usize + 64 + code.len() / 2);
+        // The code, the original attribute's tables, and room for the new frames.
+        let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * model.frames.len() + 64;
+        let mut out = Vec::with_capacity(capacity);
         out.u16(max_stack);
         out.u16(model.max_locals);
         out.u32(layout.length);
         let base = out.len();
-        let Some(()) = emit_all(prologue, base, &label, &mut out)? else {
-            return Ok(None);
-        };
         let mut cursor = 0usize;
-        let mut replaced = replacements.iter();
-        for (site, &new_offset) in self.sites.iter().zip(&layout.site_offsets) {
+        let mut replaced = edits.replacements.iter();
+        for (site, &new_offset) in sites.iter().zip(&layout.site_offsets) {
             out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
             let at = site.offset as usize;
-            match site.kind {
+            let generated = match site.kind {
                 SiteKind::Branch => {
                     let Some(target) = relative_target(code, at, 2).filter(|&t| self.is_start(t)) else {
                         return Ok(None);
                     };
-                    let delta = i64::from(layout.remap(&self.sites, target)) - i64::from(new_offset);
+                    let delta = i64::from(layout.remap(&sites, target)) - i64::from(new_offset);
                     let Ok(delta) = i16::try_from(delta) else {
                         return Ok(None);
                     };
                     out.u8(code[at]);
                     out.u16(delta as u16);
+                    None
                 }
                 SiteKind::Switch => {
-                    let Some(()) = self.switch(at, new_offset, &layout, &mut out) else {
+                    let Some(()) = self.switch(at, new_offset, &sites, &layout, &mut out) else {
                         return Ok(None);
                     };
+                    None
                 }
-                SiteKind::Return(_) | SiteKind::Throw => {
-                    let Some(insns) = replaced.next() else {
-                        return Ok(None);
-                    };
-                    let Some(()) = emit_all(insns, base, &label, &mut out)? else {
-                        return Ok(None);
-                    };
-                }
+                SiteKind::Insert => Some(edits.prologue),
+                SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
+                    Some(Some(insns)) => Some(insns.as_slice()),
+                    Some(None) => {
+                        out.u8(code[at]);
+                        None
+                    }
+                    None => return Ok(None),
+                },
+            };
+            if let Some(insns) = generated {
+                let Some(()) = emit_all(insns, base, &label, &mut out)? else {
+                    return Ok(None);
+                };
             }
             cursor = at + site.length as usize;
         }
         out.extend_from_slice(code.get(cursor..).unwrap_or_default());
-        let Some(()) = emit_all(tail, base, &label, &mut out)? else {
+        let Some(()) = emit_all(edits.tail, base, &label, &mut out)? else {
             return Ok(None);
         };
         if out.len() - base != layout.length as usize {
@@ -381,6 +490,7 @@ impl<'a> Splice<'a> {
         }
         frames.sort_by_key(|(offset, _)| *offset);
         frames.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        // Two different frames at one offset: the general path puts a `nop` between.
         if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
             return Ok(None);
         }
@@ -405,11 +515,11 @@ impl<'a> Splice<'a> {
             if is_frames {
                 stack_map::encode_into(&frames, &model.initial_frame, &offset_of, &mut out)?;
             } else if attribute.is(name::LINE_NUMBER_TABLE) {
-                let Some(()) = self.line_numbers(attribute.data(), &layout, &mut out) else {
+                let Some(()) = self.line_numbers(attribute.data(), &sites, &layout, &mut out) else {
                     return Ok(None);
                 };
             } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
-                let Some(()) = self.local_variables(attribute.data(), &layout, &mut out) else {
+                let Some(()) = self.local_variables(attribute.data(), &sites, &layout, &mut out) else {
                     return Ok(None);
                 };
             } else {
@@ -429,13 +539,7 @@ impl<'a> Splice<'a> {
         Ok(Some(SplicedCode { data: out, stack_map_name_at }))
     }
 
-    fn layout(
-        &self,
-        model: &CodeModel<'a>,
-        prologue: &[Insn],
-        replacements: &[Vec<Insn>],
-        tail: &[Insn],
-    ) -> Option<Layout> {
+    fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {
         let code_len = self.code_len();
         let mut generated = vec![None; (model.next_label - code_len - 1) as usize];
         let mut bind = |insns: &[Insn], mut offset: u32| -> Option<u32> {
@@ -452,12 +556,11 @@ impl<'a> Splice<'a> {
             }
             Some(offset)
         };
-        let prologue_len = bind(prologue, 0)?;
-        let mut shift = i64::from(prologue_len);
-        let mut site_offsets = Vec::with_capacity(self.sites.len());
-        let mut shift_after = Vec::with_capacity(self.sites.len());
-        let mut replaced = replacements.iter();
-        for site in &self.sites {
+        let mut shift = 0i64;
+        let mut site_offsets = Vec::with_capacity(sites.len());
+        let mut shift_after = Vec::with_capacity(sites.len());
+        let mut replaced = edits.replacements.iter();
+        for site in sites {
             let new_offset = u32::try_from(i64::from(site.offset) + shift).ok()?;
             let new_length = match site.kind {
                 SiteKind::Branch => site.length,
@@ -465,7 +568,11 @@ impl<'a> Splice<'a> {
                     let old_padding = switch_padding(site.offset);
                     site.length - old_padding as u32 + switch_padding(new_offset) as u32
                 }
-                SiteKind::Return(_) | SiteKind::Throw => bind(replaced.next()?, new_offset)? - new_offset,
+                SiteKind::Insert => bind(edits.prologue, new_offset)? - new_offset,
+                SiteKind::Return(_) | SiteKind::Throw => match replaced.next()? {
+                    Some(insns) => bind(insns, new_offset)? - new_offset,
+                    None => site.length,
+                },
             };
             shift += i64::from(new_length) - i64::from(site.length);
             site_offsets.push(new_offset);
@@ -475,36 +582,29 @@ impl<'a> Splice<'a> {
             return None;
         }
         let body_end = u32::try_from(i64::from(code_len) + shift).ok()?;
-        let length = bind(tail, body_end)?;
-        (length as usize <= MAX_CODE_LENGTH).then_some(Layout {
-            code_len,
-            prologue: prologue_len,
-            site_offsets,
-            shift_after,
-            generated,
-            length,
-        })
+        let length = bind(edits.tail, body_end)?;
+        (length as usize <= MAX_CODE_LENGTH).then_some(Layout { code_len, site_offsets, shift_after, generated, length })
     }
 
     /// max_stack as the general path computes it: the original's, or more
-    /// where generated code goes deeper. A replacement that goes deeper than
-    /// the instruction it replaces needs that instruction's depth, found by
+    /// where generated code goes deeper. Code generated in the middle (the
+    /// prologue of a constructor, a replacement that goes deeper than the
+    /// instruction it replaces) needs the depth where it goes, found by
     /// falling through from the frame before it.
     fn max_stack(
         &self,
         model: &CodeModel<'a>,
-        prologue: &[Insn],
-        replacements: &[Vec<Insn>],
-        tail: &[Insn],
+        sites: &[Site],
+        edits: &Edits<'_>,
         pool: &mut PoolBuilder<'a>,
     ) -> Result<Option<u16>> {
-        let Some(mut max) = depth_of_list(prologue, &[], pool)? else {
-            return Ok(None);
+        let (prologue, tail) = match edits.depths {
+            Some(depths) => depths,
+            None => match generated_depths(edits.prologue, edits.tail, &model.handlers, pool)? {
+                Some(depths) => depths,
+                None => return Ok(None),
+            },
         };
-        let Some(tail_max) = depth_of_list(tail, &model.handlers, pool)? else {
-            return Ok(None);
-        };
-        max = max.max(tail_max);
         let code_len = self.code_len();
         // Original frames, in offset order as decoded.
         let frames: Vec<(u32, i32)> = model
@@ -513,31 +613,46 @@ impl<'a> Splice<'a> {
             .filter(|(l, _)| l.0 <= code_len)
             .map(|(l, f)| (l.0, f.stack_slot_count() as i32))
             .collect();
-        let replaced_sites = self.sites.iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw));
-        for (site, insns) in replaced_sites.zip(replacements) {
-            // The peak of the replacement over the depth it starts at.
-            let (mut depth, mut peak) = (0i32, 0i32);
-            for insn in insns {
-                let after = depth + stack_depth::stack_effect(insn, pool)?;
-                peak = peak.max(after).max(depth);
-                depth = after;
-            }
+        let mut max = i32::from(tail);
+        let mut replaced = edits.replacements.iter();
+        for site in sites {
+            // The peak of the generated code over the depth it starts at.
+            let peak = match site.kind {
+                SiteKind::Insert => i32::from(prologue),
+                SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
+                    Some(Some(insns)) => {
+                        let (mut depth, mut peak) = (0i32, 0i32);
+                        for insn in insns {
+                            let after = depth + stack_depth::stack_effect(insn, pool)?;
+                            peak = peak.max(after).max(depth);
+                            depth = after;
+                        }
+                        peak
+                    }
+                    _ => 0,
+                },
+                SiteKind::Branch | SiteKind::Switch => 0,
+            };
             if peak == 0 {
                 continue;
             }
-            let i = frames.partition_point(|(offset, _)| *offset <= site.offset);
-            let (from, depth) = if i == 0 { (0, 0) } else { frames[i - 1] };
-            let Some(at_site) = stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)?
-            else {
-                return Ok(None);
+            let at_site = if site.offset == 0 {
+                0
+            } else {
+                let i = frames.partition_point(|(offset, _)| *offset <= site.offset);
+                let (from, depth) = if i == 0 { (0, 0) } else { frames[i - 1] };
+                match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)? {
+                    Some(depth) => depth,
+                    None => return Ok(None),
+                }
             };
-            max = max.max(u16::try_from(at_site + peak).unwrap_or(u16::MAX));
+            max = max.max(at_site + peak);
         }
-        Ok(Some(model.max_stack.max(max)))
+        Ok(u16::try_from(max).ok().map(|max| model.max_stack.max(max)))
     }
 
     /// Rewrites the switch at `at`, landing at `new_offset`.
-    fn switch(&self, at: usize, new_offset: u32, layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+    fn switch(&self, at: usize, new_offset: u32, sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
         let code = self.code.code;
         let opcode = code[at];
         let operands = at + 1 + switch_padding(at as u32);
@@ -545,7 +660,7 @@ impl<'a> Splice<'a> {
         let retarget = |i: usize| -> Option<u32> {
             let target = i64::from(at as u32) + i64::from(u32_at(i)? as i32);
             let target = u32::try_from(target).ok().filter(|&t| self.is_start(t))?;
-            Some((i64::from(layout.remap(&self.sites, target)) - i64::from(new_offset)) as i32 as u32)
+            Some((i64::from(layout.remap(sites, target)) - i64::from(new_offset)) as i32 as u32)
         };
         out.u8(opcode);
         out.extend(std::iter::repeat_n(0, switch_padding(new_offset)));
@@ -569,7 +684,7 @@ impl<'a> Splice<'a> {
         Some(())
     }
 
-    fn line_numbers(&self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+    fn line_numbers(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
         let mut r = Reader::new(data);
         let count = r.count(4).ok()?;
         out.u16(count as u16);
@@ -578,13 +693,13 @@ impl<'a> Splice<'a> {
             if !self.is_position(pc) {
                 return None;
             }
-            out.u16(layout.remap(&self.sites, pc) as u16);
+            out.u16(layout.remap(sites, pc) as u16);
             out.u16(r.u16().ok()?);
         }
         r.finish().ok()
     }
 
-    fn local_variables(&self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+    fn local_variables(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
         let mut r = Reader::new(data);
         let count = r.count(10).ok()?;
         out.u16(count as u16);
@@ -594,7 +709,7 @@ impl<'a> Splice<'a> {
             if !(self.is_position(start) && self.is_position(end)) {
                 return None;
             }
-            let (new_start, new_end) = (layout.remap(&self.sites, start), layout.remap(&self.sites, end));
+            let (new_start, new_end) = (layout.remap(sites, start), layout.remap(sites, end));
             out.u16(new_start as u16);
             out.u16(new_end.saturating_sub(new_start) as u16);
             out.extend_from_slice(r.bytes(6).ok()?);
@@ -634,6 +749,23 @@ fn emit_all(
         emit(insn, offset, false, &label_offset, &[], out)?;
     }
     Ok(Some(()))
+}
+
+/// The deepest stacks of a prologue (entered with an empty stack) and of a
+/// tail (entered with an empty stack, and at the labels of `handlers` in it
+/// with the exception): what [`Edits::depths`] takes.
+pub fn generated_depths(
+    prologue: &[Insn],
+    tail: &[Insn],
+    handlers: &[Handler],
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Option<(u16, u16)>> {
+    let Some(prologue) = depth_of_list(prologue, &[], pool)? else {
+        return Ok(None);
+    };
+    let in_tail: Vec<Handler> =
+        handlers.iter().filter(|h| tail.contains(&Insn::Label(h.handler))).copied().collect();
+    Ok(depth_of_list(tail, &in_tail, pool)?.map(|tail| (prologue, tail)))
 }
 
 /// The deepest stack of a list of generated instructions entered at its
