@@ -321,6 +321,7 @@ fn splice_registration<'a>(
     let edits = Edits { insert_at: 0, prologue: sequence, replacements: &replacements, tail: &[], depths: None };
     match splice.assemble(&model, &edits, &mut editor.pool)? {
         Some(code) => {
+            splice::count_spliced();
             bodies.insert_spliced(index, code);
             Ok(true)
         }

@@ -3,7 +3,8 @@
 //! lifting it into the code model — writes exactly what the general path
 //! writes. Every class of the JDK 17 and JDK 25 runtime images, every method
 //! monitored (`-filter '**'`), is enhanced both ways and compared byte for
-//! byte, failures included.
+//! byte, failures included; and the JDK 17 image with only constructors
+//! monitored, where stage 1 puts its registration in `<clinit>` alone.
 //!
 //! Run it optimized: `cargo test --profile test-release -p tf-core --test splice_matches_general_path`.
 
@@ -27,12 +28,12 @@ enum Result {
     Failed(Vec<String>),
 }
 
-fn assert_splicing_matches(java_home: &str, label: &str) {
+fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
     let dir = extracted_image(java_home, label);
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
-    let selections = vec![Selection { spec: FilterSpec::parse("**").expect("filter"), group: builtin }];
-    let settings = Settings { tracegen: true, filters: vec!["**".into()] };
+    let selections = vec![Selection { spec: FilterSpec::parse(filter).expect("filter"), group: builtin }];
+    let settings = Settings { tracegen: true, filters: vec![filter.into()] };
 
     let enhance_with = |scanned: &scan::ScannedClass, splicing: bool| {
         splice::set_enabled(splicing);
@@ -69,7 +70,12 @@ fn assert_splicing_matches(java_home: &str, label: &str) {
         differing.len()
     );
     assert!(enhanced > 10_000, "{label}: only {enhanced} classes enhanced");
-    // Most methods take the fast path (the rest: constructors, <clinit>, code it declines).
+    if filter != "**" {
+        assert!(spliced_methods > enhanced as u64 / 2, "{label}: only {spliced_methods} methods spliced");
+        assert!(differing.is_empty(), "{label}: splicing and the general path differ on {:#?}", &differing[..differing.len().min(20)]);
+        return;
+    }
+    // Most methods take the fast path (the rest: code it declines).
     assert!(
         spliced_methods > 5 * enhanced as u64,
         "{label}: only {spliced_methods} methods spliced in {enhanced} classes"
@@ -83,10 +89,16 @@ fn assert_splicing_matches(java_home: &str, label: &str) {
 
 #[test]
 fn splicing_matches_the_general_path_on_the_jdk17_image() {
-    assert_splicing_matches(JDK17, "jdk17");
+    assert_splicing_matches(JDK17, "jdk17", "**");
 }
 
 #[test]
 fn splicing_matches_the_general_path_on_the_jdk25_image() {
-    assert_splicing_matches(JDK25, "jdk25");
+    assert_splicing_matches(JDK25, "jdk25", "**");
+}
+
+/// Constructors only: every `<clinit>` gets stage 1's registration alone.
+#[test]
+fn splicing_matches_the_general_path_on_constructors_of_the_jdk17_image() {
+    assert_splicing_matches(JDK17, "jdk17", "::<init>");
 }

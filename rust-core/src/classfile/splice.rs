@@ -52,12 +52,12 @@ pub fn enabled() -> bool {
     ENABLED.with(|e| e.get())
 }
 
-/// Counts a method whose instrumentation was spliced (see [`spliced_methods`]).
+/// Counts a method a stage spliced (see [`spliced_methods`]).
 pub fn count_spliced() {
     SPLICED.with(|s| s.set(s.get() + 1));
 }
 
-/// How many methods tracegen on this thread has spliced so far.
+/// How many methods the stages on this thread have spliced so far.
 #[doc(hidden)]
 pub fn spliced_methods() -> u64 {
     SPLICED.with(|s| s.get())
