@@ -1,7 +1,9 @@
-//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT]`:
+//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general]`:
 //! TF's enhancement throughput on every class file under DIR, in memory.
 //! With `--dump OUT` it times nothing: it writes every enhanced class under
 //! OUT (same relative paths), to compare two versions of TF with `diff -r`.
+//! With `--general` it also times the general path alone (no method spliced:
+//! `splice::set_enabled(false)`), one thread, after the other runs.
 //!
 //! Per thread count: one warm-up pass (page faults, allocator, caches), then N
 //! timed passes; prints the median classes/s and MB/s (MB = 10^6 bytes of
@@ -23,11 +25,14 @@ struct Options {
     threads: Vec<usize>,
     filter: String,
     dump: Option<PathBuf>,
+    /// Also time the general path alone (splicing off), one thread.
+    general: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
-    let mut options = Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None };
+    let mut options =
+        Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None, general: false };
     let mut dir = None;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -35,6 +40,7 @@ fn parse_options() -> Result<Options, String> {
             "--passes" => options.passes = value("--passes")?.parse().map_err(|e| format!("--passes: {e}"))?,
             "--filter" => options.filter = value("--filter")?,
             "--dump" => options.dump = Some(PathBuf::from(value("--dump")?)),
+            "--general" => options.general = true,
             "--threads" => {
                 options.threads = value("--threads")?
                     .split(',')
@@ -45,7 +51,7 @@ fn parse_options() -> Result<Options, String> {
             _ => dir = Some(PathBuf::from(arg)),
         }
     }
-    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT]")?;
+    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general]")?;
     if options.passes == 0 || options.threads.contains(&0) {
         return Err("--passes and every --threads value must be at least 1".into());
     }
@@ -86,11 +92,16 @@ fn run() -> Result<(), String> {
     }
     println!("TF: {} classes, {megabytes:.1} MB, filter '{}'", corpus.classes.len(), options.filter);
 
-    for &threads in &options.threads {
+    let mut runs: Vec<(usize, bool)> = options.threads.iter().map(|&t| (t, true)).collect();
+    if options.general {
+        runs.push((1, false));
+    }
+    for (threads, splicing) in runs {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|e| format!("could not start {threads} threads: {e}"))?;
+        pool.broadcast(|_| tf_core::classfile::splice::set_enabled(splicing));
         let warm_up = pool.install(|| enhancer::enhance_all(&corpus, &job));
         let mut times = Vec::with_capacity(options.passes);
         for _ in 0..options.passes {
@@ -101,19 +112,20 @@ fn run() -> Result<(), String> {
                 return Err(format!("pass results differ: {tally:?} vs {warm_up:?}"));
             }
         }
-        report(threads, &corpus, megabytes, &warm_up, &mut times);
+        report(threads, splicing, &corpus, megabytes, &warm_up, &mut times);
     }
     Ok(())
 }
 
-fn report(threads: usize, corpus: &Corpus, megabytes: f64, tally: &Tally, times: &mut [Duration]) {
+fn report(threads: usize, splicing: bool, corpus: &Corpus, megabytes: f64, tally: &Tally, times: &mut [Duration]) {
     times.sort();
     let median = times[times.len() / 2].as_secs_f64();
     let (fastest, slowest) = (times[0].as_secs_f64(), times[times.len() - 1].as_secs_f64());
     let classes_per_s = corpus.classes.len() as f64 / median;
     let mb_per_s = megabytes / median;
+    let (label, result) = if splicing { ("TF", "tf") } else { ("TF general path", "tf-general") };
     println!(
-        "TF {threads} thread(s): median {:.1} ms ({:.1}..{:.1}) over {} passes: {classes_per_s:.0} classes/s, \
+        "{label} {threads} thread(s): median {:.1} ms ({:.1}..{:.1}) over {} passes: {classes_per_s:.0} classes/s, \
          {mb_per_s:.1} MB/s; {} enhanced, {} untouched, {} failed, {:.1} MB out",
         median * 1e3,
         fastest * 1e3,
@@ -128,7 +140,7 @@ fn report(threads: usize, corpus: &Corpus, megabytes: f64, tally: &Tally, times:
         println!("  failed: {failure}");
     }
     println!(
-        "RESULT tf threads={threads} classes={} enhanced={} skipped={} failed={} median_ms={:.1} classes_per_s={classes_per_s:.0} mb_per_s={mb_per_s:.1}",
+        "RESULT {result} threads={threads} classes={} enhanced={} skipped={} failed={} median_ms={:.1} classes_per_s={classes_per_s:.0} mb_per_s={mb_per_s:.1}",
         corpus.classes.len(),
         tally.enhanced,
         tally.untouched,
