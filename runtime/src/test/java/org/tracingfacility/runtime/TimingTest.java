@@ -101,6 +101,54 @@ class TimingTest {
     }
 
     @Test
+    void theFirstThreadAndOthersCountExactlyAlsoAfterTheFirstEnds() throws Exception {
+        // The monitor keeps the recorder of the first thread that uses it (its owner) and
+        // finds it without the ThreadLocal; other threads must still count into their own.
+        TimingFactory timing = new TimingFactory();
+        MethodMonitorRegistry.register(IO.class, timing);
+        int calls = 200_000;
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Runnable timed = () -> {
+            ReaderFixture reader = new ReaderFixture();
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            for (int i = 0; i < calls; i++) {
+                reader.readInt(i);
+            }
+        };
+        Thread owner = new Thread(() -> new ReaderFixture().readInt(0)); // claims the monitor ...
+        owner.start();
+        owner.join();
+        assertEquals(1, timing.report().row(READ_INT).invocations());
+        Thread first = new Thread(timed); // ... which passes to one of these two once it has ended
+        Thread second = new Thread(timed);
+        first.start();
+        second.start();
+        go.countDown();
+        new ReaderFixture().readInt(0); // and this thread too: at most one of the three owns it
+        first.join();
+        second.join();
+        TimingReport.Row row = timing.report().row(READ_INT);
+        assertEquals(2L * calls + 2, row.invocations(), "no call lost between racing threads");
+        assertEquals(2L * calls + 2, row.timedInvocations());
+        assertTrue(row.minimumNanos() <= row.meanNanos() && row.meanNanos() <= row.maximumNanos(), timing.report().toString());
+        Thread later = new Thread(() -> { // the owner has ended: this one takes over
+            ReaderFixture reader = new ReaderFixture();
+            for (int i = 0; i < 1000; i++) {
+                reader.readInt(i);
+            }
+        });
+        later.start();
+        later.join();
+        new ReaderFixture().readInt(0);
+        assertEquals(2L * calls + 1003, timing.report().row(READ_INT).invocations());
+        assertEquals(2L * calls + 1003, timing.report().row(READ_INT).invocations(), "and counts each once");
+    }
+
+    @Test
     void clearForgetsTheStatistics() {
         TimingFactory timing = new TimingFactory();
         MethodMonitorRegistry.register(IORead.class, timing);

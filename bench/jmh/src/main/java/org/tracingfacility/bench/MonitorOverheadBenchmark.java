@@ -1,5 +1,6 @@
 package org.tracingfacility.bench;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -12,6 +13,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.tracingfacility.runtime.MethodMonitorFactoryDefaults;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
@@ -78,6 +80,39 @@ public class MonitorOverheadBenchmark {
     }
 
     /**
+     * As {@link TimingJfrTicks}, but another thread calls the method first and stays alive:
+     * the monitor remembers that thread's statistics (its owner), so the benchmark's thread
+     * takes the way of every other thread, through the factory's {@code ThreadLocal}.
+     */
+    @State(Scope.Benchmark)
+    public static class TimingJfrTicksOtherOwner {
+        private final CountDownLatch done = new CountDownLatch(1);
+
+        @Setup(Level.Trial)
+        public void register() throws InterruptedException {
+            new TimingJfrTicks().register();
+            CountDownLatch claimed = new CountDownLatch(1);
+            Thread owner = new Thread(() -> {
+                new MonitoredWork().work(0);
+                claimed.countDown();
+                try {
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "tf-monitor-owner");
+            owner.setDaemon(true);
+            owner.start();
+            claimed.await();
+        }
+
+        @TearDown(Level.Trial)
+        public void release() {
+            done.countDown();
+        }
+    }
+
+    /**
      * Attaches a timing factory that counts every invocation and measures one in
      * {@code sampleEvery}; a huge value isolates what timing costs besides the clock.
      */
@@ -115,6 +150,12 @@ public class MonitorOverheadBenchmark {
     @Benchmark
     @Fork(value = 2, jvmArgsAppend = ADD_EXPORTS)
     public int enhancedTimingJfrTicks(TimingJfrTicks registered) {
+        return enhanced.work(x++);
+    }
+
+    @Benchmark
+    @Fork(value = 2, jvmArgsAppend = ADD_EXPORTS)
+    public int enhancedTimingJfrTicksOtherOwner(TimingJfrTicksOtherOwner registered) {
         return enhanced.work(x++);
     }
 

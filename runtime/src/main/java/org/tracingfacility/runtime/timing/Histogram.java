@@ -15,17 +15,17 @@ final class Histogram {
     private Histogram() {
     }
 
-    /** The bucket of a duration; negative durations (a clock step) count as zero. */
+    /**
+     * The bucket of a duration; negative durations (a clock step) count as zero. Without
+     * branches: below 16 the shift is 0 and the bucket is the duration itself; from there on
+     * the top four bits of the duration, its leading one included, pick one of the eight
+     * sub-buckets of its power of two.
+     */
     static int bucket(long nanos) {
-        if (nanos < SUB_BUCKETS) {
-            return (int) Math.max(nanos, 0);
-        }
-        int exponent = 63 - Long.numberOfLeadingZeros(nanos);
-        if (exponent > MAX_EXPONENT) {
-            return BUCKETS - 1;
-        }
-        int sub = (int) (nanos >>> (exponent - SUB_BUCKET_BITS)) & (SUB_BUCKETS - 1);
-        return (exponent - SUB_BUCKET_BITS + 1) * SUB_BUCKETS + sub;
+        long duration = Math.max(nanos, 0);
+        int shift = 63 - SUB_BUCKET_BITS - Long.numberOfLeadingZeros(duration | SUB_BUCKETS);
+        int bucket = (shift << SUB_BUCKET_BITS) + (int) (duration >>> shift);
+        return Math.min(bucket, BUCKETS - 1);
     }
 
     /** The smallest duration that falls in a bucket. */

@@ -1,6 +1,5 @@
 package org.tracingfacility.runtime.timing;
 
-import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
@@ -14,7 +13,26 @@ final class ThreadRecorder {
     /** The start of an invocation that sampling leaves untimed. */
     static final long NOT_TIMED = Long.MIN_VALUE;
 
-    final WeakReference<Thread> thread;
+    /**
+     * No thread's recorder: what a {@link TimingMonitor} starts with as its owner, so that the
+     * first thread to use the monitor claims it.
+     */
+    static final ThreadRecorder NOBODY = new ThreadRecorder(null, 1);
+
+    /**
+     * The thread that writes this recorder; null only for {@link #NOBODY}. Held strongly so
+     * that a monitor can compare it with {@code Thread.currentThread()}: the factory drops
+     * the recorder, and with it the thread, once the thread has ended and its statistics are
+     * folded into the factory's (see {@link #retired}).
+     */
+    final Thread thread;
+    /**
+     * Set once the thread has ended and the factory has folded its rows into its own: the
+     * recorder is no longer read, and a monitor whose owner it is may pass to another thread.
+     * Written under the factory's lock, read without: a monitor that sees it late only hands
+     * ownership over later.
+     */
+    boolean retired;
     private final int sampleEvery;
     private int untilNextSample;
     private long[] starts = new long[32];
@@ -24,8 +42,9 @@ final class ThreadRecorder {
 
     /** @param sampleEvery 1 to time every invocation, N to time one in N (per thread) */
     ThreadRecorder(Thread thread, int sampleEvery) {
-        this.thread = new WeakReference<>(thread);
+        this.thread = thread;
         this.sampleEvery = sampleEvery;
+        this.retired = thread == null;
     }
 
     /**
@@ -89,7 +108,8 @@ final class ThreadRecorder {
         }
     }
 
-    private long[] row(int timer) {
+    /** The row of a timer, created on first use. */
+    long[] row(int timer) {
         long[][] current = rows;
         if (timer < current.length) {
             long[] row = current[timer];

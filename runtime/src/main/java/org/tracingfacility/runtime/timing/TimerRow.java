@@ -10,17 +10,19 @@ import java.util.Arrays;
  * nanoseconds only by the report: recording a call is then additions and comparisons.
  */
 final class TimerRow {
-    /** Invocations whose duration was measured: all of them unless sampling. */
-    static final int TIMED = 0;
-    /** Invocations that sampling left unmeasured; counted apart so that a measured call updates one counter. */
-    static final int UNTIMED = 1;
+    /**
+     * Invocations that sampling left unmeasured. The measured ones are not counted apart:
+     * their number is the sum of the histogram's buckets ({@link #timed}), one add fewer
+     * per call.
+     */
+    static final int UNTIMED = 0;
     /** Sum, minimum and maximum of the measured durations. */
-    static final int TOTAL = 2;
-    static final int MIN = 3;
-    static final int MAX = 4;
+    static final int TOTAL = 1;
+    static final int MIN = 2;
+    static final int MAX = 3;
     /** Start of the open interval of an interval timer on this thread; 0 when none is open. */
-    static final int OPEN_SINCE = 5;
-    static final int BUCKETS = 6;
+    static final int OPEN_SINCE = 4;
+    static final int BUCKETS = 5;
     static final int LENGTH = BUCKETS + Histogram.BUCKETS;
 
     private TimerRow() {
@@ -34,14 +36,9 @@ final class TimerRow {
 
     /** Counts one duration; no allocation, no atomics: the row belongs to the calling thread. */
     static void record(long[] row, long duration) {
-        row[TIMED]++;
         row[TOTAL] += duration;
-        if (duration < row[MIN]) {
-            row[MIN] = duration;
-        }
-        if (duration > row[MAX]) {
-            row[MAX] = duration;
-        }
+        row[MIN] = Math.min(row[MIN], duration); // conditional moves, no branches
+        row[MAX] = Math.max(row[MAX], duration);
         row[BUCKETS + Histogram.bucket(duration)]++;
     }
 
@@ -50,14 +47,22 @@ final class TimerRow {
         row[UNTIMED]++;
     }
 
+    /** Invocations whose duration was measured: all of them unless sampling. */
+    static long timed(long[] row) {
+        long timed = 0;
+        for (int i = BUCKETS; i < LENGTH; i++) {
+            timed += row[i];
+        }
+        return timed;
+    }
+
     /** Invocations, timed or not. */
     static long invocations(long[] row) {
-        return row[TIMED] + row[UNTIMED];
+        return timed(row) + row[UNTIMED];
     }
 
     /** Adds {@code from}'s statistics to {@code into}. */
     static void addTo(long[] from, long[] into) {
-        into[TIMED] += from[TIMED];
         into[UNTIMED] += from[UNTIMED];
         into[TOTAL] += from[TOTAL];
         into[MIN] = Math.min(into[MIN], from[MIN]);

@@ -74,7 +74,9 @@ public final class TimingFactory implements MethodMonitorFactory {
                         : timers.index(cls, info.tpName(), TimerTable.Kind.INTERVAL);
             }
         }
-        return new TimingMonitor(cls, this, sampleEvery == 1, methodTimers, intervalTimers);
+        return sampleEvery == 1
+                ? new TimingMonitor(cls, this, methodTimers, intervalTimers)
+                : new TimingMonitor.Sampled(cls, this, methodTimers, intervalTimers);
     }
 
     /** The statistics so far, slowest mean first. */
@@ -160,8 +162,7 @@ public final class TimingFactory implements MethodMonitorFactory {
     /** Folds the rows of ended threads into {@link #retired}, so thread churn does not grow memory. */
     private void retireEndedThreads() {
         recorders.removeIf(r -> {
-            Thread thread = r.thread.get();
-            if (thread != null && thread.isAlive()) {
+            if (r.thread.isAlive()) {
                 return false;
             }
             long[][] rows = r.rows;
@@ -170,6 +171,7 @@ public final class TimingFactory implements MethodMonitorFactory {
                     TimerRow.addTo(rows[timer], retired.computeIfAbsent(timer, t -> TimerRow.create()));
                 }
             }
+            r.retired = true;
             return true;
         });
     }

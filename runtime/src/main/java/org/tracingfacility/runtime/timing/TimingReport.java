@@ -37,8 +37,8 @@ public final class TimingReport {
 
         /** @param row a {@link TimerRow}, durations in the clock's unit */
         static Row of(String name, long[] row) {
-            long timed = row[TimerRow.TIMED];
-            long invocations = TimerRow.invocations(row);
+            long timed = TimerRow.timed(row);
+            long invocations = timed + row[TimerRow.UNTIMED];
             if (timed == 0) {
                 return new Row(name, invocations, 0, 0, 0, 0, 0, 0, 0);
             }

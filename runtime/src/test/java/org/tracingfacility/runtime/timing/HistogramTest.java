@@ -18,6 +18,27 @@ class HistogramTest {
         assertEquals(0, Histogram.bucket(-5), "a clock step backwards counts as zero");
     }
 
+    @Test
+    void theBucketsOfPowersOfTwoAndTheirNeighbours() {
+        for (int exponent = 0; exponent < 63; exponent++) {
+            for (long nanos : new long[] {(1L << exponent) - 1, 1L << exponent, (1L << exponent) + 1}) {
+                if (nanos < (1L << 46)) {
+                    check(nanos);
+                } else {
+                    assertEquals(Histogram.BUCKETS - 1, Histogram.bucket(nanos), "from 2^46 up: the last bucket");
+                }
+            }
+        }
+        assertEquals(7, Histogram.bucket(7));
+        assertEquals(8, Histogram.bucket(8), "exact below 16");
+        assertEquals(15, Histogram.bucket(15));
+        assertEquals(16, Histogram.bucket(16));
+        assertEquals(16, Histogram.bucket(17), "from 16 on, eight buckets per power of two");
+        assertEquals(Histogram.BUCKETS - 2, Histogram.bucket((1L << 46) - (1L << 42) - 1));
+        assertEquals(Histogram.BUCKETS - 1, Histogram.bucket((1L << 46) - 1));
+        assertEquals(0, Histogram.bucket(Long.MIN_VALUE));
+    }
+
     private static void check(long nanos) {
         int bucket = Histogram.bucket(nanos);
         assertTrue(Histogram.lowerBound(bucket) <= nanos, nanos + " below its bucket " + bucket);
