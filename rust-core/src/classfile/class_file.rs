@@ -49,6 +49,20 @@ pub struct Member<'a> {
 impl<'a> ClassFile<'a> {
     /// Checks the structure of `bytes` as a class file of version 45 to 69.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        Self::parse_with(bytes, None)
+    }
+
+    /// [`ClassFile::parse`] of an edit of `original` whose constant pool
+    /// begins with the original's, byte for byte (as [`ClassEditor`] writes
+    /// it): the original entries are not read and checked again. As strict
+    /// as a full parse; any other file is parsed in full.
+    ///
+    /// [`ClassEditor`]: super::ClassEditor
+    pub fn parse_extending(bytes: &'a [u8], original: &ClassFile<'_>) -> Result<Self> {
+        Self::parse_with(bytes, Some(&original.pool))
+    }
+
+    fn parse_with(bytes: &'a [u8], known_pool: Option<&ConstantPool<'_>>) -> Result<Self> {
         let mut r = Reader::new(bytes);
         let magic = r.u32()?;
         if magic != MAGIC {
@@ -62,7 +76,10 @@ impl<'a> ClassFile<'a> {
                 ErrorKind::UnsupportedVersion { major: major_version, minor: minor_version },
             ));
         }
-        let pool = ConstantPool::parse(&mut r)?;
+        let pool = match known_pool {
+            Some(known) => ConstantPool::parse_extending(&mut r, known)?,
+            None => ConstantPool::parse(&mut r)?,
+        };
         let access_flags = r.u16()?;
         let this_at = r.offset();
         let this_class = r.u16()?;

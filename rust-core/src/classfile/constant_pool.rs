@@ -228,11 +228,41 @@ pub struct ConstantPool<'a> {
 impl<'a> ConstantPool<'a> {
     /// Reads `constant_pool_count` and the entries after it.
     pub(crate) fn parse(reader: &mut Reader<'a>) -> Result<Self> {
+        Self::parse_after(reader, None)
+    }
+
+    /// [`ConstantPool::parse`] of a pool that may begin with the entries of
+    /// `known` (a pool already parsed and checked, from a file of which this
+    /// one is an edit), byte for byte and at the same file offset: those are
+    /// taken as they are (their references point among themselves, at the
+    /// same entries), and only the entries after them are read and checked.
+    /// Any other pool is parsed in full.
+    pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<Self> {
+        Self::parse_after(reader, Some(known))
+    }
+
+    fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
         let count = reader.u16()?;
         let start = reader.offset();
         // Each entry takes at least 3 bytes: never reserve more than the input can hold.
         let mut offsets = Vec::with_capacity(usize::from(count).min(reader.remaining() / 3 + 1));
-        offsets.push(NO_ENTRY);
+        let known = known.filter(|k| {
+            let (from, to) = k.range;
+            from == start
+                && k.offsets.len() <= usize::from(count)
+                && reader.data().get(reader.position()..reader.position() + (to - from)) == k.data.get(from..to)
+        });
+        let checked_entries = match known {
+            Some(k) => {
+                offsets.extend_from_slice(&k.offsets);
+                reader.skip(k.range.1 - k.range.0)?;
+                k.offsets.len()
+            }
+            None => {
+                offsets.push(NO_ENTRY);
+                0
+            }
+        };
         Self::scan_entries(reader, usize::from(count), &mut offsets)?;
         // What the fast scan left (an entry it does not vouch for) is read
         // and reported here.
@@ -263,7 +293,7 @@ impl<'a> ConstantPool<'a> {
             }
         }
         let pool = ConstantPool { data: reader.data(), offsets, range: (start, reader.offset()) };
-        pool.check_references()?;
+        pool.check_references(checked_entries)?;
         Ok(pool)
     }
 
@@ -309,16 +339,17 @@ impl<'a> ConstantPool<'a> {
         reader.skip(pos)
     }
 
-    /// Checks that every reference inside the pool points at an entry of the
-    /// right kind. Runs on every parse, so it reads the raw bytes directly.
-    fn check_references(&self) -> Result<()> {
+    /// Checks that every reference inside the pool, from the entry at index
+    /// `from` on, points at an entry of the right kind. Runs on every parse,
+    /// so it reads the raw bytes directly.
+    fn check_references(&self, from: usize) -> Result<()> {
         let tag_of = |index: u16| -> Option<u8> {
             match self.offsets.get(usize::from(index)) {
                 Some(&offset) if offset != NO_ENTRY => self.data.get(offset as usize).copied(),
                 _ => None,
             }
         };
-        for (index, &offset) in self.offsets.iter().enumerate() {
+        for (index, &offset) in self.offsets.iter().enumerate().skip(from) {
             if offset == NO_ENTRY {
                 continue;
             }

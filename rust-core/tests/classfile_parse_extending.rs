@@ -1,0 +1,62 @@
+//! `ClassFile::parse_extending`, the check of every class TF writes: it takes
+//! the original's pool entries as already checked only when they are there
+//! byte for byte, and is otherwise exactly as strict as `ClassFile::parse`.
+
+mod support;
+
+use tf_core::classfile::{ClassEditor, ClassFile, ErrorKind};
+
+/// A javac-compiled class, and an edit of it whose pool gained a Class
+/// entry (and its Utf8) at the end: (original, edited, index of the Class entry).
+fn original_and_edit() -> (Vec<u8>, Vec<u8>, u16) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let classes = support::javac(
+        dir.path(),
+        "11",
+        &[("p/Plain.java", "package p; public class Plain { String name = \"x\"; public int twice(int v) { return 2 * v; } }")],
+    );
+    let original = std::fs::read(classes.join("p/Plain.class")).expect("read class");
+    let parsed = ClassFile::parse(&original).expect("parse original");
+    let mut editor = ClassEditor::new(&parsed);
+    let added = editor.pool.class("p/AddedByTheEdit").expect("add a class constant");
+    let edited = editor.to_bytes().expect("write the edit");
+    (original, edited, added)
+}
+
+#[test]
+fn an_edit_parses_as_a_full_parse_does() {
+    let (original, edited, added) = original_and_edit();
+    let original = ClassFile::parse(&original).expect("parse original");
+    let full = ClassFile::parse(&edited).expect("full parse");
+    let extending = ClassFile::parse_extending(&edited, &original).expect("parse extending");
+    assert_eq!(format!("{full:?}"), format!("{extending:?}"));
+    assert_eq!(extending.constant_pool().class_name(added).expect("the added entry").as_ref(), "p/AddedByTheEdit");
+    assert!(extending.constant_pool().count() > original.constant_pool().count());
+}
+
+#[test]
+fn a_bad_new_entry_is_refused() {
+    let (original, mut edited, added) = original_and_edit();
+    let original = ClassFile::parse(&original).expect("parse original");
+    // Point the added Class entry at itself (a Class, not a Utf8).
+    let at = ClassFile::parse(&edited).expect("parse").constant_pool().offset_of(added);
+    edited[at + 1..at + 3].copy_from_slice(&added.to_be_bytes());
+    let full = ClassFile::parse(&edited).expect_err("a full parse refuses it");
+    let extending = ClassFile::parse_extending(&edited, &original).expect_err("parse_extending refuses it");
+    assert!(matches!(extending.kind, ErrorKind::WrongConstantKind { .. }), "{extending}");
+    assert_eq!(full.to_string(), extending.to_string());
+}
+
+#[test]
+fn a_changed_original_entry_is_checked_again() {
+    let (original_bytes, mut edited, added) = original_and_edit();
+    let original = ClassFile::parse(&original_bytes).expect("parse original");
+    // An original Class entry (this class) made to point at a Class entry:
+    // the prefix no longer matches, so the whole pool is read and checked.
+    let this_class = original.this_class_index();
+    let at = original.constant_pool().offset_of(this_class);
+    edited[at + 1..at + 3].copy_from_slice(&added.to_be_bytes());
+    let full = ClassFile::parse(&edited).expect_err("a full parse refuses it");
+    let extending = ClassFile::parse_extending(&edited, &original).expect_err("parse_extending refuses it");
+    assert_eq!(full.to_string(), extending.to_string());
+}
