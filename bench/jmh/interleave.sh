@@ -10,6 +10,8 @@ SAMPLE_EVERY=${SAMPLE_EVERY:-8}
 # compare before and after in the same run) each benchmark runs from each jar in turn and
 # its name gets "@" and the jar's file name without ".jar".
 JARS=${JARS:-target/benchmarks.jar}
+# More JMH options for every fork, e.g. JMH_ARGS="-t 2" for two threads calling at once.
+JMH_ARGS=${JMH_ARGS:-}
 # A file of our own: other checkouts may run this script at the same time.
 csv=$(mktemp /tmp/tf-interleave.XXXXXX.csv)
 trap 'rm -f "$csv"' EXIT
@@ -21,7 +23,7 @@ for round in $(seq 1 "$ROUNDS"); do
       if [ "$count" -gt 1 ]; then
         tag="@$(basename "$jar" .jar)"
       fi
-      "$JAVA" -jar "$jar" "$bench" -p sampleEvery="$SAMPLE_EVERY" -f 1 -wi 3 -i 3 -w 1 -r 1 -rf csv -rff "$csv" >/dev/null 2>&1
+      "$JAVA" -jar "$jar" "$bench" -p sampleEvery="$SAMPLE_EVERY" $JMH_ARGS -f 1 -wi 3 -i 3 -w 1 -r 1 -rf csv -rff "$csv" >/dev/null 2>&1
       tail -n +2 "$csv" | cut -d, -f1,5 | tr -d '"' | sed "s/^/$round,/; s/,\([0-9.]*\)\$/$tag,\1/"
     done
   done

@@ -7,7 +7,8 @@
 
 use super::code::MAX_CODE_LENGTH;
 use super::code_model::{
-    expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable, TypeAnnotation,
+    expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Handler, Insn, Label, LocalVariable,
+    TypeAnnotation,
 };
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
@@ -289,27 +290,8 @@ impl<'a> CodeModel<'a> {
             emit(insn, offset, w, &|l| layout.label(l), code, &mut out)?;
         }
 
-        // Code edits can leave a range empty; the JVM refuses empty ranges.
-        let count_at = out.len();
-        out.u16(0);
-        let mut kept = 0usize;
-        for h in &handlers {
-            let (start, end) = (layout.label(h.start)? as u16, layout.label(h.end)? as u16);
-            let handler = layout.label(h.handler)? as u16;
-            if start < end {
-                out.u16(start);
-                out.u16(end);
-                out.u16(handler);
-                out.u16(h.catch_type);
-                kept += 1;
-            }
-        }
-        patch_u16(&mut out, count_at, count16(kept, "exception handlers")?);
-
-        let mut sorted_frames: Vec<(u32, &Frame)> =
-            frames.iter().map(|(l, f)| Ok((layout.label(l)?, f))).collect::<Result<Vec<_>>>()?;
-        sorted_frames.sort_by_key(|(offset, _)| *offset);
-        sorted_frames.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        write_exception_table(&handlers, &|l| layout.label(l), &mut out)?;
+        let sorted_frames = frames_in_code_order(frames.iter(), &|l| layout.label(l))?;
         if sorted_frames.last().is_some_and(|(offset, _)| *offset >= layout.length) {
             return Err(ClassFileError::malformed(0, "a stack map frame after the last instruction"));
         }
@@ -366,6 +348,41 @@ impl<'a> CodeModel<'a> {
         patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
         Ok(out)
     }
+}
+
+/// Writes the exception table of `handlers` (in priority order), dropping
+/// the ranges an edit left empty: the JVM refuses them.
+pub(crate) fn write_exception_table(
+    handlers: &[Handler],
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let count_at = out.len();
+    out.u16(0);
+    let mut kept = 0usize;
+    for h in handlers {
+        let (start, end, handler) = (offset_of(h.start)? as u16, offset_of(h.end)? as u16, offset_of(h.handler)? as u16);
+        if start < end {
+            out.u16(start);
+            out.u16(end);
+            out.u16(handler);
+            out.u16(h.catch_type);
+            kept += 1;
+        }
+    }
+    patch_u16(out, count_at, count16(kept, "exception handlers")?);
+    Ok(())
+}
+
+/// Frames by code offset, in code order, identical frames at one offset kept once.
+pub(crate) fn frames_in_code_order<'f>(
+    frames: impl Iterator<Item = (Label, &'f Frame)>,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+) -> Result<Vec<(u32, &'f Frame)>> {
+    let mut sorted = frames.map(|(l, f)| Ok((offset_of(l)?, f))).collect::<Result<Vec<_>>>()?;
+    sorted.sort_by_key(|(offset, _)| *offset);
+    sorted.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    Ok(sorted)
 }
 
 /// The elements with every run expanded and every `new` labelled, as a lift

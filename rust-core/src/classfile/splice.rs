@@ -21,7 +21,9 @@
 //! the caller takes the general path, which also reports any error.
 #![forbid(unsafe_code)]
 
-use super::assembler::{begin_attribute, emit, end_attribute, patch_u16, size};
+use super::assembler::{
+    begin_attribute, emit, end_attribute, frames_in_code_order, patch_u16, size, write_exception_table,
+};
 use super::attribute::name;
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
@@ -463,40 +465,19 @@ impl<'a> Splice<'a> {
             return Ok(None);
         }
 
-        // Exception table: empty ranges dropped, as the assembler does.
-        let count_at = out.len();
-        out.u16(0);
-        let mut kept = 0usize;
-        for h in &model.handlers {
-            let (Some(start), Some(end), Some(handler)) = (label(h.start), label(h.end), label(h.handler)) else {
-                return Ok(None);
-            };
-            if start < end {
-                out.u16(start as u16);
-                out.u16(end as u16);
-                out.u16(handler as u16);
-                out.u16(h.catch_type);
-                kept += 1;
-            }
+        let offset_of = |l: Label| {
+            label(l).ok_or_else(|| super::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
+        };
+        if write_exception_table(&model.handlers, &offset_of, &mut out).is_err() {
+            return Ok(None);
         }
-        patch_u16(&mut out, count_at, count16(kept, "exception handlers")?);
-
-        let mut frames = Vec::with_capacity(model.frames.len());
-        for (l, frame) in &model.frames {
-            let Some(offset) = label(*l) else {
-                return Ok(None);
-            };
-            frames.push((offset, frame));
-        }
-        frames.sort_by_key(|(offset, _)| *offset);
-        frames.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        let Ok(frames) = frames_in_code_order(model.frames.iter().map(|(l, f)| (*l, f)), &offset_of) else {
+            return Ok(None);
+        };
         // Two different frames at one offset: the general path puts a `nop` between.
         if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
             return Ok(None);
         }
-        let offset_of = |l: Label| {
-            label(l).ok_or_else(|| super::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
-        };
 
         let attributes_at = out.len();
         out.u16(0);
