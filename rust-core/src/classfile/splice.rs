@@ -587,13 +587,10 @@ impl<'a> Splice<'a> {
             },
         };
         let code_len = self.code_len();
-        // Original frames, in offset order as decoded.
-        let frames: Vec<(u32, i32)> = model
-            .frames
-            .iter()
-            .filter(|(l, _)| l.0 <= code_len)
-            .map(|(l, f)| (l.0, f.stack_slot_count() as i32))
-            .collect();
+        // The original frames, in offset order as decoded; an edit's frames
+        // (labels past the code) come after them.
+        let originals = model.frames.iter().position(|(l, _)| l.0 > code_len).unwrap_or(model.frames.len());
+        let frames = &model.frames[..originals];
         let mut max = i32::from(tail);
         let mut replaced = edits.replacements.iter();
         for site in sites {
@@ -620,8 +617,11 @@ impl<'a> Splice<'a> {
             let at_site = if site.offset == 0 {
                 0
             } else {
-                let i = frames.partition_point(|(offset, _)| *offset <= site.offset);
-                let (from, depth) = if i == 0 { (0, 0) } else { frames[i - 1] };
+                let i = frames.partition_point(|(label, _)| label.0 <= site.offset);
+                let (from, depth) = match i.checked_sub(1).and_then(|i| frames.get(i)) {
+                    Some((label, frame)) => (label.0, frame.stack_slot_count() as i32),
+                    None => (0, 0),
+                };
                 match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)? {
                     Some(depth) => depth,
                     None => return Ok(None),
