@@ -2,7 +2,7 @@
 //! constants, loads by type, boxing, and `Object[]` of a method's arguments.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{ClassFileError, Insn, PoolBuilder};
+use crate::classfile::{ClassFileError, Insn, InsnSink, PoolBuilder};
 
 pub mod op {
     pub const ACONST_NULL: u8 = 0x01;
@@ -190,14 +190,12 @@ pub fn astore(slot: u16) -> Insn {
 }
 
 /// Boxes the value on the stack if `t` is primitive.
-pub fn box_value(t: JavaType<'_>, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
-    match t.boxing() {
-        None => Ok(Vec::new()),
-        Some((class, value_of)) => {
-            let index = pool.method_ref(class, "valueOf", value_of)?;
-            Ok(vec![Insn::Pool { opcode: op::INVOKESTATIC, index }])
-        }
+pub fn box_value(t: JavaType<'_>, pool: &mut PoolBuilder<'_>, out: &mut impl InsnSink) -> Result<()> {
+    if let Some((class, value_of)) = t.boxing() {
+        let index = pool.method_ref(class, "valueOf", value_of)?;
+        out.push(Insn::Pool { opcode: op::INVOKESTATIC, index });
     }
+    Ok(())
 }
 
 /// `new Object[] { args… }` from the parameters in their slots, starting at
@@ -209,12 +207,11 @@ pub fn argument_array(
     redacted: &[usize],
     redacted_marker: Option<Insn>,
     pool: &mut PoolBuilder<'_>,
-) -> Result<Vec<Insn>> {
+    out: &mut impl InsnSink,
+) -> Result<()> {
     let object = pool.class("java/lang/Object")?;
     let count = i32::try_from(parameters.len()).unwrap_or(i32::MAX);
-    // Per parameter: dup, index, load, box (none for a reference), aastore.
-    let mut out = Vec::with_capacity(2 + 5 * parameters.len());
-    out.extend([push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: object }]);
+    out.push_all([push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: object }]);
     let mut slot = first_slot;
     for (i, t) in parameters.iter().enumerate() {
         out.push(Insn::Simple(op::DUP));
@@ -223,13 +220,13 @@ pub fn argument_array(
             (Some(marker), true) => out.push(marker.clone()),
             _ => {
                 out.push(load(*t, slot));
-                out.extend(box_value(*t, pool)?);
+                box_value(*t, pool, out)?;
             }
         }
         out.push(Insn::Simple(op::AASTORE));
         slot += t.slots();
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `new T[] { … }` whose elements each come from `element`'s instructions.

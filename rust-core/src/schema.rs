@@ -13,7 +13,7 @@
 
 use crate::classfile::splice::{self, Edits, Prepared, SiteKind, SplicedCode};
 use crate::classfile::{
-    attribute_name, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder,
+    attribute_name, Chunk, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
@@ -318,7 +318,8 @@ fn splice_registration<'a>(
     let (model, splice) = *ready;
     let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
     let replacements = vec![None; kept];
-    let edits = Edits { insert_at: 0, prologue: sequence, replacements: &replacements, tail: &[], depths: None };
+    let Some(prologue) = splice::chunk(sequence, &[], &mut editor.pool)? else { return Ok(false) };
+    let edits = Edits { insert_at: 0, prologue: &prologue, replacements: &replacements, tail: &Chunk::default() };
     match splice.assemble(&model, &edits, &mut editor.pool)? {
         Some(code) => {
             splice::count_spliced();
@@ -382,13 +383,14 @@ fn rewrite_info_method<'a>(
         Insn::Branch { opcode: op::IFNULL, target: done },
         codegen::aload(monitor_slot),
     ];
-    body.extend(codegen::argument_array(
+    codegen::argument_array(
         &signature.parameters,
         1,
         &info.redacted_parameters,
         Some(Insn::Pool { opcode: op::GETSTATIC, index: redacted }),
         pool,
-    )?);
+        &mut body,
+    )?;
     body.push(codegen::load(JavaType::Int, caller_slot));
     body.push(codegen::push_int(i32::try_from(self_id).unwrap_or(0), pool)?);
     body.push(Insn::Pool { opcode: op::GETSTATIC, index: tp });

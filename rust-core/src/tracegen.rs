@@ -29,7 +29,8 @@
 
 use crate::classfile::splice::{self, Edits, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
-    BootstrapMethod, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType,
+    BootstrapMethod, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn,
+    InsnSink, Label, PoolBuilder, VType,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
@@ -71,7 +72,7 @@ pub fn apply<'a>(
                     class,
                     tf,
                     method,
-                    monitor.clone(),
+                    &monitor,
                     registration,
                     &mut model,
                     &splice,
@@ -93,7 +94,7 @@ pub fn apply<'a>(
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
             continue;
         };
-        instrument(class, tf, method, monitor, code, &mut editor.pool, &mut constants).in_method(method.index)?;
+        instrument(class, tf, method, &monitor, code, &mut editor.pool, &mut constants).in_method(method.index)?;
     }
     Ok(())
 }
@@ -299,7 +300,7 @@ fn instrument<'a>(
     class: &ClassFile<'a>,
     tf: &TfClass,
     method: &TfMethod,
-    monitor: Vec<Insn>,
+    monitor: &[Insn],
     code: &mut CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
@@ -310,20 +311,24 @@ fn instrument<'a>(
     // it (a constructor's code before super(...)) must not.
     add_locals_to_body_frames(code, body_start, &plan.live_locals());
     rewrite_body(tf, code, body_start, &plan, pool, constants)?;
-    let (prologue, tail) = surround(&plan, method, monitor, code, pool, constants)?;
+    // The lookup, about 20 instructions, the argument array; the tail.
+    let mut prologue = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
+    let mut tail = Vec::with_capacity(48);
+    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
     code.insert(body_start, prologue);
     code.elements.extend(tail);
     Ok(())
 }
 
 /// [`instrument`] by splicing: the same code, frames and pool entries, with
-/// the body copied; `None` if the splice declines (see [`splice`]).
+/// the body copied and the generated code encoded as it is generated; `None`
+/// if the splice declines (see [`splice`]).
 #[allow(clippy::too_many_arguments)]
 fn instrument_spliced<'a>(
     class: &ClassFile<'a>,
     tf: &TfClass,
     method: &TfMethod,
-    monitor: Vec<Insn>,
+    monitor: &[Insn],
     registration: &[Insn],
     code: &mut CodeModel<'a>,
     splice: &Splice<'a>,
@@ -347,78 +352,155 @@ fn instrument_spliced<'a>(
             }
         }
     }
+    // The stack depths of the generated code depend on the method's shape
+    // only (not so `<clinit>`'s, which starts with the registration): known
+    // after the first method of a shape, whose chunks keep their instructions
+    // to find them.
+    let has_throw = splice.sites().iter().any(|s| s.kind == SiteKind::Throw);
+    let shape = registration.is_empty().then(|| Shape::of(&plan, method, monitor));
+    let known = shape.and_then(GeneratedDepths::remembered).filter(|d| d.throw.is_some() || !has_throw);
+    let record = known.is_none();
     let thrown = constants.get(Shared::Thrown, pool)?;
-    let mut replacements = Vec::new();
-    for site in splice.sites() {
-        match site.kind {
-            SiteKind::Return(_) => replacements.push(Some(replace_return(&plan).collect())),
-            SiteKind::Throw => replacements.push(Some(replace_throw(&plan, thrown, pool)?.to_vec())),
-            SiteKind::Branch | SiteKind::Switch | SiteKind::Insert => {}
-        }
+    let mut throw = ChunkWriter::new(record);
+    if has_throw {
+        throw.push_all(replace_throw(&plan, thrown, pool)?);
     }
-    let (prologue, tail) = surround(&plan, method, monitor, code, pool, constants)?;
-    let (prologue, depths) = if registration.is_empty() {
-        let depths = generated_depths(&plan, method, &prologue, &tail, &code.handlers, pool)?;
-        (prologue, depths)
-    } else {
-        // `<clinit>` starts with stage 1's registration, then the prologue.
-        (registration.iter().cloned().chain(prologue).collect(), None)
+    let mut ret = ChunkWriter::new(record);
+    ret.push_all(replace_return(&plan));
+    let (mut prologue, mut tail) = (ChunkWriter::new(record), ChunkWriter::new(record));
+    prologue.push_all(registration.iter().cloned());
+    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
+    let depths = match known {
+        Some(depths) => depths,
+        None => {
+            let Some(depths) = GeneratedDepths::of(&prologue, &tail, &throw, &ret, &code.handlers, pool)? else {
+                return Ok(None);
+            };
+            if let Some(shape) = shape {
+                depths.remember(shape);
+            }
+            depths
+        }
     };
-    let edits = Edits { insert_at, prologue: &prologue, replacements: &replacements, tail: &tail, depths };
+    let (Some(prologue), Some(tail), Some(throw), Some(ret)) = (
+        prologue.finish(depths.prologue),
+        tail.finish(depths.tail),
+        throw.finish(depths.throw.unwrap_or(0)),
+        ret.finish(depths.ret),
+    ) else {
+        return Ok(None);
+    };
+    let replacements: Vec<Option<&Chunk>> = splice
+        .sites()
+        .iter()
+        .filter_map(|site| match site.kind {
+            SiteKind::Return(_) => Some(Some(&ret)),
+            SiteKind::Throw => Some(Some(&throw)),
+            SiteKind::Branch | SiteKind::Switch | SiteKind::Insert => None,
+        })
+        .collect();
+    let edits = Edits { insert_at, prologue: &prologue, replacements: &replacements, tail: &tail };
     splice.assemble(code, &edits, pool)
 }
 
-/// The deepest stacks of a method's prologue and tail, which depend only on
-/// its descriptor, its redacted parameters and how it finds its monitor:
-/// remembered per thread by those, as most methods share a few descriptors.
-fn generated_depths(
-    plan: &Plan<'_>,
-    method: &TfMethod,
-    prologue: &[Insn],
-    tail: &[Insn],
-    handlers: &[Handler],
-    pool: &mut PoolBuilder<'_>,
-) -> Result<Option<(u16, u16)>> {
-    // What the depths depend on: whether there are arguments to box, the
-    // widest one boxed (a redacted one is a getstatic of the marker), the
-    // result's slots, how the monitor is found.
-    type Key = (bool, u16, u16, bool);
-    thread_local! {
-        static DEPTHS: std::cell::RefCell<rustc_hash::FxHashMap<Key, (u16, u16)>> = Default::default();
+/// What the stack depths of a method's generated code depend on: whether
+/// there are arguments to box, the widest one boxed (a redacted one is a
+/// getstatic of the marker), the result's slots, how the monitor is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Shape {
+    has_parameters: bool,
+    widest_parameter: u16,
+    result_slots: u16,
+    indy: bool,
+}
+
+impl Shape {
+    fn of(plan: &Plan<'_>, method: &TfMethod, monitor: &[Insn]) -> Shape {
+        let parameters = &plan.signature.parameters;
+        let widest_parameter = parameters
+            .iter()
+            .enumerate()
+            .map(|(i, t)| if method.redacted_parameters.contains(&i) { 1 } else { t.slots() })
+            .max()
+            .unwrap_or(0);
+        Shape {
+            has_parameters: !parameters.is_empty(),
+            widest_parameter,
+            result_slots: plan.signature.returns.map_or(0, |t| t.slots()),
+            indy: matches!(monitor.first(), Some(Insn::InvokeDynamic { .. })),
+        }
     }
-    let parameters = &plan.signature.parameters;
-    let widest = parameters
-        .iter()
-        .enumerate()
-        .map(|(i, t)| if method.redacted_parameters.contains(&i) { 1 } else { t.slots() })
-        .max()
-        .unwrap_or(0);
-    let result = plan.signature.returns.map_or(0, |t| t.slots());
-    let indy = matches!(prologue.first(), Some(Insn::InvokeDynamic { .. }));
-    let key = (parameters.is_empty(), widest, result, indy);
-    if let Some(depths) = DEPTHS.with(|d| d.borrow().get(&key).copied()) {
-        return Ok(Some(depths));
+}
+
+/// How much deeper than where it starts the stack gets in each chunk of a
+/// method's generated code.
+#[derive(Debug, Clone, Copy)]
+struct GeneratedDepths {
+    prologue: u16,
+    tail: u16,
+    /// Unknown until a method of the shape has an `athrow`.
+    throw: Option<u16>,
+    ret: u16,
+}
+
+thread_local! {
+    static DEPTHS: std::cell::RefCell<rustc_hash::FxHashMap<Shape, GeneratedDepths>> = Default::default();
+}
+
+impl GeneratedDepths {
+    /// What an earlier method of this shape found, on this thread.
+    fn remembered(shape: Shape) -> Option<GeneratedDepths> {
+        DEPTHS.with(|d| d.borrow().get(&shape).copied())
     }
-    let depths = splice::generated_depths(prologue, tail, handlers, pool)?;
-    if let Some(depths) = depths {
+
+    fn remember(self, shape: Shape) {
         DEPTHS.with(|d| {
             let mut d = d.borrow_mut();
-            d.insert(key, depths);
+            let throw = self.throw.or_else(|| d.get(&shape).and_then(|known| known.throw));
+            d.insert(shape, GeneratedDepths { throw, ..self });
         });
     }
-    Ok(depths)
+
+    /// From the instructions the writers recorded; `None` if one is no
+    /// consistent flow.
+    fn of(
+        prologue: &ChunkWriter,
+        tail: &ChunkWriter,
+        throw: &ChunkWriter,
+        ret: &ChunkWriter,
+        handlers: &[Handler],
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Option<GeneratedDepths>> {
+        fn recorded(w: &ChunkWriter) -> &[Insn] {
+            w.recorded().unwrap_or_default()
+        }
+        let (Some(prologue), Some(tail)) =
+            (splice::peak(recorded(prologue), &[], pool)?, splice::peak(recorded(tail), handlers, pool)?)
+        else {
+            return Ok(None);
+        };
+        let throw = match throw.recorded() {
+            Some([]) | None => None,
+            Some(insns) => Some(splice::replacement_peak(insns, pool)?),
+        };
+        let ret = splice::replacement_peak(recorded(ret), pool)?;
+        Ok(Some(GeneratedDepths { prologue, tail, throw, ret }))
+    }
 }
 
 /// The prologue, and the tail (exit block, return block and handler) after
 /// the body; registers the catch-all handler and the body's first frame.
+#[allow(clippy::too_many_arguments)]
 fn surround(
     plan: &Plan<'_>,
     method: &TfMethod,
-    monitor: Vec<Insn>,
+    monitor: &[Insn],
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
-) -> Result<(Vec<Insn>, Vec<Insn>)> {
+    prologue_out: &mut impl InsnSink,
+    tail_out: &mut impl InsnSink,
+) -> Result<()> {
     let (labels, types) = (&plan.labels, &plan.types);
     // The prologue's frames: the parameters as declared, `this` initialized.
     let mut entry = code.initial_frame.clone();
@@ -432,17 +514,15 @@ fn surround(
     for (slot, t) in plan.live_locals() {
         entry.set_local(usize::from(slot), t);
     }
-    let prologue = prologue(plan, method, monitor, &entry, code, pool, constants)?;
-    let epilogue = epilogue(plan, code, pool, constants)?;
-    let mut tail = Vec::with_capacity(epilogue.len() + 1);
-    tail.push(Insn::Label(labels.body_end));
-    tail.extend(epilogue);
+    prologue(plan, method, monitor, &entry, code, pool, constants, prologue_out)?;
+    tail_out.push(Insn::Label(labels.body_end));
+    epilogue(plan, code, pool, constants, tail_out)?;
     // Lowest priority: the method's own handlers see their exceptions first.
     code.handlers.push(Handler { start: labels.body, end: labels.body_end, handler: labels.handler, catch_type: 0 });
     if code.frames_required {
         code.frames.push((labels.body, entry));
     }
-    Ok((prologue, tail))
+    Ok(())
 }
 
 struct Types {
@@ -505,15 +585,17 @@ fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn prologue(
     plan: &Plan<'_>,
     method: &TfMethod,
-    monitor: Vec<Insn>,
+    monitor: &[Insn],
     entry: &Frame,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
-) -> Result<Vec<Insn>> {
+    out: &mut impl InsnSink,
+) -> Result<()> {
     let (signature, is_static, locals, labels, id) =
         (&plan.signature, plan.is_static, &plan.locals, &plan.labels, plan.id);
     let no_args = code.new_label();
@@ -522,10 +604,8 @@ fn prologue(
     let enter_call = constants.call(Shared::EnterWithToken, 3, pool)?;
     let redacted = constants.get(Shared::Redacted, pool)?;
     let no_args_field = constants.get(Shared::NoArgs, pool)?;
-    // The lookup, 19 instructions, the argument array.
-    let mut out = Vec::with_capacity(monitor.len() + 21 + 5 * signature.parameters.len());
-    out.extend(monitor);
-    out.extend([
+    out.push_all(monitor.iter().cloned());
+    out.push_all([
         codegen::astore(locals.monitor),
         Insn::Simple(op::ACONST_NULL),
         codegen::astore(locals.reported),
@@ -541,14 +621,15 @@ fn prologue(
         Insn::Branch { opcode: op::IFEQ, target: no_args },
     ]);
     let first_slot = if is_static { 0 } else { 1 };
-    out.extend(codegen::argument_array(
+    codegen::argument_array(
         &signature.parameters,
         first_slot,
         &method.redacted_parameters,
         Some(Insn::Pool { opcode: op::GETSTATIC, index: redacted }),
         pool,
-    )?);
-    out.extend([
+        out,
+    )?;
+    out.push_all([
         Insn::Branch { opcode: op::GOTO, target: enter },
         Insn::Label(no_args),
         Insn::Pool { opcode: op::GETSTATIC, index: no_args_field },
@@ -563,7 +644,7 @@ fn prologue(
         code.frames.push((no_args, with_stack(vec![mm, VType::Integer])));
         code.frames.push((enter, with_stack(vec![mm, VType::Integer, constants.object(Shared::ObjectArray, pool)?])));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Returns become jumps to the exit block, explicit throws are reported, and
@@ -659,7 +740,8 @@ fn epilogue(
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
-) -> Result<Vec<Insn>> {
+    out: &mut impl InsnSink,
+) -> Result<()> {
     let (signature, locals, labels, types, id) = (&plan.signature, &plan.locals, &plan.labels, &plan.types, plan.id);
     let exit_member = if signature.returns.is_some() { Shared::ExitValueWithToken } else { Shared::ExitVoidWithToken };
     // invokeinterface's count: the receiver, the int, [the result,] the long's two slots.
@@ -673,8 +755,7 @@ fn epilogue(
     let rethrow = code.new_label();
 
     // exit: if (mm != null) mm.exitWithToken(id[, value], token); return [result]
-    let mut out = Vec::with_capacity(48);
-    out.extend([
+    out.push_all([
         Insn::Label(labels.exit),
         codegen::aload(locals.monitor),
         Insn::Branch { opcode: op::IFNULL, target: labels.ret },
@@ -682,10 +763,10 @@ fn epilogue(
         codegen::push_int(id, pool)?,
     ]);
     if let Some((t, slot)) = locals.result {
-        out.extend([codegen::aload(locals.monitor), wants, Insn::Branch { opcode: op::IFEQ, target: no_value }]);
+        out.push_all([codegen::aload(locals.monitor), wants, Insn::Branch { opcode: op::IFEQ, target: no_value }]);
         out.push(codegen::load(t, slot));
-        out.extend(codegen::box_value(t, pool)?);
-        out.extend([
+        codegen::box_value(t, pool, out)?;
+        out.push_all([
             Insn::Branch { opcode: op::GOTO, target: exit_with },
             Insn::Label(no_value),
             Insn::Simple(op::ACONST_NULL),
@@ -696,12 +777,12 @@ fn epilogue(
     out.push(constants.call(exit_member, exit_count, pool)?);
     out.push(Insn::Label(labels.ret));
     match locals.result {
-        Some((t, slot)) => out.extend([codegen::load(t, slot), Insn::Simple(return_opcode(t))]),
+        Some((t, slot)) => out.push_all([codegen::load(t, slot), Insn::Simple(return_opcode(t))]),
         None => out.push(Insn::Simple(op::RETURN)),
     }
 
     // handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
-    out.extend([
+    out.push_all([
         Insn::Label(labels.handler),
         codegen::astore(locals.thrown),
         codegen::aload(locals.monitor),
@@ -720,7 +801,7 @@ fn epilogue(
     if signature.returns.is_some() {
         out.push(Insn::Simple(op::ACONST_NULL));
     }
-    out.extend([
+    out.push_all([
         token,
         constants.call(exit_member, exit_count, pool)?,
         Insn::Label(rethrow),
@@ -759,7 +840,7 @@ fn epilogue(
         code.frames.push((skip_report, caught.clone()));
         code.frames.push((rethrow, caught));
     }
-    Ok(out)
+    Ok(())
 }
 
 fn verification_type(t: JavaType<'_>, pool: &mut PoolBuilder<'_>) -> Result<VType> {

@@ -12,6 +12,7 @@
 //! | `class_file`, `attribute`, `annotations`, `code` | the reader's views ([`ClassFile`], [`Member`], [`Attribute`], [`Annotation`], [`CodeAttribute`]) |
 //! | `class_editor` | writing a class, edited or not ([`ClassEditor`]) |
 //! | [`code_model`], `assembler` | editable code ([`CodeModel`], [`Insn`], [`Label`]) and its encoding |
+//! | `chunk`, [`splice`] | generated code encoded as it is generated ([`Chunk`], [`InsnSink`]), and splicing it into code that is copied, not lifted |
 //! | [`stack_map`], `frame_infer` | frames ([`Frame`], [`VType`]) and the types of straight-line code |
 //! | `stack_depth`, [`opcodes`], [`descriptor`] | max_stack/max_locals, opcode tables, descriptors |
 //! | `roundtrip` | `tf-enhance roundtrip DIR` ([`roundtrip_dir`]) |
@@ -63,6 +64,7 @@
 mod annotations;
 mod assembler;
 mod attribute;
+mod chunk;
 mod class_editor;
 mod class_file;
 mod code;
@@ -83,6 +85,7 @@ pub mod stack_map;
 
 pub use annotations::{Annotation, ElementValue};
 pub use attribute::{name as attribute_name, Attribute};
+pub use chunk::{Chunk, ChunkWriter, InsnSink};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use class_file::{ClassFile, Member, MAGIC};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};

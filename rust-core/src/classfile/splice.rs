@@ -1,9 +1,9 @@
 //! Splicing: editing a method's code without lifting it. The code is scanned
 //! once; only the instructions an edit replaces (returns, `athrow`) and those
 //! that hold code offsets (branches, switches) are looked at again, and every
-//! other byte is copied. Generated code comes as [`Insn`] lists: a prologue
-//! before the first instruction, a replacement for each return and `athrow`,
-//! and a tail after the last instruction.
+//! other byte is copied. Generated code comes encoded, as [`Chunk`]s: a
+//! prologue before the first instruction, a replacement for each return and
+//! `athrow`, and a tail after the last instruction.
 //!
 //! Labels: `Label(offset)` names original code offset `offset` (up to the code
 //! length), and [`CodeModel::new_label`] gives generated code labels above
@@ -21,10 +21,9 @@
 //! the caller takes the general path, which also reports any error.
 #![forbid(unsafe_code)]
 
-use super::assembler::{
-    begin_attribute, emit, end_attribute, frames_in_code_order, patch_u16, size, write_exception_table,
-};
+use super::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
 use super::attribute::name;
+use super::chunk::{patch_branch, Chunk, ChunkWriter, InsnSink};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
@@ -80,20 +79,18 @@ pub enum SiteKind {
     Insert,
 }
 
-/// What a splice does to the code.
+/// What a splice does to the code: generated code as [`Chunk`]s.
 pub struct Edits<'e> {
     /// The prologue goes before the instruction at this offset (0: first);
     /// labels at that offset name the first instruction after it.
     pub insert_at: u32,
-    pub prologue: &'e [Insn],
+    pub prologue: &'e Chunk,
     /// One per return and `athrow` site, in code order: the code in its
-    /// place, or `None` to keep it.
-    pub replacements: &'e [Option<Vec<Insn>>],
+    /// place, or `None` to keep it. A chunk placed at several sites binds no
+    /// label.
+    pub replacements: &'e [Option<&'e Chunk>],
     /// After the last instruction.
-    pub tail: &'e [Insn],
-    /// The deepest stacks of the prologue (over the depth where it goes) and
-    /// of the tail, when the caller knows them ([`generated_depths`]).
-    pub depths: Option<(u16, u16)>,
+    pub tail: &'e Chunk,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -442,7 +439,7 @@ impl<'a> Splice<'a> {
                 }
                 SiteKind::Insert => Some(edits.prologue),
                 SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
-                    Some(Some(insns)) => Some(insns.as_slice()),
+                    Some(Some(chunk)) => Some(*chunk),
                     Some(None) => {
                         out.u8(code[at]);
                         None
@@ -450,15 +447,15 @@ impl<'a> Splice<'a> {
                     None => return Ok(None),
                 },
             };
-            if let Some(insns) = generated {
-                let Some(()) = emit_all(insns, base, &label, &mut out)? else {
+            if let Some(chunk) = generated {
+                let Some(()) = place(chunk, base, &label, &mut out) else {
                     return Ok(None);
                 };
             }
             cursor = at + site.length as usize;
         }
         out.extend_from_slice(code.get(cursor..).unwrap_or_default());
-        let Some(()) = emit_all(edits.tail, base, &label, &mut out)? else {
+        let Some(()) = place(edits.tail, base, &label, &mut out) else {
             return Ok(None);
         };
         if out.len() - base != layout.length as usize {
@@ -523,19 +520,15 @@ impl<'a> Splice<'a> {
     fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {
         let code_len = self.code_len();
         let mut generated = vec![None; (model.next_label - code_len - 1) as usize];
-        let mut bind = |insns: &[Insn], mut offset: u32| -> Option<u32> {
-            for insn in insns {
-                if let Insn::Label(l) = insn {
-                    let slot = generated.get_mut(l.0.checked_sub(code_len + 1)? as usize)?;
-                    if slot.is_some() {
-                        return None;
-                    }
-                    *slot = Some(offset);
-                } else {
-                    offset += size(insn, offset, false);
+        let mut bind = |chunk: &Chunk, offset: u32| -> Option<u32> {
+            for &(l, at) in &chunk.labels {
+                let slot = generated.get_mut(l.0.checked_sub(code_len + 1)? as usize)?;
+                if slot.is_some() {
+                    return None;
                 }
+                *slot = Some(offset + at);
             }
-            Some(offset)
+            Some(offset + chunk.len())
         };
         let mut shift = 0i64;
         let mut site_offsets = Vec::with_capacity(sites.len());
@@ -551,7 +544,7 @@ impl<'a> Splice<'a> {
                 }
                 SiteKind::Insert => bind(edits.prologue, new_offset)? - new_offset,
                 SiteKind::Return(_) | SiteKind::Throw => match replaced.next()? {
-                    Some(insns) => bind(insns, new_offset)? - new_offset,
+                    Some(chunk) => bind(chunk, new_offset)? - new_offset,
                     None => site.length,
                 },
             };
@@ -579,34 +572,19 @@ impl<'a> Splice<'a> {
         edits: &Edits<'_>,
         pool: &mut PoolBuilder<'a>,
     ) -> Result<Option<u16>> {
-        let (prologue, tail) = match edits.depths {
-            Some(depths) => depths,
-            None => match generated_depths(edits.prologue, edits.tail, &model.handlers, pool)? {
-                Some(depths) => depths,
-                None => return Ok(None),
-            },
-        };
         let code_len = self.code_len();
         // The original frames, in offset order as decoded; an edit's frames
         // (labels past the code) come after them.
         let originals = model.frames.iter().position(|(l, _)| l.0 > code_len).unwrap_or(model.frames.len());
         let frames = &model.frames[..originals];
-        let mut max = i32::from(tail);
+        let mut max = i32::from(edits.tail.peak);
         let mut replaced = edits.replacements.iter();
         for site in sites {
             // The peak of the generated code over the depth it starts at.
             let peak = match site.kind {
-                SiteKind::Insert => i32::from(prologue),
+                SiteKind::Insert => i32::from(edits.prologue.peak),
                 SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
-                    Some(Some(insns)) => {
-                        let (mut depth, mut peak) = (0i32, 0i32);
-                        for insn in insns {
-                            let after = depth + stack_depth::stack_effect(insn, pool)?;
-                            peak = peak.max(after).max(depth);
-                            depth = after;
-                        }
-                        peak
-                    }
+                    Some(Some(chunk)) => i32::from(chunk.peak),
                     _ => 0,
                 },
                 SiteKind::Branch | SiteKind::Switch => 0,
@@ -706,47 +684,51 @@ fn relative_target(code: &[u8], at: usize, width: usize) -> Option<u32> {
     u32::try_from(at as i64 + delta).ok()
 }
 
-/// Emits generated instructions; `None` if a branch among them does not fit
-/// 16 bits (the general path would widen it).
-fn emit_all(
-    insns: &[Insn],
-    base: usize,
-    label: &dyn Fn(Label) -> Option<u32>,
-    out: &mut Vec<u8>,
-) -> Result<Option<()>> {
-    let label_offset = |l: Label| {
-        label(l).ok_or_else(|| super::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
-    };
-    for insn in insns {
-        let offset = (out.len() - base) as u32;
-        if let Insn::Branch { target, .. } = insn {
-            let Some(target) = label(*target) else {
-                return Ok(None);
-            };
-            if i16::try_from(i64::from(target) - i64::from(offset)).is_err() {
-                return Ok(None);
-            }
+/// Copies `chunk` to the end of `out` (code starting at `base`) and points
+/// its jumps at their labels; `None` if one does not fit 16 bits (the
+/// general path would widen it).
+fn place(chunk: &Chunk, base: usize, label: &dyn Fn(Label) -> Option<u32>, out: &mut Vec<u8>) -> Option<()> {
+    let at = out.len();
+    out.extend_from_slice(&chunk.bytes);
+    for &(from, target) in &chunk.jumps {
+        let from = (at - base) as u32 + from;
+        if !patch_branch(&mut out[base..], from, label(target)?) {
+            return None;
         }
-        emit(insn, offset, false, &label_offset, &[], out)?;
     }
-    Ok(Some(()))
+    Some(())
 }
 
-/// The deepest stacks of a prologue (entered with an empty stack) and of a
-/// tail (entered with an empty stack, and at the labels of `handlers` in it
-/// with the exception): what [`Edits::depths`] takes.
-pub fn generated_depths(
-    prologue: &[Insn],
-    tail: &[Insn],
-    handlers: &[Handler],
-    pool: &mut PoolBuilder<'_>,
-) -> Result<Option<(u16, u16)>> {
-    let Some(prologue) = depth_of_list(prologue, &[], pool)? else {
+/// `insns` as a [`Chunk`], with its stack depth found by [`peak`]; `None`
+/// if they cannot be encoded ahead of their place, or their depth is no
+/// consistent flow.
+pub fn chunk(insns: &[Insn], handlers: &[Handler], pool: &mut PoolBuilder<'_>) -> Result<Option<Chunk>> {
+    let Some(peak) = peak(insns, handlers, pool)? else {
         return Ok(None);
     };
-    let in_tail: Vec<Handler> =
-        handlers.iter().filter(|h| tail.contains(&Insn::Label(h.handler))).copied().collect();
-    Ok(depth_of_list(tail, &in_tail, pool)?.map(|tail| (prologue, tail)))
+    let mut writer = ChunkWriter::new(false);
+    writer.push_all(insns.iter().cloned());
+    Ok(writer.finish(peak))
+}
+
+/// The deepest stack of generated instructions entered at the first with an
+/// empty stack, and at the label of each of `handlers` among them with the
+/// exception: what a [`Chunk`] records.
+pub fn peak(insns: &[Insn], handlers: &[Handler], pool: &mut PoolBuilder<'_>) -> Result<Option<u16>> {
+    let inside: Vec<Handler> = handlers.iter().filter(|h| insns.contains(&Insn::Label(h.handler))).copied().collect();
+    depth_of_list(insns, &inside, pool)
+}
+
+/// How much deeper than where it starts the stack gets in straight code
+/// that replaces an instruction (and may pop what is below its start).
+pub fn replacement_peak(insns: &[Insn], pool: &mut PoolBuilder<'_>) -> Result<u16> {
+    let (mut depth, mut peak) = (0i32, 0i32);
+    for insn in insns {
+        let after = depth + stack_depth::stack_effect(insn, pool)?;
+        peak = peak.max(after).max(depth);
+        depth = after;
+    }
+    Ok(u16::try_from(peak).unwrap_or(u16::MAX))
 }
 
 /// The deepest stack of a list of generated instructions entered at its

@@ -1,0 +1,194 @@
+//! Generated code encoded as it is generated, for a splice to drop in.
+//!
+//! A stage describes the code it adds once, as a sequence of [`Insn`]s sent
+//! to an [`InsnSink`]: a `Vec<Insn>` for the code model (the general path), or
+//! a [`ChunkWriter`], which encodes each instruction on arrival. Generated code
+//! holds no switch, so its bytes do not depend on where it lands: a [`Chunk`]
+//! is laid out once and copied into place, and only its jumps to labels
+//! outside it are patched there.
+#![forbid(unsafe_code)]
+
+use super::assembler::emit;
+use super::code_model::{Insn, Label};
+use super::encode::Put;
+use super::error::ClassFileError;
+use super::opcodes as op;
+
+/// Where generated instructions go.
+pub trait InsnSink {
+    fn push(&mut self, insn: Insn);
+
+    fn push_all<I: IntoIterator<Item = Insn>>(&mut self, insns: I) {
+        for insn in insns {
+            self.push(insn);
+        }
+    }
+}
+
+impl InsnSink for Vec<Insn> {
+    fn push(&mut self, insn: Insn) {
+        Vec::push(self, insn);
+    }
+
+    fn push_all<I: IntoIterator<Item = Insn>>(&mut self, insns: I) {
+        self.extend(insns);
+    }
+}
+
+/// Encoded generated code.
+#[derive(Debug, Clone, Default)]
+pub struct Chunk {
+    pub(crate) bytes: Vec<u8>,
+    /// The labels bound in the chunk, with their offset in it.
+    pub(crate) labels: Vec<(Label, u32)>,
+    /// The 16-bit branches to labels outside the chunk: where each one is in
+    /// the chunk, and its target.
+    pub(crate) jumps: Vec<(u32, Label)>,
+    /// The deepest the stack gets in the chunk, over the depth it starts at.
+    pub(crate) peak: u16,
+}
+
+impl Chunk {
+    pub fn len(&self) -> u32 {
+        self.bytes.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+/// An [`InsnSink`] that encodes: one pass, no layout step.
+#[derive(Debug, Default)]
+pub struct ChunkWriter {
+    chunk: Chunk,
+    /// Branches to labels of this chunk not bound yet.
+    pending: Vec<(u32, Label)>,
+    /// Something a chunk cannot hold (a switch, a run of original code, a
+    /// wide branch), or a branch inside it past 16 bits.
+    refused: bool,
+    /// The instructions, kept when the caller needs them again (to find the
+    /// chunk's stack depth the first time it meets its shape).
+    recorded: Option<Vec<Insn>>,
+}
+
+impl ChunkWriter {
+    /// `record`: also keep the instructions ([`ChunkWriter::recorded`]).
+    pub fn new(record: bool) -> Self {
+        // Room for a prologue or a tail: one allocation each.
+        let chunk = Chunk { bytes: Vec::with_capacity(128), labels: Vec::with_capacity(8), ..Chunk::default() };
+        ChunkWriter { chunk, pending: Vec::with_capacity(8), recorded: record.then(Vec::new), refused: false }
+    }
+
+    pub fn recorded(&self) -> Option<&[Insn]> {
+        self.recorded.as_deref()
+    }
+
+    /// The chunk, whose stack goes `peak` deeper than where it starts; `None`
+    /// if the instructions cannot be encoded ahead of their place.
+    pub fn finish(mut self, peak: u16) -> Option<Chunk> {
+        if self.refused {
+            return None;
+        }
+        self.chunk.jumps = self.pending;
+        self.chunk.peak = peak;
+        Some(self.chunk)
+    }
+
+    fn bind(&mut self, label: Label, at: u32) {
+        self.chunk.labels.push((label, at));
+        let bytes = &mut self.chunk.bytes;
+        let mut refused = false;
+        self.pending.retain(|&(from, target)| {
+            if target != label {
+                return true;
+            }
+            refused |= !patch_branch(bytes, from, at);
+            false
+        });
+        self.refused |= refused;
+    }
+}
+
+/// Writes the offset of the branch at `from` to `to`; false if it needs more than 16 bits.
+pub(crate) fn patch_branch(bytes: &mut [u8], from: u32, to: u32) -> bool {
+    let Ok(delta) = i16::try_from(i64::from(to) - i64::from(from)) else {
+        return false;
+    };
+    match bytes.get_mut(from as usize + 1..from as usize + 3) {
+        Some(operand) => {
+            operand.copy_from_slice(&delta.to_be_bytes());
+            true
+        }
+        None => false,
+    }
+}
+
+impl InsnSink for ChunkWriter {
+    fn push(&mut self, insn: Insn) {
+        let at = self.chunk.bytes.len() as u32;
+        match &insn {
+            Insn::Label(label) => self.bind(*label, at),
+            Insn::Branch { opcode, target } if !matches!(*opcode, op::GOTO_W | op::JSR | op::JSR_W) => {
+                self.chunk.bytes.u8(*opcode);
+                self.chunk.bytes.u16(0);
+                match self.chunk.labels.iter().find(|(l, _)| l == target) {
+                    Some(&(_, bound)) => self.refused |= !patch_branch(&mut self.chunk.bytes, at, bound),
+                    None => self.pending.push((at, *target)),
+                }
+            }
+            Insn::Branch { .. } | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } | Insn::Raw { .. } => {
+                self.refused = true
+            }
+            _ => {
+                let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {} in a chunk", l.0)));
+                self.refused |= emit(&insn, at, false, &no_label, &[], &mut self.chunk.bytes).is_err();
+            }
+        }
+        if let Some(recorded) = &mut self.recorded {
+            recorded.push(insn);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::opcodes as op;
+
+    #[test]
+    fn forward_and_backward_branches_inside_resolve_and_outside_ones_wait() {
+        let (inside, outside) = (Label(100), Label(101));
+        let mut w = ChunkWriter::new(true);
+        w.push(Insn::Label(inside));
+        w.push(Insn::Simple(op::NOP));
+        w.push(Insn::Branch { opcode: op::IFNULL, target: Label(102) });
+        w.push(Insn::Branch { opcode: op::GOTO, target: inside });
+        w.push(Insn::Branch { opcode: op::GOTO, target: outside });
+        w.push(Insn::Label(Label(102)));
+        w.push(Insn::Local { opcode: op::ALOAD, index: 300, wide: false });
+        assert_eq!(w.recorded().map(<[Insn]>::len), Some(7));
+        let chunk = w.finish(1).unwrap();
+        assert_eq!(
+            chunk.bytes,
+            [op::NOP, op::IFNULL, 0, 9, op::GOTO, 0xff, 0xfc, op::GOTO, 0, 0, op::WIDE, op::ALOAD, 0x01, 0x2c]
+        );
+        assert_eq!(chunk.labels, [(inside, 0), (Label(102), 10)]);
+        assert_eq!(chunk.jumps, [(7, outside)]);
+        assert_eq!(chunk.peak, 1);
+    }
+
+    #[test]
+    fn switches_runs_and_far_branches_are_refused() {
+        let mut w = ChunkWriter::new(false);
+        w.push(Insn::LookupSwitch { default: Label(1), pairs: vec![] });
+        assert!(w.finish(0).is_none());
+        let mut w = ChunkWriter::new(false);
+        w.push(Insn::Branch { opcode: op::GOTO, target: Label(1) });
+        for _ in 0..40_000 {
+            w.push(Insn::Simple(op::NOP));
+        }
+        w.push(Insn::Label(Label(1)));
+        assert!(w.finish(0).is_none());
+    }
+}
