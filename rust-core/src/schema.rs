@@ -278,9 +278,21 @@ fn register_in_clinit<'a>(
         }
         None => {
             editor.add_method(ACC_STATIC, "<clinit>", "()V")?;
+            let index = editor.methods.len() - 1;
+            if splice::enabled() {
+                // Straight code: encoded at once, without a code model.
+                let mut body = sequence.clone();
+                body.push(Insn::Simple(op::RETURN));
+                if let Some(code) = splice::chunk(&body, &[], &mut editor.pool)?.and_then(|c| SplicedCode::straight(&c, 0))
+                {
+                    splice::count_spliced();
+                    bodies.insert_spliced(index, code);
+                    return Ok(());
+                }
+            }
             let mut code = empty_method_body(class, &mut editor.pool)?;
             code.insert(0, sequence);
-            bodies.insert(editor.methods.len() - 1, code);
+            bodies.insert(index, code);
         }
     }
     Ok(())

@@ -353,12 +353,19 @@ fn instrument_spliced<'a>(
         }
     }
     // The stack depths of the generated code depend on the method's shape
-    // only (not so `<clinit>`'s, which starts with the registration): known
-    // after the first method of a shape, whose chunks keep their instructions
-    // to find them.
+    // only: known after the first method of a shape, whose chunks keep their
+    // instructions to find them. `<clinit>` starts with the registration,
+    // which leaves the stack as it found it.
+    let registration_peak = match registration {
+        [] => 0,
+        _ => match splice::peak(registration, &[], pool)? {
+            Some(peak) => peak,
+            None => return Ok(None),
+        },
+    };
     let has_throw = splice.sites().iter().any(|s| s.kind == SiteKind::Throw);
-    let shape = registration.is_empty().then(|| Shape::of(&plan, method, monitor));
-    let known = shape.and_then(GeneratedDepths::remembered).filter(|d| d.throw.is_some() || !has_throw);
+    let shape = Shape::of(&plan, method, monitor);
+    let known = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some() || !has_throw);
     let record = known.is_none();
     let thrown = constants.get(Shared::Thrown, pool)?;
     let mut throw = ChunkWriter::new(record);
@@ -367,8 +374,9 @@ fn instrument_spliced<'a>(
     }
     let mut ret = ChunkWriter::new(record);
     ret.push_all(replace_return(&plan));
-    let (mut prologue, mut tail) = (ChunkWriter::new(record), ChunkWriter::new(record));
+    let (mut prologue, mut tail) = (ChunkWriter::new(false), ChunkWriter::new(record));
     prologue.push_all(registration.iter().cloned());
+    let mut prologue = prologue.recording(record);
     surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
     let depths = match known {
         Some(depths) => depths,
@@ -376,14 +384,12 @@ fn instrument_spliced<'a>(
             let Some(depths) = GeneratedDepths::of(&prologue, &tail, &throw, &ret, &code.handlers, pool)? else {
                 return Ok(None);
             };
-            if let Some(shape) = shape {
-                depths.remember(shape);
-            }
+            depths.remember(shape);
             depths
         }
     };
     let (Some(prologue), Some(tail), Some(throw), Some(ret)) = (
-        prologue.finish(depths.prologue),
+        prologue.finish(depths.prologue.max(registration_peak)),
         tail.finish(depths.tail),
         throw.finish(depths.throw.unwrap_or(0)),
         ret.finish(depths.ret),

@@ -67,8 +67,9 @@ pub struct ChunkWriter {
     /// Something a chunk cannot hold (a switch, a run of original code, a
     /// wide branch), or a branch inside it past 16 bits.
     refused: bool,
-    /// The instructions, kept when the caller needs them again (to find the
-    /// chunk's stack depth the first time it meets its shape).
+    /// The instructions (since recording began), kept when the caller needs
+    /// them again (to find the chunk's stack depth the first time it meets
+    /// its shape).
     recorded: Option<Vec<Insn>>,
 }
 
@@ -78,6 +79,12 @@ impl ChunkWriter {
         // Room for a prologue or a tail: one allocation each.
         let chunk = Chunk { bytes: Vec::with_capacity(128), labels: Vec::with_capacity(8), ..Chunk::default() };
         ChunkWriter { chunk, pending: Vec::with_capacity(8), recorded: record.then(Vec::new), refused: false }
+    }
+
+    /// From here on, keeps the instructions (`record`) or not.
+    pub fn recording(mut self, record: bool) -> Self {
+        self.recorded = record.then(Vec::new);
+        self
     }
 
     pub fn recorded(&self) -> Option<&[Insn]> {

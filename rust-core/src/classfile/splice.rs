@@ -278,6 +278,23 @@ pub struct SplicedCode {
 }
 
 impl SplicedCode {
+    /// The Code attribute of a new method whose code is `chunk` alone: it
+    /// must run straight (no jump out of it, so no frame), and use no local
+    /// past the method's parameters (`max_locals`).
+    pub fn straight(chunk: &Chunk, max_locals: u16) -> Option<SplicedCode> {
+        if !chunk.jumps.is_empty() || chunk.bytes.is_empty() || chunk.bytes.len() > MAX_CODE_LENGTH {
+            return None;
+        }
+        let mut data = Vec::with_capacity(chunk.bytes.len() + 12);
+        data.u16(chunk.peak);
+        data.u16(max_locals);
+        data.u32(chunk.len());
+        data.extend_from_slice(&chunk.bytes);
+        data.u16(0); // exception table
+        data.u16(0); // attributes
+        Some(SplicedCode { data, stack_map_name_at: None })
+    }
+
     pub fn finish(mut self, pool: &mut PoolBuilder<'_>) -> Result<Vec<u8>> {
         if let Some(at) = self.stack_map_name_at {
             patch_u16(&mut self.data, at, pool.utf8(name::STACK_MAP_TABLE)?);
