@@ -315,33 +315,46 @@ fn repeated<'n>(names: impl Iterator<Item = &'n str> + Clone) -> Vec<bool> {
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.
 pub fn readable_parameters(descriptor: &str) -> String {
     let params = descriptor.strip_prefix('(').and_then(|d| d.split(')').next()).unwrap_or("");
-    let mut out = Vec::new();
-    let mut dims = 0;
-    let mut chars = params.chars();
-    while let Some(c) = chars.next() {
+    // Every overloaded method of every class gets one: built in one string.
+    let mut out = String::with_capacity(params.len() + 16);
+    let (mut dims, mut first) = (0, true);
+    let mut rest = params;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        if c == '[' {
+            dims += 1;
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
         let base = match c {
-            '[' => {
-                dims += 1;
-                continue;
-            }
             'L' => {
-                let name: String = chars.by_ref().take_while(|&c| c != ';').collect();
-                name.rsplit('/').next().unwrap_or("").to_string()
+                let (name, after) = rest.split_once(';').unwrap_or((rest, ""));
+                rest = after;
+                name.rsplit('/').next().unwrap_or("")
             }
-            'B' => "byte".into(),
-            'C' => "char".into(),
-            'D' => "double".into(),
-            'F' => "float".into(),
-            'I' => "int".into(),
-            'J' => "long".into(),
-            'S' => "short".into(),
-            'Z' => "boolean".into(),
-            other => other.to_string(),
+            'B' => "byte",
+            'C' => "char",
+            'D' => "double",
+            'F' => "float",
+            'I' => "int",
+            'J' => "long",
+            'S' => "short",
+            'Z' => "boolean",
+            other => {
+                out.push(other);
+                ""
+            }
         };
-        out.push(format!("{base}{}", "[]".repeat(dims)));
+        out.push_str(base);
+        for _ in 0..dims {
+            out.push_str("[]");
+        }
         dims = 0;
     }
-    out.join(",")
+    out
 }
 
 fn enhanced_mark(annotations: &[Annotation<'_>]) -> Option<EnhancedMark> {
@@ -380,6 +393,8 @@ mod tests {
     fn readable_parameter_lists() {
         assert_eq!(readable_parameters("()V"), "");
         assert_eq!(readable_parameters("(I[BLjava/lang/String;[[J)V"), "int,byte[],String,long[][]");
+        assert_eq!(readable_parameters("(LFoo;[Ljava/util/Map$Entry;ZCDFS)V"), "Foo,Map$Entry[],boolean,char,double,float,short");
+        assert_eq!(readable_parameters("(Lp/Unterminated)V"), "Unterminated");
     }
 
     #[test]
