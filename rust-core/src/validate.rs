@@ -87,19 +87,26 @@ fn check_info_method(class: &ClassFile<'_>, m: &TfMethod, out: &mut Offences) ->
 /// Overloading is all or nothing: all overloads of a name monitored, or all
 /// info methods, or none; and TF overloads need distinct tracing names.
 fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> Result<(), ClassFileError> {
-    let mut by_name: BTreeMap<String, Vec<Option<&TfMethod>>> = BTreeMap::new();
+    // What TF made of each method, by index (the first entry of a method counts).
+    let mut by_index: Vec<Option<&TfMethod>> = vec![None; class.methods().len()];
+    for m in tf.methods.iter().chain(&tf.without_code) {
+        if let Some(slot) = by_index.get_mut(m.index) {
+            slot.get_or_insert(m);
+        }
+    }
+    let mut by_name: BTreeMap<std::borrow::Cow<'_, str>, Vec<Option<&TfMethod>>> = BTreeMap::new();
     for (index, member) in class.methods().iter().enumerate() {
         // Bridges and other compiler-made methods are not the user's overloads.
         if member.access_flags & (ACC_BRIDGE | ACC_SYNTHETIC) != 0 {
             continue;
         }
-        let tf_method = tf.methods.iter().chain(&tf.without_code).find(|m| m.index == index);
+        let tf_method = by_index.get(index).copied().flatten();
         // Methods without code can never be monitored: an unannotated abstract
         // overload does not make its monitored siblings "mixed".
         if tf_method.is_none() && member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) != 0 {
             continue;
         }
-        by_name.entry(member.name()?.into_owned()).or_default().push(tf_method);
+        by_name.entry(member.name()?).or_default().push(tf_method);
     }
     for (name, overloads) in by_name.iter().filter(|(_, o)| o.len() > 1) {
         let kinds: Vec<&str> = overloads
@@ -112,7 +119,7 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
             .collect();
         if kinds.iter().any(|k| *k != kinds[0]) {
             out.add_for(
-                Some(name.clone()),
+                Some(name.to_string()),
                 "overload-mixed",
                 format!("overloads of {name} must all be monitored, all be info methods, or none be either; found {}", kinds.join(", ")),
             );
@@ -124,7 +131,7 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
         names.dedup();
         if !tf_overloads.is_empty() && names.len() != tf_overloads.len() {
             out.add_for(
-                Some(name.clone()),
+                Some(name.to_string()),
                 "overload-needs-tracing-name",
                 format!("the {} overloads of {name} need distinct @TracingName values", tf_overloads.len()),
             );
