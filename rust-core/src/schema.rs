@@ -13,7 +13,8 @@
 
 use crate::classfile::splice::{self, Edits, Prepared, SiteKind, SplicedCode};
 use crate::classfile::{
-    attribute_name, Chunk, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, PoolBuilder,
+    attribute_name, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, InsnSink,
+    PoolBuilder,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
@@ -53,7 +54,7 @@ pub struct Bodies<'a> {
     models: std::collections::BTreeMap<usize, CodeModel<'a>>,
     /// A monitored `<clinit>` (by index) and the registration stage 1 left
     /// for tracegen to put first, in one splice with its own prologue.
-    pending_registration: Option<(usize, Vec<Insn>)>,
+    pending_registration: Option<(usize, Registration)>,
     /// Whether tracegen runs after this stage.
     tracegen_follows: bool,
     /// Bodies tracegen edited by splicing, by method index.
@@ -80,7 +81,7 @@ impl<'a> Bodies<'a> {
     }
 
     /// The registration stage 1 left for `<clinit>` (method `index`), if any.
-    pub fn take_pending_registration(&mut self, index: usize) -> Option<Vec<Insn>> {
+    pub fn take_pending_registration(&mut self, index: usize) -> Option<Registration> {
         match self.pending_registration.take() {
             Some((i, registration)) if i == index => Some(registration),
             other => {
@@ -212,9 +213,35 @@ fn add_holder_fields(class: &ClassFile<'_>, tf: &TfClass, editor: &mut ClassEdit
     Ok(names)
 }
 
+/// The registration sequence that goes first in `<clinit>`.
+#[derive(Debug, Clone)]
+pub struct Registration {
+    pub insns: Vec<Insn>,
+    /// The deepest its stack gets; it ends as it started, empty.
+    pub peak: u16,
+}
+
+impl Registration {
+    /// The sequence encoded, followed by `then` (which takes no stack).
+    fn chunk(&self, then: Option<Insn>) -> Option<Chunk> {
+        let mut writer = ChunkWriter::new(false);
+        writer.push_all(self.insns.iter().cloned().chain(then));
+        writer.finish(self.peak)
+    }
+}
+
 /// The registration sequence, inserted first in `<clinit>`: monitors must be
 /// known before any code of the class can run.
-fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
+fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) -> Result<Registration> {
+    // Each holder is made with two slots; then the class, under three arrays
+    // in turn, each filled one element at a time (array, array, index,
+    // element: three slots over the array).
+    let array = |below: u16, len: usize| if len == 0 { below + 1 } else { below + 4 };
+    let made = if holders.is_empty() { 0 } else { 2 };
+    let peak = made
+        .max(array(1, tf.tracing_names.len()))
+        .max(array(2, tf.holder_groups.len()))
+        .max(array(3, holders.len()));
     let this = &tf.internal_name;
     let holder_class = pool.class(protocol::SYNCHRONIZED_HOLDER)?;
     let holder_init = pool.method_ref(protocol::SYNCHRONIZED_HOLDER, "<init>", "()V")?;
@@ -251,7 +278,7 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
         protocol::REGISTER_CLASS.descriptor,
     )?;
     out.push(Insn::Pool { opcode: op::INVOKESTATIC, index: register });
-    Ok(out)
+    Ok(Registration { insns: out, peak })
 }
 
 fn register_in_clinit<'a>(
@@ -274,24 +301,22 @@ fn register_in_clinit<'a>(
             if !monitored && splice_registration(class, index, &sequence, editor, bodies)? {
                 return Ok(());
             }
-            insert_registration(class, index, sequence, editor, bodies)?;
+            insert_registration(class, index, sequence.insns, editor, bodies)?;
         }
         None => {
             editor.add_method(ACC_STATIC, "<clinit>", "()V")?;
             let index = editor.methods.len() - 1;
             if splice::enabled() {
                 // Straight code: encoded at once, without a code model.
-                let mut body = sequence.clone();
-                body.push(Insn::Simple(op::RETURN));
-                if let Some(code) = splice::chunk(&body, &[], &mut editor.pool)?.and_then(|c| SplicedCode::straight(&c, 0))
-                {
+                let body = sequence.chunk(Some(Insn::Simple(op::RETURN)));
+                if let Some(code) = body.and_then(|c| SplicedCode::straight(&c, 0)) {
                     splice::count_spliced();
                     bodies.insert_spliced(index, code);
                     return Ok(());
                 }
             }
             let mut code = empty_method_body(class, &mut editor.pool)?;
-            code.insert(0, sequence);
+            code.insert(0, sequence.insns);
             bodies.insert(index, code);
         }
     }
@@ -318,7 +343,7 @@ pub fn insert_registration<'a>(
 fn splice_registration<'a>(
     class: &ClassFile<'a>,
     index: usize,
-    sequence: &[Insn],
+    sequence: &Registration,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
 ) -> Result<bool> {
@@ -330,7 +355,7 @@ fn splice_registration<'a>(
     let (model, splice) = *ready;
     let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
     let replacements = vec![None; kept];
-    let Some(prologue) = splice::chunk(sequence, &[], &mut editor.pool)? else { return Ok(false) };
+    let Some(prologue) = sequence.chunk(None) else { return Ok(false) };
     let edits = Edits { insert_at: 0, prologue: &prologue, replacements: &replacements, tail: &Chunk::default() };
     match splice.assemble(&model, &edits, &mut editor.pool)? {
         Some(code) => {

@@ -35,7 +35,7 @@ use crate::classfile::{
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
-use crate::schema::{self, Bodies, InMethod, StageError};
+use crate::schema::{self, Bodies, InMethod, Registration, StageError};
 
 type Result<T> = std::result::Result<T, ClassFileError>;
 
@@ -67,7 +67,7 @@ pub fn apply<'a>(
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
             if let Prepared::Ready(ready) = splice::prepare(class, member, &mut editor.pool).in_method(method.index)? {
                 let (mut model, splice) = *ready;
-                let registration = pending.as_deref().unwrap_or_default();
+                let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
                     tf,
@@ -89,7 +89,8 @@ pub fn apply<'a>(
         }
         if let Some(registration) = pending {
             // What stage 1 does on the general path.
-            schema::insert_registration(class, method.index, registration, editor, bodies).in_method(method.index)?;
+            schema::insert_registration(class, method.index, registration.insns, editor, bodies)
+                .in_method(method.index)?;
         }
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
             continue;
@@ -329,7 +330,7 @@ fn instrument_spliced<'a>(
     tf: &TfClass,
     method: &TfMethod,
     monitor: &[Insn],
-    registration: &[Insn],
+    registration: Option<&Registration>,
     code: &mut CodeModel<'a>,
     splice: &Splice<'a>,
     pool: &mut PoolBuilder<'a>,
@@ -356,13 +357,7 @@ fn instrument_spliced<'a>(
     // only: known after the first method of a shape, whose chunks keep their
     // instructions to find them. `<clinit>` starts with the registration,
     // which leaves the stack as it found it.
-    let registration_peak = match registration {
-        [] => 0,
-        _ => match splice::peak(registration, &[], pool)? {
-            Some(peak) => peak,
-            None => return Ok(None),
-        },
-    };
+    let registration_peak = registration.map_or(0, |r| r.peak);
     let has_throw = splice.sites().iter().any(|s| s.kind == SiteKind::Throw);
     let shape = Shape::of(&plan, method, monitor);
     let known = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some() || !has_throw);
@@ -375,7 +370,7 @@ fn instrument_spliced<'a>(
     let mut ret = ChunkWriter::new(record);
     ret.push_all(replace_return(&plan));
     let (mut prologue, mut tail) = (ChunkWriter::new(false), ChunkWriter::new(record));
-    prologue.push_all(registration.iter().cloned());
+    prologue.push_all(registration.iter().flat_map(|r| r.insns.iter().cloned()));
     let mut prologue = prologue.recording(record);
     surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
     let depths = match known {

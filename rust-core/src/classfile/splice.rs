@@ -23,7 +23,7 @@
 
 use super::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
 use super::attribute::name;
-use super::chunk::{patch_branch, Chunk, ChunkWriter, InsnSink};
+use super::chunk::{patch_branch, Chunk};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
@@ -714,18 +714,6 @@ fn place(chunk: &Chunk, base: usize, label: &dyn Fn(Label) -> Option<u32>, out: 
         }
     }
     Some(())
-}
-
-/// `insns` as a [`Chunk`], with its stack depth found by [`peak`]; `None`
-/// if they cannot be encoded ahead of their place, or their depth is no
-/// consistent flow.
-pub fn chunk(insns: &[Insn], handlers: &[Handler], pool: &mut PoolBuilder<'_>) -> Result<Option<Chunk>> {
-    let Some(peak) = peak(insns, handlers, pool)? else {
-        return Ok(None);
-    };
-    let mut writer = ChunkWriter::new(false);
-    writer.push_all(insns.iter().cloned());
-    Ok(writer.finish(peak))
 }
 
 /// The deepest stack of generated instructions entered at the first with an
