@@ -229,18 +229,23 @@ pub fn argument_array(
     Ok(())
 }
 
-/// `new T[] { … }` whose elements each come from `element`'s instructions.
-pub fn array_of(element_class: &str, elements: Vec<Vec<Insn>>, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>> {
+/// `new T[] { … }` whose elements are each pushed by one instruction.
+pub fn array_of(
+    element_class: &str,
+    elements: &[Insn],
+    pool: &mut PoolBuilder<'_>,
+    out: &mut impl InsnSink,
+) -> Result<()> {
     let class = pool.class(element_class)?;
     let count = i32::try_from(elements.len()).unwrap_or(i32::MAX);
-    let mut out = vec![push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: class }];
-    for (i, element) in elements.into_iter().enumerate() {
+    out.push_all([push_int(count, pool)?, Insn::Pool { opcode: op::ANEWARRAY, index: class }]);
+    for (i, element) in elements.iter().enumerate() {
         out.push(Insn::Simple(op::DUP));
         out.push(push_int(i32::try_from(i).unwrap_or(i32::MAX), pool)?);
-        out.extend(element);
+        out.push(element.clone());
         out.push(Insn::Simple(op::AASTORE));
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

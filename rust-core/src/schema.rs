@@ -245,7 +245,8 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
     let this = &tf.internal_name;
     let holder_class = pool.class(protocol::SYNCHRONIZED_HOLDER)?;
     let holder_init = pool.method_ref(protocol::SYNCHRONIZED_HOLDER, "<init>", "()V")?;
-    let mut out = Vec::new();
+    // Four instructions per holder made and per array element, a few more.
+    let mut out = Vec::with_capacity(8 * holders.len() + 4 * (tf.tracing_names.len() + tf.holder_groups.len()) + 8);
     let mut holder_refs = Vec::new();
     for name in holders {
         let field = pool.field_ref(this, name, protocol::HOLDER_FIELD_DESCRIPTOR)?;
@@ -261,17 +262,17 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
     let names = tf
         .tracing_names
         .iter()
-        .map(|n| Ok(vec![Insn::Ldc { opcode: op::LDC, index: pool.string(n)? }]))
+        .map(|n| Ok(Insn::Ldc { opcode: op::LDC, index: pool.string(n)? }))
         .collect::<Result<Vec<_>>>()?;
-    out.extend(codegen::array_of("java/lang/String", names, pool)?);
+    codegen::array_of("java/lang/String", &names, pool, &mut out)?;
     let groups = tf
         .holder_groups
         .iter()
-        .map(|g| Ok(vec![Insn::Ldc { opcode: op::LDC, index: pool.class(&g.replace('.', "/"))? }]))
+        .map(|g| Ok(Insn::Ldc { opcode: op::LDC, index: pool.class(&g.replace('.', "/"))? }))
         .collect::<Result<Vec<_>>>()?;
-    out.extend(codegen::array_of("java/lang/Class", groups, pool)?);
-    let holders = holder_refs.into_iter().map(|f| vec![Insn::Pool { opcode: op::GETSTATIC, index: f }]).collect();
-    out.extend(codegen::array_of(protocol::SYNCHRONIZED_HOLDER, holders, pool)?);
+    codegen::array_of("java/lang/Class", &groups, pool, &mut out)?;
+    let holders: Vec<Insn> = holder_refs.into_iter().map(|f| Insn::Pool { opcode: op::GETSTATIC, index: f }).collect();
+    codegen::array_of(protocol::SYNCHRONIZED_HOLDER, &holders, pool, &mut out)?;
     let register = pool.method_ref(
         protocol::REGISTER_CLASS.owner,
         protocol::REGISTER_CLASS.name,
