@@ -279,10 +279,11 @@ pub struct SplicedCode {
 
 impl SplicedCode {
     /// The Code attribute of a new method whose code is `chunk` alone: it
-    /// must run straight (no jump out of it, so no frame), and use no local
-    /// past the method's parameters (`max_locals`).
+    /// must run straight (no branch target, no jump out of it, so no frame),
+    /// and use no local past the method's parameters (`max_locals`).
     pub fn straight(chunk: &Chunk, max_locals: u16) -> Option<SplicedCode> {
-        if !chunk.jumps.is_empty() || chunk.bytes.is_empty() || chunk.bytes.len() > MAX_CODE_LENGTH {
+        let branches = !chunk.labels.is_empty() || !chunk.jumps.is_empty();
+        if branches || chunk.bytes.is_empty() || chunk.bytes.len() > MAX_CODE_LENGTH {
             return None;
         }
         let mut data = Vec::with_capacity(chunk.bytes.len() + 12);
