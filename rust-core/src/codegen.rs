@@ -2,7 +2,7 @@
 //! constants, loads by type, boxing, and `Object[]` of a method's arguments.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{ClassFileError, Insn, InsnSink, PoolBuilder};
+use crate::classfile::{ClassFileError, ConstantSource, Insn, InsnSink};
 
 pub mod op {
     pub const ACONST_NULL: u8 = 0x01;
@@ -166,7 +166,7 @@ fn one_type(text: &str) -> Option<(JavaType<'_>, &str)> {
 }
 
 /// Pushes an int constant with the shortest instruction.
-pub fn push_int(value: i32, pool: &mut PoolBuilder<'_>) -> Result<Insn> {
+pub fn push_int(value: i32, pool: &mut impl ConstantSource) -> Result<Insn> {
     Ok(match i16::try_from(value) {
         Ok(v) => Insn::int_constant(v),
         Err(_) => Insn::Ldc { opcode: op::LDC, index: pool.integer(value)? },
@@ -190,7 +190,7 @@ pub fn astore(slot: u16) -> Insn {
 }
 
 /// Boxes the value on the stack if `t` is primitive.
-pub fn box_value(t: JavaType<'_>, pool: &mut PoolBuilder<'_>, out: &mut impl InsnSink) -> Result<()> {
+pub fn box_value(t: JavaType<'_>, pool: &mut impl ConstantSource, out: &mut impl InsnSink) -> Result<()> {
     if let Some((class, value_of)) = t.boxing() {
         let index = pool.method_ref(class, "valueOf", value_of)?;
         out.push(Insn::Pool { opcode: op::INVOKESTATIC, index });
@@ -206,7 +206,7 @@ pub fn argument_array(
     first_slot: u16,
     redacted: &[usize],
     redacted_marker: Option<Insn>,
-    pool: &mut PoolBuilder<'_>,
+    pool: &mut impl ConstantSource,
     out: &mut impl InsnSink,
 ) -> Result<()> {
     let object = pool.class("java/lang/Object")?;
@@ -233,7 +233,7 @@ pub fn argument_array(
 pub fn array_of(
     element_class: &str,
     elements: &[Insn],
-    pool: &mut PoolBuilder<'_>,
+    pool: &mut impl ConstantSource,
     out: &mut impl InsnSink,
 ) -> Result<()> {
     let class = pool.class(element_class)?;

@@ -71,6 +71,19 @@ pub struct ChunkWriter {
     /// them again (to find the chunk's stack depth the first time it meets
     /// its shape).
     recorded: Option<Vec<Insn>>,
+    /// Where each pool index and pushed int was written, when asked for
+    /// ([`ChunkWriter::logging_operands`]): the places a copy of the chunk
+    /// patches.
+    operands: Option<Vec<(u32, Operand)>>,
+}
+
+/// An operand of an encoded instruction that a copy of a chunk may patch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// A two-byte pool index.
+    Pool(u16),
+    /// The value of a `bipush` (one byte) or `sipush` (two).
+    Int(i16),
 }
 
 impl ChunkWriter {
@@ -78,7 +91,13 @@ impl ChunkWriter {
     pub fn new(record: bool) -> Self {
         // Room for a prologue or a tail: one allocation each.
         let chunk = Chunk { bytes: Vec::with_capacity(128), labels: Vec::with_capacity(8), ..Chunk::default() };
-        ChunkWriter { chunk, pending: Vec::with_capacity(8), recorded: record.then(Vec::new), refused: false }
+        ChunkWriter {
+            chunk,
+            pending: Vec::with_capacity(8),
+            recorded: record.then(Vec::new),
+            refused: false,
+            operands: None,
+        }
     }
 
     /// From here on, keeps the instructions (`record`) or not.
@@ -89,6 +108,20 @@ impl ChunkWriter {
 
     pub fn recorded(&self) -> Option<&[Insn]> {
         self.recorded.as_deref()
+    }
+
+    /// From here on, also logs where each operand goes ([`ChunkWriter::operands`]).
+    pub fn logging_operands(mut self) -> Self {
+        self.operands = Some(Vec::new());
+        self
+    }
+
+    pub fn operands(&self) -> &[(u32, Operand)] {
+        self.operands.as_deref().unwrap_or_default()
+    }
+
+    pub fn take_recorded(&mut self) -> Vec<Insn> {
+        self.recorded.take().unwrap_or_default()
     }
 
     /// The chunk, whose stack goes `peak` deeper than where it starts; `None`
@@ -150,6 +183,18 @@ impl InsnSink for ChunkWriter {
             _ => {
                 let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {} in a chunk", l.0)));
                 self.refused |= emit(&insn, at, false, &no_label, &[], &mut self.chunk.bytes).is_err();
+                if let Some(log) = &mut self.operands {
+                    let wide_ldc = self.chunk.bytes.get(at as usize).is_some_and(|&o| o != op::LDC);
+                    match insn {
+                        Insn::Pool { index, .. }
+                        | Insn::InvokeInterface { index, .. }
+                        | Insn::InvokeDynamic { index }
+                        | Insn::MultiANewArray { index, .. } => log.push((at + 1, Operand::Pool(index))),
+                        Insn::Ldc { index, .. } if wide_ldc => log.push((at + 1, Operand::Pool(index))),
+                        Insn::Push { value, .. } => log.push((at + 1, Operand::Int(value))),
+                        _ => {}
+                    }
+                }
             }
         }
         if let Some(recorded) = &mut self.recorded {

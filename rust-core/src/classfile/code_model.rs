@@ -517,6 +517,24 @@ impl<'a> CodeModel<'a> {
         }
     }
 
+    /// A model to generate code into apart from any method: no code, no
+    /// frame at entry, `max_locals` locals in use, frames required.
+    pub fn scratch(max_locals: u16) -> Self {
+        CodeModel {
+            max_stack: 0,
+            max_locals,
+            elements: Vec::new(),
+            handlers: Vec::new(),
+            attributes: Vec::new(),
+            frames: Vec::new(),
+            initial_frame: Frame::default(),
+            frames_required: true,
+            this_class: 0,
+            next_label: 0,
+            code: &[],
+        }
+    }
+
     /// Code for a new method (a `<clinit>`, a helper): no instructions yet.
     /// `this_class` is the class's Class constant; `frames_required` is true
     /// for class files of version 50 and later.

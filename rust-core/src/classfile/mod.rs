@@ -85,7 +85,7 @@ pub mod stack_map;
 
 pub use annotations::{Annotation, ElementValue};
 pub use attribute::{name as attribute_name, Attribute};
-pub use chunk::{Chunk, ChunkWriter, InsnSink};
+pub use chunk::{Chunk, ChunkWriter, InsnSink, Operand};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use class_file::{ClassFile, Member, MAGIC};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
@@ -94,7 +94,7 @@ pub use code_model::{
 };
 pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef};
 pub use error::{ClassFileError, ErrorKind};
-pub use pool_builder::{handle_kind, PoolBuilder, MAX_POOL_COUNT};
+pub use pool_builder::{handle_kind, ConstantSource, PoolBuilder, MAX_POOL_COUNT};
 pub use roundtrip::{class_files, roundtrip_class, roundtrip_dir, RoundtripSummary};
 pub use stack_map::{Frame, VType};
 

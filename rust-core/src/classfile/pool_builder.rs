@@ -29,6 +29,39 @@ pub mod handle_kind {
 /// Marks the second slot of an added Long or Double in `PoolBuilder::added_at`.
 const SECOND_SLOT: u32 = u32::MAX;
 
+/// The constants generated code asks for, by value. A [`PoolBuilder`]
+/// answers with the class's pool indexes; code generated once for many
+/// classes (`tracegen`'s templates) answers with placeholders instead.
+pub trait ConstantSource {
+    fn class(&mut self, internal_name: &str) -> Result<u16>;
+    fn integer(&mut self, value: i32) -> Result<u16>;
+    fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+}
+
+impl ConstantSource for PoolBuilder<'_> {
+    fn class(&mut self, internal_name: &str) -> Result<u16> {
+        PoolBuilder::class(self, internal_name)
+    }
+
+    fn integer(&mut self, value: i32) -> Result<u16> {
+        PoolBuilder::integer(self, value)
+    }
+
+    fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::field_ref(self, owner, name, descriptor)
+    }
+
+    fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::method_ref(self, owner, name, descriptor)
+    }
+
+    fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::interface_method_ref(self, owner, name, descriptor)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct PoolBuilder<'a> {
     original: ConstantPool<'a>,

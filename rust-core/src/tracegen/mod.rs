@@ -29,13 +29,15 @@
 
 use crate::classfile::splice::{self, Edits, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
-    BootstrapMethod, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Handler, Insn,
-    InsnSink, Label, PoolBuilder, VType,
+    BootstrapMethod, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
+    Handler, Insn, InsnSink, Label, PoolBuilder, VType,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
 use crate::schema::{self, Bodies, InMethod, Registration, StageError};
+
+mod template;
 
 type Result<T> = std::result::Result<T, ClassFileError>;
 
@@ -129,19 +131,21 @@ struct Constants {
     known: [Option<u16>; SHARED_COUNT],
     /// The monitor lookup of each group the class's methods report to.
     monitors: Vec<(String, Vec<Insn>)>,
+    /// The pool indexes of templates' constants, by symbol (0: not asked yet).
+    symbols: Vec<u16>,
 }
 
 impl Constants {
-    fn get(&mut self, shared: Shared, pool: &mut PoolBuilder<'_>) -> Result<u16> {
+    fn get(&mut self, shared: Shared, pool: &mut impl ConstantSource) -> Result<u16> {
         if let Some(Some(index)) = self.known.get(shared as usize) {
             return Ok(*index);
         }
-        let interface = |member: protocol::Member, pool: &mut PoolBuilder<'_>| {
+        fn interface(member: protocol::Member, pool: &mut impl ConstantSource) -> Result<u16> {
             pool.interface_method_ref(member.owner, member.name, member.descriptor)
-        };
-        let field = |member: protocol::Member, pool: &mut PoolBuilder<'_>| {
+        }
+        fn field(member: protocol::Member, pool: &mut impl ConstantSource) -> Result<u16> {
             pool.field_ref(member.owner, member.name, member.descriptor)
-        };
+        }
         let index = match shared {
             Shared::Wants => interface(protocol::MM_WANTS_ARGUMENTS, pool)?,
             Shared::EnterWithToken => interface(protocol::MM_ENTER_WITH_TOKEN, pool)?,
@@ -165,11 +169,11 @@ impl Constants {
     }
 
     /// An `invokeinterface` of a shared MethodMonitor method.
-    fn call(&mut self, shared: Shared, count: u8, pool: &mut PoolBuilder<'_>) -> Result<Insn> {
+    fn call(&mut self, shared: Shared, count: u8, pool: &mut impl ConstantSource) -> Result<Insn> {
         Ok(Insn::InvokeInterface { index: self.get(shared, pool)?, count })
     }
 
-    fn object(&mut self, shared: Shared, pool: &mut PoolBuilder<'_>) -> Result<VType> {
+    fn object(&mut self, shared: Shared, pool: &mut impl ConstantSource) -> Result<VType> {
         Ok(VType::Object(self.get(shared, pool)?))
     }
 }
@@ -272,6 +276,20 @@ fn plan<'d>(
     let signature = Signature::parse(&method.descriptor)?;
     let id = i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0);
     let is_static = method.access_flags & ACC_STATIC != 0;
+    plan_for(signature, is_static, id, class.this_class_index(), code, pool, constants)
+}
+
+/// [`plan`] of a method with this signature, `static` or not, identifier
+/// and class; the pool is asked for the frame types first.
+fn plan_for<'d>(
+    signature: Signature<'d>,
+    is_static: bool,
+    id: i32,
+    this_class: u16,
+    code: &mut CodeModel<'_>,
+    pool: &mut impl ConstantSource,
+    constants: &mut Constants,
+) -> Result<Plan<'d>> {
     let locals = Locals {
         monitor: code.new_local(1)?,
         reported: code.new_local(1)?,
@@ -285,7 +303,7 @@ fn plan<'d>(
     let types = Types {
         monitor: constants.object(Shared::MethodMonitor, pool)?,
         throwable: constants.object(Shared::Throwable, pool)?,
-        this: VType::Object(class.this_class_index()),
+        this: VType::Object(this_class),
     };
     let labels = Labels {
         body: code.new_label(),
@@ -322,8 +340,8 @@ fn instrument<'a>(
 }
 
 /// [`instrument`] by splicing: the same code, frames and pool entries, with
-/// the body copied and the generated code encoded as it is generated; `None`
-/// if the splice declines (see [`splice`]).
+/// the body copied and the generated code copied from its shape's template
+/// or encoded as it is generated; `None` if the splice declines (see [`splice`]).
 #[allow(clippy::too_many_arguments)]
 fn instrument_spliced<'a>(
     class: &ClassFile<'a>,
@@ -336,30 +354,23 @@ fn instrument_spliced<'a>(
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<Option<SplicedCode>> {
-    let plan = plan(class, tf, method, code, pool, constants)?;
-    let insert_at = match method.name.as_str() {
-        // java.lang.Object's constructor calls no other.
-        "<init>" if class.super_class_index() != 0 => match splice.chaining_call_end(code, pool) {
-            Some(end) => end,
-            None => return Ok(None),
-        },
-        _ => 0,
-    };
-    // Frames in the body learn the locals that live across it.
-    for (label, frame) in &mut code.frames {
-        if label.id() >= insert_at {
-            for (slot, t) in plan.live_locals() {
-                frame.set_local(usize::from(slot), t);
-            }
+    if registration.is_none() {
+        if let Some(spliced) = instrument_from_template(class, tf, method, monitor, code, splice, pool, constants)? {
+            return Ok(spliced);
         }
     }
+    let plan = plan(class, tf, method, code, pool, constants)?;
+    let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
+        return Ok(None);
+    };
+    add_live_locals(code, insert_at, &plan.live_locals());
     // The stack depths of the generated code depend on the method's shape
     // only: known after the first method of a shape, whose chunks keep their
     // instructions to find them. `<clinit>` starts with the registration,
     // which leaves the stack as it found it.
     let registration_peak = registration.map_or(0, |r| r.peak);
     let has_throw = splice.sites().iter().any(|s| s.kind == SiteKind::Throw);
-    let shape = Shape::of(&plan, method, monitor);
+    let shape = Shape::of(&plan.signature, method, is_indy(monitor));
     let known = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some() || !has_throw);
     let record = known.is_none();
     let thrown = constants.get(Shared::Thrown, pool)?;
@@ -376,7 +387,17 @@ fn instrument_spliced<'a>(
     let depths = match known {
         Some(depths) => depths,
         None => {
-            let Some(depths) = GeneratedDepths::of(&prologue, &tail, &throw, &ret, &code.handlers, pool)? else {
+            let recorded = |w: &ChunkWriter| w.recorded().unwrap_or_default().to_vec();
+            let throw_insns = throw.recorded().filter(|t| !t.is_empty()).map(<[Insn]>::to_vec);
+            let Some(depths) = GeneratedDepths::of(
+                &recorded(&prologue),
+                &recorded(&tail),
+                throw_insns.as_deref(),
+                &recorded(&ret),
+                &code.handlers,
+                pool,
+            )?
+            else {
                 return Ok(None);
             };
             depths.remember(shape);
@@ -391,16 +412,126 @@ fn instrument_spliced<'a>(
     ) else {
         return Ok(None);
     };
+    assemble_spliced(code, splice, insert_at, [&prologue, &tail, &ret, &throw], pool)
+}
+
+/// [`instrument_spliced`] with the generated code copied from the template
+/// of the method's shape; `None` if the shape takes no template.
+#[allow(clippy::too_many_arguments)]
+fn instrument_from_template<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    method: &TfMethod,
+    monitor: &[Insn],
+    code: &mut CodeModel<'a>,
+    splice: &Splice<'a>,
+    pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
+) -> Result<Option<Option<SplicedCode>>> {
+    let [Insn::InvokeDynamic { index: monitor }] = *monitor else {
+        return Ok(None);
+    };
+    let signature = Signature::parse(&method.descriptor)?;
+    let id = method_id(tf, method);
+    let is_static = method.access_flags & ACC_STATIC != 0;
+    let shape = Shape::of(&signature, method, true);
+    let Some(template) = template::for_method(code.max_locals, is_static, id, &signature, method, shape) else {
+        return Ok(None);
+    };
+    // The pool is asked what the general path asks, in its order.
+    let mut resolved = Vec::with_capacity(template.constant_count());
+    template.resolve(0..template.planned(), signature.returns, pool, &mut constants.symbols, &mut resolved)?;
+    let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
+        return Ok(Some(None));
+    };
+    template.resolve(
+        template.planned()..template.constant_count(),
+        signature.returns,
+        pool,
+        &mut constants.symbols,
+        &mut resolved,
+    )?;
+    let Some(depths) = template.depths(shape, &resolved, monitor, pool)? else {
+        return Ok(Some(None));
+    };
+    let live = template.live_locals(&resolved);
+    add_live_locals(code, insert_at, &live);
+    let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
+    let [prologue, tail, ret, throw] = template.copy(&resolved, monitor, id, &entry, depths, code);
+    assemble_spliced(code, splice, insert_at, [&prologue, &tail, &ret, &throw], pool).map(Some)
+}
+
+fn method_id(tf: &TfClass, method: &TfMethod) -> i32 {
+    i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0)
+}
+
+fn is_indy(monitor: &[Insn]) -> bool {
+    matches!(monitor.first(), Some(Insn::InvokeDynamic { .. }))
+}
+
+/// Where a splice puts the prologue: after a constructor's chaining call,
+/// else first; `None` if a splice cannot find it.
+fn body_start_for_splice<'a>(
+    class: &ClassFile<'a>,
+    method: &TfMethod,
+    code: &CodeModel<'a>,
+    splice: &Splice<'a>,
+    pool: &mut PoolBuilder<'a>,
+) -> Option<u32> {
+    match method.name.as_str() {
+        // java.lang.Object's constructor calls no other.
+        "<init>" if class.super_class_index() != 0 => splice.chaining_call_end(code, pool),
+        _ => Some(0),
+    }
+}
+
+/// Frames in the body learn the locals that live across it.
+fn add_live_locals(code: &mut CodeModel<'_>, insert_at: u32, live: &[(u16, VType)]) {
+    for (label, frame) in &mut code.frames {
+        if label.id() >= insert_at {
+            for &(slot, t) in live {
+                frame.set_local(usize::from(slot), t);
+            }
+        }
+    }
+}
+
+/// The frame where the body starts: the parameters as declared, `this`
+/// initialized, and the locals that live across the body.
+fn entry_frame(code: &CodeModel<'_>, method: &TfMethod, this: VType, live: &[(u16, VType)]) -> Frame {
+    let mut entry = code.initial_frame.clone();
+    if method.name == "<init>" {
+        for local in &mut entry.locals {
+            if *local == VType::UninitializedThis {
+                *local = this;
+            }
+        }
+    }
+    for &(slot, t) in live {
+        entry.set_local(usize::from(slot), t);
+    }
+    entry
+}
+
+/// The splice of the generated chunks `[prologue, tail, return, throw]`
+/// into the method's code.
+fn assemble_spliced<'a>(
+    code: &CodeModel<'a>,
+    splice: &Splice<'a>,
+    insert_at: u32,
+    [prologue, tail, ret, throw]: [&Chunk; 4],
+    pool: &mut PoolBuilder<'a>,
+) -> Result<Option<SplicedCode>> {
     let replacements: Vec<Option<&Chunk>> = splice
         .sites()
         .iter()
         .filter_map(|site| match site.kind {
-            SiteKind::Return(_) => Some(Some(&ret)),
-            SiteKind::Throw => Some(Some(&throw)),
+            SiteKind::Return(_) => Some(Some(ret)),
+            SiteKind::Throw => Some(Some(throw)),
             SiteKind::Branch | SiteKind::Switch | SiteKind::Insert => None,
         })
         .collect();
-    let edits = Edits { insert_at, prologue: &prologue, replacements: &replacements, tail: &tail };
+    let edits = Edits { insert_at, prologue, replacements: &replacements, tail };
     splice.assemble(code, &edits, pool)
 }
 
@@ -416,8 +547,8 @@ struct Shape {
 }
 
 impl Shape {
-    fn of(plan: &Plan<'_>, method: &TfMethod, monitor: &[Insn]) -> Shape {
-        let parameters = &plan.signature.parameters;
+    fn of(signature: &Signature<'_>, method: &TfMethod, indy: bool) -> Shape {
+        let parameters = &signature.parameters;
         let widest_parameter = parameters
             .iter()
             .enumerate()
@@ -427,8 +558,8 @@ impl Shape {
         Shape {
             has_parameters: !parameters.is_empty(),
             widest_parameter,
-            result_slots: plan.signature.returns.map_or(0, |t| t.slots()),
-            indy: matches!(monitor.first(), Some(Insn::InvokeDynamic { .. })),
+            result_slots: signature.returns.map_or(0, |t| t.slots()),
+            indy,
         }
     }
 }
@@ -462,29 +593,25 @@ impl GeneratedDepths {
         });
     }
 
-    /// From the instructions the writers recorded; `None` if one is no
-    /// consistent flow.
+    /// From the generated instructions (the throw's, if any); `None` if one
+    /// is no consistent flow.
     fn of(
-        prologue: &ChunkWriter,
-        tail: &ChunkWriter,
-        throw: &ChunkWriter,
-        ret: &ChunkWriter,
+        prologue: &[Insn],
+        tail: &[Insn],
+        throw: Option<&[Insn]>,
+        ret: &[Insn],
         handlers: &[Handler],
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Option<GeneratedDepths>> {
-        fn recorded(w: &ChunkWriter) -> &[Insn] {
-            w.recorded().unwrap_or_default()
-        }
-        let (Some(prologue), Some(tail)) =
-            (splice::peak(recorded(prologue), &[], pool)?, splice::peak(recorded(tail), handlers, pool)?)
+        let (Some(prologue), Some(tail)) = (splice::peak(prologue, &[], pool)?, splice::peak(tail, handlers, pool)?)
         else {
             return Ok(None);
         };
-        let throw = match throw.recorded() {
-            Some([]) | None => None,
+        let throw = match throw {
             Some(insns) => Some(splice::replacement_peak(insns, pool)?),
+            None => None,
         };
-        let ret = splice::replacement_peak(recorded(ret), pool)?;
+        let ret = splice::replacement_peak(ret, pool)?;
         Ok(Some(GeneratedDepths { prologue, tail, throw, ret }))
     }
 }
@@ -497,24 +624,14 @@ fn surround(
     method: &TfMethod,
     monitor: &[Insn],
     code: &mut CodeModel<'_>,
-    pool: &mut PoolBuilder<'_>,
+    pool: &mut impl ConstantSource,
     constants: &mut Constants,
     prologue_out: &mut impl InsnSink,
     tail_out: &mut impl InsnSink,
 ) -> Result<()> {
     let (labels, types) = (&plan.labels, &plan.types);
     // The prologue's frames: the parameters as declared, `this` initialized.
-    let mut entry = code.initial_frame.clone();
-    if method.name == "<init>" {
-        for local in &mut entry.locals {
-            if *local == VType::UninitializedThis {
-                *local = types.this;
-            }
-        }
-    }
-    for (slot, t) in plan.live_locals() {
-        entry.set_local(usize::from(slot), t);
-    }
+    let entry = entry_frame(code, method, types.this, &plan.live_locals());
     prologue(plan, method, monitor, &entry, code, pool, constants, prologue_out)?;
     tail_out.push(Insn::Label(labels.body_end));
     epilogue(plan, code, pool, constants, tail_out)?;
@@ -593,7 +710,7 @@ fn prologue(
     monitor: &[Insn],
     entry: &Frame,
     code: &mut CodeModel<'_>,
-    pool: &mut PoolBuilder<'_>,
+    pool: &mut impl ConstantSource,
     constants: &mut Constants,
     out: &mut impl InsnSink,
 ) -> Result<()> {
@@ -712,7 +829,7 @@ fn replace_return(plan: &Plan<'_>) -> impl Iterator<Item = Insn> {
 }
 
 /// `throw t` → `EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t`.
-fn replace_throw(plan: &Plan<'_>, thrown: u16, pool: &mut PoolBuilder<'_>) -> Result<[Insn; 8]> {
+fn replace_throw(plan: &Plan<'_>, thrown: u16, pool: &mut impl ConstantSource) -> Result<[Insn; 8]> {
     let locals = &plan.locals;
     Ok([
         Insn::Simple(op::DUP),
@@ -739,7 +856,7 @@ fn is_info_call(index: u16, tf: &TfClass, targets: &[(String, String)], pool: &P
 fn epilogue(
     plan: &Plan<'_>,
     code: &mut CodeModel<'_>,
-    pool: &mut PoolBuilder<'_>,
+    pool: &mut impl ConstantSource,
     constants: &mut Constants,
     out: &mut impl InsnSink,
 ) -> Result<()> {
@@ -844,7 +961,7 @@ fn epilogue(
     Ok(())
 }
 
-fn verification_type(t: JavaType<'_>, pool: &mut PoolBuilder<'_>) -> Result<VType> {
+fn verification_type(t: JavaType<'_>, pool: &mut impl ConstantSource) -> Result<VType> {
     Ok(match t {
         JavaType::Long => VType::Long,
         JavaType::Double => VType::Double,

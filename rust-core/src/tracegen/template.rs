@@ -1,0 +1,532 @@
+//! Templates: a spliced method's generated code, encoded once per method
+//! shape and copied for every method of that shape, in any class.
+//!
+//! What tracegen adds to a method depends on its class only through pool
+//! indexes, and on the method only through its shape: the kinds of its
+//! parameters and result, `static`, max_locals, the width of its identifier.
+//! A template is that code generated once against placeholders — a
+//! [`Recorder`] hands out a placeholder for each constant asked for and
+//! remembers the requests in order — with the places each placeholder and the
+//! identifier landed. Copying it for a method asks the class's pool for the
+//! same constants in the same order (so the pool grows as it would have) and
+//! patches them in: no instruction is encoded again.
+//!
+//! The prologue's frames hold the method's own parameters, so they are
+//! taken from the method, not the template. `tests/splice_matches_general_path.rs`
+//! checks the copies byte for byte against the general path.
+#![forbid(unsafe_code)]
+
+use super::{plan_for, replace_return, replace_throw, surround, Constants, GeneratedDepths, Shape, Shared};
+use crate::classfile::{
+    Chunk, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
+    PoolBuilder, VType,
+};
+use crate::codegen::{JavaType, Signature};
+use crate::model::TfMethod;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+type Result<T> = std::result::Result<T, ClassFileError>;
+
+/// Placeholder pool indexes: `PLACEHOLDER + n` for the `n`th constant asked for.
+const PLACEHOLDER: u16 = 0xF000;
+/// The placeholder of the monitor lookup's `invokedynamic`.
+const MONITOR: u16 = 0xFFFF;
+/// Stand-ins for the names of reference types in a template's signature:
+/// the result's class is asked for by frames, a parameter's never.
+const RESULT_CLASS: &str = "\u{0}result";
+const PARAMETER_CLASS: &str = "\u{0}parameter";
+/// Identifiers wider than `iconst_<n>` are generated as these and patched.
+const BYTE_ID: i16 = -128;
+const SHORT_ID: i16 = i16::MIN;
+
+/// A constant generated code asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Request {
+    Class(String),
+    Integer(i32),
+    Field([String; 3]),
+    Method([String; 3]),
+    InterfaceMethod([String; 3]),
+    /// The Class constant of the method's result type.
+    ResultClass,
+}
+
+/// A [`ConstantSource`] that records what is asked for and answers with placeholders.
+#[derive(Default)]
+struct Recorder {
+    requests: Vec<Request>,
+    /// A request a template cannot serve (a parameter's class).
+    unusable: bool,
+}
+
+impl Recorder {
+    fn ask(&mut self, request: Request) -> Result<u16> {
+        let n = match self.requests.iter().position(|r| *r == request) {
+            Some(n) => n,
+            None => {
+                self.requests.push(request);
+                self.requests.len() - 1
+            }
+        };
+        u16::try_from(n)
+            .ok()
+            .and_then(|n| PLACEHOLDER.checked_add(n))
+            .filter(|&p| p < MONITOR)
+            .ok_or_else(|| ClassFileError::limit(0, "too many constants in a template"))
+    }
+
+    fn member(owner: &str, name: &str, descriptor: &str) -> [String; 3] {
+        [owner.to_string(), name.to_string(), descriptor.to_string()]
+    }
+}
+
+impl ConstantSource for Recorder {
+    fn class(&mut self, internal_name: &str) -> Result<u16> {
+        match internal_name {
+            RESULT_CLASS => self.ask(Request::ResultClass),
+            PARAMETER_CLASS => {
+                self.unusable = true;
+                self.ask(Request::Class(internal_name.to_string()))
+            }
+            _ => self.ask(Request::Class(internal_name.to_string())),
+        }
+    }
+
+    fn integer(&mut self, value: i32) -> Result<u16> {
+        self.ask(Request::Integer(value))
+    }
+
+    fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        self.ask(Request::Field(Recorder::member(owner, name, descriptor)))
+    }
+
+    fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        self.ask(Request::Method(Recorder::member(owner, name, descriptor)))
+    }
+
+    fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        self.ask(Request::InterfaceMethod(Recorder::member(owner, name, descriptor)))
+    }
+}
+
+/// What a template's copy patches at one place.
+#[derive(Debug, Clone, Copy)]
+enum Patch {
+    /// The pool index of the template's `n`th constant.
+    Constant(u16),
+    Monitor,
+    /// The method's identifier, one byte (`bipush`) or two (`sipush`).
+    Id,
+}
+
+/// A chunk with placeholders, and where they are.
+struct Part {
+    chunk: Chunk,
+    patches: Vec<(u32, Patch)>,
+}
+
+impl Part {
+    fn of(writer: ChunkWriter) -> Option<Part> {
+        let patches = writer
+            .operands()
+            .iter()
+            .filter_map(|&(at, operand)| match operand {
+                Operand::Pool(MONITOR) => Some((at, Patch::Monitor)),
+                Operand::Pool(p) if p >= PLACEHOLDER => Some((at, Patch::Constant(p - PLACEHOLDER))),
+                Operand::Int(BYTE_ID | SHORT_ID) => Some((at, Patch::Id)),
+                Operand::Pool(_) | Operand::Int(_) => None,
+            })
+            .collect();
+        Some(Part { chunk: writer.finish(0)?, patches })
+    }
+
+    /// The chunk for one method: placeholders patched, labels moved past `first_label`.
+    fn copy(&self, constants: &[u16], monitor: u16, id: i32, first_label: u32, peak: u16) -> Chunk {
+        let mut bytes = self.chunk.bytes.clone();
+        for &(at, patch) in &self.patches {
+            let at = at as usize;
+            match patch {
+                Patch::Constant(n) => put_u16(&mut bytes, at, constants.get(usize::from(n)).copied().unwrap_or(0)),
+                Patch::Monitor => put_u16(&mut bytes, at, monitor),
+                // The template's width class holds the identifier (see `IdWidth`).
+                Patch::Id if bytes.get(at - 1) == Some(&crate::classfile::opcodes::BIPUSH) => {
+                    if let Some(b) = bytes.get_mut(at) {
+                        *b = id as i8 as u8;
+                    }
+                }
+                Patch::Id => put_u16(&mut bytes, at, id as i16 as u16),
+            }
+        }
+        let moved = |l: Label| Label(l.0 + first_label);
+        Chunk {
+            bytes,
+            labels: self.chunk.labels.iter().map(|&(l, at)| (moved(l), at)).collect(),
+            jumps: self.chunk.jumps.iter().map(|&(at, l)| (at, moved(l))).collect(),
+            peak,
+        }
+    }
+}
+
+/// `t` with a placeholder class replaced by the class's constant.
+fn real_type(t: VType, constants: &[u16]) -> VType {
+    match t {
+        VType::Object(p) if p >= PLACEHOLDER => {
+            VType::Object(constants.get(usize::from(p - PLACEHOLDER)).copied().unwrap_or(0))
+        }
+        other => other,
+    }
+}
+
+fn put_u16(bytes: &mut [u8], at: usize, value: u16) {
+    if let Some(slot) = bytes.get_mut(at..at + 2) {
+        slot.copy_from_slice(&value.to_be_bytes());
+    }
+}
+
+/// A method's generated code, once per shape.
+pub(super) struct Template {
+    /// The constants (as symbols), in the order generating the code asked
+    /// for them; the first `planned` before a constructor's chaining call is
+    /// looked for.
+    requests: Vec<u32>,
+    planned: usize,
+    /// After the template's locals.
+    max_locals: u16,
+    labels: u32,
+    prologue: Part,
+    tail: Part,
+    ret: Part,
+    throw: Part,
+    /// In the order the general path adds them; `true`: the locals are the
+    /// method's entry frame's (the prologue's frames).
+    frames: Vec<(Label, Frame, bool)>,
+    handler: Handler,
+    /// The locals that live across the body, with their frame types.
+    live: [(u16, VType); 3],
+    /// The instructions, kept until the stack depths of the shape are known.
+    recorded: RefCell<Option<[Vec<Insn>; 4]>>,
+}
+
+/// How the identifier is pushed: `iconst_<n>` (the value is part of the
+/// shape), `bipush` or `sipush` (patched); wider identifiers take no template.
+fn id_width(id: i32) -> Option<u8> {
+    match id {
+        -1..=5 => Some((id + 1) as u8),
+        -128..=127 => Some(7),
+        _ if i16::try_from(id).is_ok() => Some(8),
+        _ => None,
+    }
+}
+
+/// The shape as bytes (the template's key): max_locals, `static`, the
+/// identifier's width, the kinds of the parameters and the result, the
+/// redacted parameters.
+pub(super) fn key(
+    out: &mut Vec<u8>,
+    max_locals: u16,
+    is_static: bool,
+    id: i32,
+    signature: &Signature<'_>,
+    method: &TfMethod,
+) -> bool {
+    let Some(width) = id_width(id) else { return false };
+    out.clear();
+    out.extend_from_slice(&max_locals.to_be_bytes());
+    out.push(u8::from(is_static));
+    out.push(width);
+    out.extend(signature.parameters.iter().map(|&t| kind(t)));
+    out.push(b')');
+    out.push(signature.returns.map_or(b'V', kind));
+    for &p in &method.redacted_parameters {
+        out.extend_from_slice(&(p as u32).to_be_bytes());
+    }
+    true
+}
+
+fn kind(t: JavaType<'_>) -> u8 {
+    match t {
+        JavaType::Boolean => b'Z',
+        JavaType::Byte => b'B',
+        JavaType::Char => b'C',
+        JavaType::Short => b'S',
+        JavaType::Int => b'I',
+        JavaType::Long => b'J',
+        JavaType::Float => b'F',
+        JavaType::Double => b'D',
+        JavaType::Reference(_) => b'L',
+    }
+}
+
+fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
+    match t {
+        JavaType::Boolean => JavaType::Boolean,
+        JavaType::Byte => JavaType::Byte,
+        JavaType::Char => JavaType::Char,
+        JavaType::Short => JavaType::Short,
+        JavaType::Int => JavaType::Int,
+        JavaType::Long => JavaType::Long,
+        JavaType::Float => JavaType::Float,
+        JavaType::Double => JavaType::Double,
+        JavaType::Reference(_) => JavaType::Reference(name),
+    }
+}
+
+/// Templates by shape (see [`key`]); `None` for a shape that takes none.
+type Templates = FxHashMap<Box<[u8]>, Option<Rc<Template>>>;
+
+thread_local! {
+    static TEMPLATES: RefCell<Templates> = RefCell::default();
+    static KEY: RefCell<Vec<u8>> = RefCell::default();
+}
+
+/// The template of this shape, made on first use; `None` if the shape takes none.
+pub(super) fn for_method(
+    max_locals: u16,
+    is_static: bool,
+    id: i32,
+    signature: &Signature<'_>,
+    method: &TfMethod,
+    shape: Shape,
+) -> Option<Rc<Template>> {
+    KEY.with(|key| {
+        let mut key = key.borrow_mut();
+        if !self::key(&mut key, max_locals, is_static, id, signature, method) {
+            return None;
+        }
+        TEMPLATES.with(|templates| {
+            if let Some(known) = templates.borrow().get(key.as_slice()) {
+                return known.clone();
+            }
+            let made = Template::make(max_locals, is_static, id, signature, method, shape).ok().flatten().map(Rc::new);
+            templates.borrow_mut().insert(key.as_slice().into(), made.clone());
+            made
+        })
+    })
+}
+
+impl Template {
+    fn make(
+        max_locals: u16,
+        is_static: bool,
+        id: i32,
+        signature: &Signature<'_>,
+        method: &TfMethod,
+        shape: Shape,
+    ) -> Result<Option<Template>> {
+        let signature = Signature {
+            parameters: signature.parameters.iter().map(|&t| stand_in(t, PARAMETER_CLASS)).collect(),
+            returns: signature.returns.map(|t| stand_in(t, RESULT_CLASS)),
+        };
+        let stand_in_id = match id_width(id) {
+            Some(7) => i32::from(BYTE_ID),
+            Some(8) => i32::from(SHORT_ID),
+            _ => id,
+        };
+        let mut code = CodeModel::scratch(max_locals);
+        let mut recorder = Recorder::default();
+        let mut constants = Constants::default();
+        let plan = plan_for(signature, is_static, stand_in_id, 0, &mut code, &mut recorder, &mut constants)?;
+        let planned = recorder.requests.len();
+        let record = GeneratedDepths::remembered(shape).is_none_or(|d| d.throw.is_none());
+        let thrown = constants.get(Shared::Thrown, &mut recorder)?;
+        let mut throw = ChunkWriter::new(record).logging_operands();
+        throw.push_all(replace_throw(&plan, thrown, &mut recorder)?);
+        let mut ret = ChunkWriter::new(record).logging_operands();
+        ret.push_all(replace_return(&plan));
+        let mut prologue = ChunkWriter::new(record).logging_operands();
+        let mut tail = ChunkWriter::new(record).logging_operands();
+        let monitor = [Insn::InvokeDynamic { index: MONITOR }];
+        surround(&plan, method, &monitor, &mut code, &mut recorder, &mut constants, &mut prologue, &mut tail)?;
+        if recorder.unusable {
+            return Ok(None);
+        }
+        let recorded = record
+            .then(|| [prologue.take_recorded(), tail.take_recorded(), throw.take_recorded(), ret.take_recorded()]);
+        let (Some(prologue), Some(tail), Some(throw), Some(ret)) =
+            (Part::of(prologue), Part::of(tail), Part::of(throw), Part::of(ret))
+        else {
+            return Ok(None);
+        };
+        let [handler] = code.handlers[..] else { return Ok(None) };
+        let in_prologue = |l: Label| prologue.chunk.labels.iter().any(|&(bound, _)| bound == l);
+        let frames = code.frames.drain(..).map(|(l, f)| (l, f, in_prologue(l))).collect();
+        Ok(Some(Template {
+            requests: recorder.requests.into_iter().map(symbol).collect(),
+            planned,
+            max_locals: code.max_locals,
+            labels: code.next_label,
+            prologue,
+            tail,
+            ret,
+            throw,
+            frames,
+            handler,
+            live: plan.live_locals(),
+            recorded: RefCell::new(recorded),
+        }))
+    }
+
+    /// How many of the constants to ask for before a constructor's chaining call is looked for.
+    pub(super) fn planned(&self) -> usize {
+        self.planned
+    }
+
+    pub(super) fn constant_count(&self) -> usize {
+        self.requests.len()
+    }
+
+    /// Asks the pool for the template's constants `range` in their order,
+    /// for a method returning `result`, onto `out`. `known`: what the
+    /// class's pool answered before, by symbol.
+    pub(super) fn resolve(
+        &self,
+        range: std::ops::Range<usize>,
+        result: Option<JavaType<'_>>,
+        pool: &mut PoolBuilder<'_>,
+        known: &mut Vec<u16>,
+        out: &mut Vec<u16>,
+    ) -> Result<()> {
+        for &symbol in self.requests.get(range).unwrap_or_default() {
+            let index = if symbol == RESULT_SYMBOL {
+                match result {
+                    Some(JavaType::Reference(name)) => pool.class(name)?,
+                    _ => return Err(ClassFileError::malformed(0, "a template's result class without a result")),
+                }
+            } else {
+                let slot = symbol as usize;
+                match known.get(slot) {
+                    Some(&index) if index != 0 => index,
+                    _ => {
+                        let index = SYMBOLS.with(|s| ask(&s.borrow().requests[slot], pool))?;
+                        if known.len() <= slot {
+                            known.resize(slot + 1, 0);
+                        }
+                        known[slot] = index;
+                        index
+                    }
+                }
+            };
+            out.push(index);
+        }
+        Ok(())
+    }
+
+    /// The stack depths of the shape's generated code, from the template's
+    /// instructions with `constants` and `monitor` in place of placeholders
+    /// the first time; `None` if they are no consistent flow.
+    pub(super) fn depths(
+        &self,
+        shape: Shape,
+        constants: &[u16],
+        monitor: u16,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Option<GeneratedDepths>> {
+        if let Some(depths) = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some()) {
+            return Ok(Some(depths));
+        }
+        let Some(mut recorded) = self.recorded.borrow_mut().take() else {
+            return Ok(None);
+        };
+        let real = |index: u16| match index {
+            MONITOR => monitor,
+            p if p >= PLACEHOLDER => constants.get(usize::from(p - PLACEHOLDER)).copied().unwrap_or(0),
+            other => other,
+        };
+        for insn in recorded.iter_mut().flatten() {
+            match insn {
+                Insn::Pool { index, .. }
+                | Insn::InvokeInterface { index, .. }
+                | Insn::InvokeDynamic { index }
+                | Insn::MultiANewArray { index, .. }
+                | Insn::Ldc { index, .. } => *index = real(*index),
+                _ => {}
+            }
+        }
+        let [prologue, tail, throw, ret] = &recorded;
+        let depths = GeneratedDepths::of(prologue, tail, Some(throw), ret, &[self.handler], pool)?;
+        if let Some(depths) = depths {
+            depths.remember(shape);
+        }
+        Ok(depths)
+    }
+
+    /// The locals that live across the body, with the class's frame types.
+    pub(super) fn live_locals(&self, constants: &[u16]) -> [(u16, VType); 3] {
+        self.live.map(|(slot, t)| (slot, real_type(t, constants)))
+    }
+
+    /// The generated code of one method: adds the template's locals, labels,
+    /// frames and handler to `code` and returns the prologue, tail, return
+    /// and throw chunks. `entry`: the method's frame where its body starts.
+    pub(super) fn copy(
+        &self,
+        constants: &[u16],
+        monitor: u16,
+        id: i32,
+        entry: &Frame,
+        depths: GeneratedDepths,
+        code: &mut CodeModel<'_>,
+    ) -> [Chunk; 4] {
+        let first = code.next_label;
+        code.next_label += self.labels;
+        code.max_locals = self.max_locals;
+        let moved = |l: Label| Label(l.0 + first);
+        let real = |t: &VType| real_type(*t, constants);
+        for (label, frame, from_entry) in &self.frames {
+            let locals = if *from_entry { entry.locals.clone() } else { frame.locals.iter().map(real).collect() };
+            code.frames.push((moved(*label), Frame { locals, stack: frame.stack.iter().map(real).collect() }));
+        }
+        let h = self.handler;
+        code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
+        [
+            self.prologue.copy(constants, monitor, id, first, depths.prologue),
+            self.tail.copy(constants, monitor, id, first, depths.tail),
+            self.ret.copy(constants, monitor, id, first, depths.ret),
+            self.throw.copy(constants, monitor, id, first, depths.throw.unwrap_or(0)),
+        ]
+    }
+}
+
+/// The constants templates ask for, numbered across the templates of a
+/// thread, so that a class asks its pool for each only once.
+#[derive(Default)]
+struct Symbols {
+    requests: Vec<Request>,
+    numbers: FxHashMap<Request, u32>,
+}
+
+/// The symbol of the result's class, which differs from method to method.
+const RESULT_SYMBOL: u32 = 0;
+
+thread_local! {
+    static SYMBOLS: RefCell<Symbols> = RefCell::new(Symbols {
+        requests: vec![Request::ResultClass],
+        numbers: [(Request::ResultClass, RESULT_SYMBOL)].into_iter().collect(),
+    });
+}
+
+fn symbol(request: Request) -> u32 {
+    SYMBOLS.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some(&n) = s.numbers.get(&request) {
+            return n;
+        }
+        let n = s.requests.len() as u32;
+        s.requests.push(request.clone());
+        s.numbers.insert(request, n);
+        n
+    })
+}
+
+fn ask(request: &Request, pool: &mut PoolBuilder<'_>) -> Result<u16> {
+    match request {
+        Request::Class(name) => pool.class(name),
+        Request::Integer(value) => pool.integer(*value),
+        Request::Field([owner, name, descriptor]) => pool.field_ref(owner, name, descriptor),
+        Request::Method([owner, name, descriptor]) => pool.method_ref(owner, name, descriptor),
+        Request::InterfaceMethod([owner, name, descriptor]) => pool.interface_method_ref(owner, name, descriptor),
+        Request::ResultClass => Err(ClassFileError::malformed(0, "a template's result class asked for alone")),
+    }
+}
