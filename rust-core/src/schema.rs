@@ -357,7 +357,13 @@ fn splice_registration<'a>(
     let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
     let replacements = vec![None; kept];
     let Some(prologue) = sequence.chunk(None) else { return Ok(false) };
-    let edits = Edits { insert_at: 0, prologue: &prologue, replacements: &replacements, tail: &Chunk::default() };
+    let edits = Edits {
+        insert_at: 0,
+        prologue: &prologue,
+        replacements: &replacements,
+        tail: &Chunk::default(),
+        frames_after: None,
+    };
     match splice.assemble(&model, &edits, &mut editor.pool)? {
         Some(code) => {
             splice::count_spliced();

@@ -34,7 +34,7 @@ use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
 use super::stack_depth;
-use super::stack_map::{self, Frame};
+use super::stack_map::{self, EncodedFrames, Frame};
 
 thread_local! {
     static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
@@ -91,6 +91,9 @@ pub struct Edits<'e> {
     pub replacements: &'e [Option<&'e Chunk>],
     /// After the last instruction.
     pub tail: &'e Chunk,
+    /// Frames already encoded that follow the model's frame at this label,
+    /// the last of its frames in code order.
+    pub frames_after: Option<(Label, &'e EncodedFrames)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -493,6 +496,11 @@ impl<'a> Splice<'a> {
         if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
             return Ok(None);
         }
+        if let Some((label, _)) = edits.frames_after {
+            if frames.last().map(|(o, _)| *o) != Some(offset_of(label)?) {
+                return Ok(None);
+            }
+        }
 
         let attributes_at = out.len();
         out.u16(0);
@@ -509,7 +517,7 @@ impl<'a> Splice<'a> {
             }
             let data_at = begin_attribute(&mut out, attribute.name_index);
             if is_frames {
-                stack_map::encode_into(&frames, &model.initial_frame, &offset_of, &mut out)?;
+                encode_frames(&frames, model, edits, &offset_of, &mut out)?;
             } else if attribute.is(name::LINE_NUMBER_TABLE) {
                 let Some(()) = self.line_numbers(attribute.data(), &sites, &layout, &mut out) else {
                     return Ok(None);
@@ -527,7 +535,7 @@ impl<'a> Splice<'a> {
         if !wrote_frames && !frames.is_empty() {
             stack_map_name_at = Some(out.len());
             let data_at = begin_attribute(&mut out, 0);
-            stack_map::encode_into(&frames, &model.initial_frame, &offset_of, &mut out)?;
+            encode_frames(&frames, model, edits, &offset_of, &mut out)?;
             end_attribute(&mut out, data_at)?;
             written += 1;
         }
@@ -700,6 +708,25 @@ fn relative_target(code: &[u8], at: usize, width: usize) -> Option<u32> {
     let bytes = code.get(at + 1..at + 1 + width)?;
     let delta = i64::from(i16::from_be_bytes([bytes[0], bytes[1]]));
     u32::try_from(at as i64 + delta).ok()
+}
+
+/// The StackMapTable's content: the model's frames, then those the edits
+/// bring encoded.
+fn encode_frames(
+    frames: &[(u32, &Frame)],
+    model: &CodeModel<'_>,
+    edits: &Edits<'_>,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let count_at = out.len();
+    stack_map::encode_into(frames, &model.initial_frame, offset_of, out)?;
+    if let Some((_, after)) = edits.frames_after {
+        let count = count16(frames.len() + usize::from(after.count), "frames")?;
+        out.extend_from_slice(&after.bytes);
+        patch_u16(out, count_at, count);
+    }
+    Ok(())
 }
 
 /// Copies `chunk` to the end of `out` (code starting at `base`) and points

@@ -297,8 +297,87 @@ pub fn encode_into(
 ) -> Result<()> {
     let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
     out.u16(count);
-    let mut previous = initial;
-    let mut previous_offset: Option<u32> = None;
+    write_frames(frames, initial, None, offset_of, out)
+}
+
+/// Frames encoded ahead of the table they go in: they follow a known frame
+/// at a known distance (see [`EncodedFrames::after`]).
+#[derive(Debug, Clone, Default)]
+pub struct EncodedFrames {
+    pub(crate) count: u16,
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl EncodedFrames {
+    /// `frames` (in increasing code order) encoded as they are when they
+    /// follow `previous` at offset `previous_offset` in a StackMapTable.
+    pub fn after(
+        frames: &[(u32, &Frame)],
+        (previous_offset, previous): (u32, &Frame),
+        offset_of: &dyn Fn(Label) -> Result<u32>,
+    ) -> Result<EncodedFrames> {
+        let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+        let mut bytes = Vec::with_capacity(frames.len() * 8);
+        write_frames(frames, previous, Some(previous_offset), offset_of, &mut bytes)?;
+        Ok(EncodedFrames { count, bytes })
+    }
+
+    /// Where the Class constant of each `Object` type is in the bytes;
+    /// `None` if they are not well-formed frames.
+    pub fn class_operands(&self) -> Option<Vec<usize>> {
+        let mut r = Reader::new(&self.bytes);
+        let mut found = Vec::new();
+        let mut types = |r: &mut Reader<'_>, n: u16| -> Option<()> {
+            for _ in 0..n {
+                match r.u8().ok()? {
+                    7 => {
+                        found.push(r.position());
+                        r.u16().ok()?;
+                    }
+                    8 => {
+                        r.u16().ok()?;
+                    }
+                    _ => {}
+                }
+            }
+            Some(())
+        };
+        for _ in 0..self.count {
+            match r.u8().ok()? {
+                0..=kind::SAME_MAX => {}
+                kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => types(&mut r, 1)?,
+                kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
+                    r.u16().ok()?;
+                    types(&mut r, 1)?;
+                }
+                frame_type @ kind::CHOP_MIN..=kind::APPEND_MAX => {
+                    r.u16().ok()?;
+                    types(&mut r, u16::from(frame_type.saturating_sub(kind::SAME_FRAME_EXTENDED)))?;
+                }
+                kind::FULL_FRAME => {
+                    r.u16().ok()?;
+                    let locals = r.u16().ok()?;
+                    types(&mut r, locals)?;
+                    let stack = r.u16().ok()?;
+                    types(&mut r, stack)?;
+                }
+                _ => return None,
+            }
+        }
+        r.finish().ok()?;
+        Some(found)
+    }
+}
+
+/// Writes `frames`, each relative to the one before; the first relative to
+/// `previous`, at `previous_offset` (`None`: the method's implicit frame).
+fn write_frames<'f>(
+    frames: &[(u32, &'f Frame)],
+    mut previous: &'f Frame,
+    mut previous_offset: Option<u32>,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     for &(offset, frame) in frames {
         let delta = match previous_offset {
             None => offset,

@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::splice::{self, Edits, Prepared, SiteKind, Splice, SplicedCode};
+use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::{
     BootstrapMethod, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
     Handler, Insn, InsnSink, Label, PoolBuilder, VType,
@@ -412,7 +413,7 @@ fn instrument_spliced<'a>(
     ) else {
         return Ok(None);
     };
-    assemble_spliced(code, splice, insert_at, [&prologue, &tail, &ret, &throw], pool)
+    assemble_spliced(code, splice, insert_at, [&prologue, &tail, &ret, &throw], None, pool)
 }
 
 /// [`instrument_spliced`] with the generated code copied from the template
@@ -457,8 +458,9 @@ fn instrument_from_template<'a>(
     let live = template.live_locals(&resolved);
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
-    let [prologue, tail, ret, throw] = template.copy(&resolved, monitor, id, &entry, depths, code);
-    assemble_spliced(code, splice, insert_at, [&prologue, &tail, &ret, &throw], pool).map(Some)
+    let ([prologue, tail, ret, throw], (after, frames)) = template.copy(&resolved, monitor, id, &entry, depths, code);
+    let chunks = [&prologue, &tail, &ret, &throw];
+    assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool).map(Some)
 }
 
 fn method_id(tf: &TfClass, method: &TfMethod) -> i32 {
@@ -520,6 +522,7 @@ fn assemble_spliced<'a>(
     splice: &Splice<'a>,
     insert_at: u32,
     [prologue, tail, ret, throw]: [&Chunk; 4],
+    frames_after: Option<(Label, &EncodedFrames)>,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<Option<SplicedCode>> {
     let replacements: Vec<Option<&Chunk>> = splice
@@ -531,7 +534,7 @@ fn assemble_spliced<'a>(
             SiteKind::Branch | SiteKind::Switch | SiteKind::Insert => None,
         })
         .collect();
-    let edits = Edits { insert_at, prologue, replacements: &replacements, tail };
+    let edits = Edits { insert_at, prologue, replacements: &replacements, tail, frames_after };
     splice.assemble(code, &edits, pool)
 }
 

@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 use super::{plan_for, replace_return, replace_throw, surround, Constants, GeneratedDepths, Shape, Shared};
+use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::{
     Chunk, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
     PoolBuilder, VType,
@@ -200,8 +201,12 @@ pub(super) struct Template {
     ret: Part,
     throw: Part,
     /// In the order the general path adds them; `true`: the locals are the
-    /// method's entry frame's (the prologue's frames).
+    /// method's entry frame's (the prologue's frames). The tail's first frame
+    /// is among them; the others are `tail_frames`.
     frames: Vec<(Label, Frame, bool)>,
+    /// The tail's frames after its first (at the label), encoded, and where
+    /// their Class constants are.
+    tail_frames: (Label, EncodedFrames, Vec<usize>),
     handler: Handler,
     /// The locals that live across the body, with their frame types.
     live: [(u16, VType); 3],
@@ -351,7 +356,24 @@ impl Template {
         };
         let [handler] = code.handlers[..] else { return Ok(None) };
         let in_prologue = |l: Label| prologue.chunk.labels.iter().any(|&(bound, _)| bound == l);
-        let frames = code.frames.drain(..).map(|(l, f)| (l, f, in_prologue(l))).collect();
+        let in_tail = |l: Label| tail.chunk.labels.iter().find(|&&(bound, _)| bound == l).map(|&(_, at)| at);
+        // The tail's frames follow every other frame in code order: all but
+        // the first are encoded here, once.
+        let (mut in_tail_frames, mut frames): (Vec<_>, Vec<_>) =
+            code.frames.drain(..).map(|(l, f)| (l, f, in_prologue(l))).partition(|(l, _, _)| in_tail(*l).is_some());
+        in_tail_frames.sort_by_key(|(l, _, _)| in_tail(*l));
+        let Some(((first_label, first, _), rest)) = in_tail_frames.split_first() else { return Ok(None) };
+        let at = |l: &Label| in_tail(*l).unwrap_or(0);
+        let rest: Vec<(u32, &Frame)> = rest.iter().map(|(l, f, _)| (at(l), f)).collect();
+        let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {} in a template's frame", l.0)));
+        let encoded = EncodedFrames::after(&rest, (at(first_label), first), &no_label)?;
+        let Some(classes) = encoded.class_operands() else { return Ok(None) };
+        let placeholder_at = |&at: &usize| encoded.bytes.get(at..at + 2).is_some_and(|b| b[0] >= 0xF0);
+        if !classes.iter().all(placeholder_at) {
+            return Ok(None);
+        }
+        frames.push((*first_label, first.clone(), false));
+        let tail_frames = (*first_label, encoded, classes);
         Ok(Some(Template {
             requests: recorder.requests.into_iter().map(symbol).collect(),
             planned,
@@ -362,6 +384,7 @@ impl Template {
             ret,
             throw,
             frames,
+            tail_frames,
             handler,
             live: plan.live_locals(),
             recorded: RefCell::new(recorded),
@@ -459,7 +482,8 @@ impl Template {
 
     /// The generated code of one method: adds the template's locals, labels,
     /// frames and handler to `code` and returns the prologue, tail, return
-    /// and throw chunks. `entry`: the method's frame where its body starts.
+    /// and throw chunks, and the tail's frames after its first, encoded.
+    /// `entry`: the method's frame where its body starts.
     pub(super) fn copy(
         &self,
         constants: &[u16],
@@ -468,7 +492,7 @@ impl Template {
         entry: &Frame,
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
-    ) -> [Chunk; 4] {
+    ) -> ([Chunk; 4], (Label, EncodedFrames)) {
         let first = code.next_label;
         code.next_label += self.labels;
         code.max_locals = self.max_locals;
@@ -480,12 +504,22 @@ impl Template {
         }
         let h = self.handler;
         code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
-        [
+        let (after, encoded, classes) = &self.tail_frames;
+        let mut tail_frames = encoded.clone();
+        for &at in classes {
+            if let Some(operand) = tail_frames.bytes.get_mut(at..at + 2) {
+                let placeholder = u16::from_be_bytes([operand[0], operand[1]]);
+                let VType::Object(class) = real_type(VType::Object(placeholder), constants) else { continue };
+                operand.copy_from_slice(&class.to_be_bytes());
+            }
+        }
+        let chunks = [
             self.prologue.copy(constants, monitor, id, first, depths.prologue),
             self.tail.copy(constants, monitor, id, first, depths.tail),
             self.ret.copy(constants, monitor, id, first, depths.ret),
             self.throw.copy(constants, monitor, id, first, depths.throw.unwrap_or(0)),
-        ]
+        ];
+        (chunks, (moved(*after), tail_frames))
     }
 }
 
