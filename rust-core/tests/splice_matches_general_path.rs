@@ -15,7 +15,7 @@ use tf_core::classfile::{class_files, splice};
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
-use tf_core::{protocol, scan};
+use tf_core::{protocol, scan, tracegen};
 
 const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
@@ -45,6 +45,7 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
     };
 
     let spliced_before = splice::spliced_methods();
+    let templated_before = tracegen::templated_methods();
     let (mut enhanced, mut failed) = (0usize, 0usize);
     let mut differing = Vec::new();
     for file in class_files(&dir).expect("list classes") {
@@ -65,10 +66,14 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
     }
     splice::set_enabled(true);
     let spliced_methods = splice::spliced_methods() - spliced_before;
+    let templated = tracegen::templated_methods() - templated_before;
     println!(
-        "{label}: {enhanced} classes enhanced, {failed} failed, {spliced_methods} methods spliced, {} differ",
+        "{label}: {enhanced} classes enhanced, {failed} failed, {spliced_methods} methods spliced \
+         ({templated} from templates), {} differ",
         differing.len()
     );
+    // Most spliced methods copy their shape's template, so the comparison covers templates.
+    assert!(templated > spliced_methods / 2, "{label}: only {templated} of {spliced_methods} methods from templates");
     assert!(enhanced > 10_000, "{label}: only {enhanced} classes enhanced");
     if filter != "**" {
         assert!(spliced_methods > enhanced as u64 / 2, "{label}: only {spliced_methods} methods spliced");

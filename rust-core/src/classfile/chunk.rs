@@ -243,4 +243,23 @@ mod tests {
         w.push(Insn::Label(Label(1)));
         assert!(w.finish(0).is_none());
     }
+
+    #[test]
+    fn the_operand_log_says_where_each_pool_index_and_pushed_int_went() {
+        let mut w = ChunkWriter::new(false).logging_operands();
+        w.push(Insn::Simple(op::NOP));
+        w.push(Insn::InvokeDynamic { index: 0xF001 });
+        w.push(Insn::Push { opcode: op::BIPUSH, value: -128 });
+        w.push(Insn::InvokeInterface { index: 0x0102, count: 1 });
+        w.push(Insn::Push { opcode: op::SIPUSH, value: 300 });
+        w.push(Insn::Ldc { opcode: op::LDC, index: 7 });
+        assert_eq!(
+            w.operands(),
+            [(2, Operand::Pool(0xF001)), (7, Operand::Int(-128)), (9, Operand::Pool(0x0102)), (14, Operand::Int(300))]
+        );
+        let chunk = w.finish(0).unwrap();
+        assert_eq!(&chunk.bytes[2..4], [0xF0, 0x01]);
+        assert_eq!(chunk.bytes[7], 0x80);
+        assert_eq!(&chunk.bytes[9..11], [0x01, 0x02]);
+    }
 }

@@ -465,3 +465,31 @@ fn write_vtype(out: &mut Vec<u8>, t: VType, offset_of: &dyn Fn(Label) -> Result<
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_encoded_ahead_follow_their_frame_and_know_where_their_classes_are() {
+        let monitor = VType::Object(0xF000);
+        let before = Frame { locals: vec![VType::Top, monitor, VType::Long], stack: vec![] };
+        let same = Frame { locals: before.locals.clone(), stack: vec![] };
+        let one = Frame { locals: before.locals.clone(), stack: vec![VType::Object(0x0123)] };
+        let full = Frame { locals: vec![monitor], stack: vec![VType::Integer, VType::Object(0xF001)] };
+        let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
+        let encoded = EncodedFrames::after(&[(12, &same), (20, &one), (90, &full)], (10, &before), &no_label).unwrap();
+        assert_eq!(encoded.count, 3);
+        #[rustfmt::skip]
+        let expected = [
+            1, // same: 12 - 10 - 1
+            64 + 7, 7, 0x01, 0x23, // same locals and one stack item: 20 - 12 - 1
+            255, 0, 69, 0, 1, 7, 0xF0, 0x00, 0, 2, 1, 7, 0xF0, 0x01, // full: 90 - 20 - 1
+        ];
+        assert_eq!(encoded.bytes, expected);
+        assert_eq!(encoded.class_operands(), Some(vec![3, 11, 17]));
+        let cut = EncodedFrames { count: 3, bytes: encoded.bytes[..10].to_vec() };
+        assert_eq!(cut.class_operands(), None);
+        assert!(EncodedFrames::after(&[(10, &same)], (10, &before), &no_label).is_err());
+    }
+}

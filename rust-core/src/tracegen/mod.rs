@@ -40,6 +40,11 @@ use crate::schema::{self, Bodies, InMethod, Registration, StageError};
 
 mod template;
 
+/// How many methods this thread's stages gave generated code copied from a
+/// template (the rest of the spliced methods have it encoded for them).
+#[doc(hidden)]
+pub use template::copied_methods as templated_methods;
+
 type Result<T> = std::result::Result<T, ClassFileError>;
 
 /// `REF_invokeStatic` (JVMS 4.4.8).

@@ -282,8 +282,14 @@ fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
 type Templates = FxHashMap<Box<[u8]>, Option<Rc<Template>>>;
 
 thread_local! {
+    static COPIED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static TEMPLATES: RefCell<Templates> = RefCell::default();
     static KEY: RefCell<Vec<u8>> = RefCell::default();
+}
+
+/// How many methods the stages on this thread have given a template's copy.
+pub fn copied_methods() -> u64 {
+    COPIED.with(|c| c.get())
 }
 
 /// The template of this shape, made on first use; `None` if the shape takes none.
@@ -493,6 +499,7 @@ impl Template {
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
     ) -> ([Chunk; 4], (Label, EncodedFrames)) {
+        COPIED.with(|c| c.set(c.get() + 1));
         let first = code.next_label;
         code.next_label += self.labels;
         code.max_locals = self.max_locals;
