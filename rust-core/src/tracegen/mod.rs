@@ -441,7 +441,8 @@ fn instrument_from_template<'a>(
     let id = method_id(tf, method);
     let is_static = method.access_flags & ACC_STATIC != 0;
     let shape = Shape::of(&signature, method, true);
-    let Some(template) = template::for_method(code.max_locals, is_static, id, &signature, method, shape) else {
+    let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature: &signature, method, shape };
+    let Some(template) = template::for_method(&wanted) else {
         return Ok(None);
     };
     // The pool is asked what the general path asks, in its order.

@@ -228,14 +228,8 @@ fn id_width(id: i32) -> Option<u8> {
 /// The shape as bytes (the template's key): max_locals, `static`, the
 /// identifier's width, the kinds of the parameters and the result, the
 /// redacted parameters.
-pub(super) fn key(
-    out: &mut Vec<u8>,
-    max_locals: u16,
-    is_static: bool,
-    id: i32,
-    signature: &Signature<'_>,
-    method: &TfMethod,
-) -> bool {
+fn key(out: &mut Vec<u8>, wanted: &Wanted<'_>) -> bool {
+    let Wanted { max_locals, is_static, id, signature, method, .. } = *wanted;
     let Some(width) = id_width(id) else { return false };
     out.clear();
     out.extend_from_slice(&max_locals.to_be_bytes());
@@ -292,25 +286,29 @@ pub fn copied_methods() -> u64 {
     COPIED.with(|c| c.get())
 }
 
+/// The method a template is wanted for.
+pub(super) struct Wanted<'w> {
+    /// Before tracegen's locals.
+    pub max_locals: u16,
+    pub is_static: bool,
+    pub id: i32,
+    pub signature: &'w Signature<'w>,
+    pub method: &'w TfMethod,
+    pub shape: Shape,
+}
+
 /// The template of this shape, made on first use; `None` if the shape takes none.
-pub(super) fn for_method(
-    max_locals: u16,
-    is_static: bool,
-    id: i32,
-    signature: &Signature<'_>,
-    method: &TfMethod,
-    shape: Shape,
-) -> Option<Rc<Template>> {
+pub(super) fn for_method(wanted: &Wanted<'_>) -> Option<Rc<Template>> {
     KEY.with(|key| {
         let mut key = key.borrow_mut();
-        if !self::key(&mut key, max_locals, is_static, id, signature, method) {
+        if !self::key(&mut key, wanted) {
             return None;
         }
         TEMPLATES.with(|templates| {
             if let Some(known) = templates.borrow().get(key.as_slice()) {
                 return known.clone();
             }
-            let made = Template::make(max_locals, is_static, id, signature, method, shape).ok().flatten().map(Rc::new);
+            let made = Template::make(wanted).ok().flatten().map(Rc::new);
             templates.borrow_mut().insert(key.as_slice().into(), made.clone());
             made
         })
@@ -318,14 +316,8 @@ pub(super) fn for_method(
 }
 
 impl Template {
-    fn make(
-        max_locals: u16,
-        is_static: bool,
-        id: i32,
-        signature: &Signature<'_>,
-        method: &TfMethod,
-        shape: Shape,
-    ) -> Result<Option<Template>> {
+    fn make(wanted: &Wanted<'_>) -> Result<Option<Template>> {
+        let Wanted { max_locals, is_static, id, signature, method, shape } = *wanted;
         let signature = Signature {
             parameters: signature.parameters.iter().map(|&t| stand_in(t, PARAMETER_CLASS)).collect(),
             returns: signature.returns.map(|t| stand_in(t, RESULT_CLASS)),
