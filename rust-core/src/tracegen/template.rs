@@ -272,6 +272,9 @@ fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
     }
 }
 
+/// At most this many templates per thread (java.base has 8,194 shapes).
+const MAX_TEMPLATES: usize = 32_768;
+
 /// Templates by shape (see [`key`]); `None` for a shape that takes none.
 type Templates = FxHashMap<Box<[u8]>, Option<Rc<Template>>>;
 
@@ -309,7 +312,13 @@ pub(super) fn for_method(wanted: &Wanted<'_>) -> Option<Rc<Template>> {
                 return known.clone();
             }
             let made = Template::make(wanted).ok().flatten().map(Rc::new);
-            templates.borrow_mut().insert(key.as_slice().into(), made.clone());
+            let mut templates = templates.borrow_mut();
+            // A thread of a long-lived build daemon keeps its templates:
+            // bounded, at some cost to a project with this many shapes.
+            if templates.len() >= MAX_TEMPLATES {
+                templates.clear();
+            }
+            templates.insert(key.as_slice().into(), made.clone());
             made
         })
     })
