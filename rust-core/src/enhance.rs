@@ -120,7 +120,11 @@ pub fn enhance_class(
     };
     let parse_error = |e: ClassFileError| vec![diagnostic(None, "parse", format!("not a valid class file: {e}"))];
 
-    let parsed = ClassFile::parse(&class.bytes).map_err(parse_error)?;
+    let parsed = match &class.pool {
+        Some(layout) => ClassFile::parse_with_layout(&class.bytes, layout),
+        None => ClassFile::parse(&class.bytes),
+    }
+    .map_err(parse_error)?;
     let tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
     if !tf.is_relevant() {
         return Ok(Outcome::Untouched);

@@ -7,6 +7,7 @@
 use crate::cache::state::{self, Digest, Entry, Stamp, State};
 use crate::request::Diagnostic;
 use crate::output;
+use crate::classfile::PoolLayout;
 use crate::scan;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -25,6 +26,8 @@ pub struct Listed {
     pub stamp: Option<Stamp>,
     /// The file's bytes, when they were read.
     pub bytes: Option<Vec<u8>>,
+    /// Where the constant pool of `bytes` is, when they were identified.
+    pub pool: Option<PoolLayout>,
     /// The digest of what the file holds now, when known (always, with a cache).
     pub digest: Option<Digest>,
     /// What the cache recorded for this path, if anything.
@@ -108,16 +111,19 @@ fn list_one(found: FoundFile, known: &State, hash: bool) -> Result<Listed, Diagn
     let prior = known.classes.get(&relative).cloned();
     if let Some(p) = prior.as_ref().filter(|p| p.stamp.is_some() && p.stamp == stamp) {
         let (name, group, digest) = (p.name.clone(), p.group.clone(), Some(p.output));
-        return Ok(Listed { relative, file, name, group, stamp, bytes: None, digest, prior });
+        return Ok(Listed { relative, file, name, group, stamp, bytes: None, pool: None, digest, prior });
     }
     let bytes = std::fs::read(&file).map_err(|e| io_error(&file, "read the class file", e))?;
     let digest = hash.then(|| state::digest(&bytes));
     let recognised = prior.as_ref().filter(|p| digest.as_ref().is_some_and(|d| p.is_output(d) || *d == p.original));
-    let (name, group) = match recognised {
-        Some(p) => (p.name.clone(), p.group.clone()),
-        None => scan::identify(&file, &bytes)?,
+    let (name, group, pool) = match recognised {
+        Some(p) => (p.name.clone(), p.group.clone(), None),
+        None => {
+            let identity = scan::identify(&file, &bytes)?;
+            (identity.name, identity.group, Some(identity.pool))
+        }
     };
-    Ok(Listed { relative, file, name, group, stamp, bytes: Some(bytes), digest, prior })
+    Ok(Listed { relative, file, name, group, stamp, bytes: Some(bytes), pool, digest, prior })
 }
 
 /// Every `.class` file under `dir`, with its key (`prefix` + relative path,

@@ -263,17 +263,20 @@ fn plan<'l>(
             .as_ref()
             .filter(|_| enhanced_copy)
             .and_then(|p| cache.and_then(|c| c.original(&p.original)).map(|bytes| (bytes, p.original)));
-        let (bytes, original) = match kept {
-            Some((bytes, digest)) => (bytes, Some(digest)),
-            None => match read.map_or_else(|| read_file(class), Ok) {
-                Ok(bytes) => (bytes, class.digest),
+        // The pool layout the inventory found holds for the bytes it read, and no others.
+        let (bytes, original, pool) = match (kept, read) {
+            (Some((bytes, digest)), _) => (bytes, Some(digest), None),
+            (None, Some(bytes)) => (bytes, class.digest, class.pool.clone()),
+            (None, None) => match read_file(class) {
+                Ok(bytes) => (bytes, class.digest, None),
                 Err(e) => {
                     errors.push(e);
                     continue;
                 }
             },
         };
-        let scanned = ScannedClass { file: class.file.clone(), name: class.name.clone(), group: class.group.clone(), bytes };
+        let scanned =
+            ScannedClass { file: class.file.clone(), name: class.name.clone(), group: class.group.clone(), bytes, pool };
         plan.work.push(Work { listed: class, class: scanned, original });
     }
     if errors.is_empty() {

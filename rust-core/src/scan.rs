@@ -3,7 +3,7 @@
 //! carrying `@MethodMonitorGroup`) and which subgroups they list.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{class_files, ClassFile, ElementValue};
+use crate::classfile::{class_files, ClassFile, ClassHead, ElementValue, PoolLayout};
 use crate::protocol;
 use crate::request::Diagnostic;
 use std::collections::BTreeSet;
@@ -22,6 +22,9 @@ pub struct ScannedClass {
     pub group: Option<Vec<String>>,
     /// The file's bytes, for the later stages.
     pub bytes: Vec<u8>,
+    /// Where the constant pool of `bytes` is, when scanning read it: the
+    /// enhancer's parse then neither reads nor checks the pool again.
+    pub pool: Option<PoolLayout>,
 }
 
 /// Every class under one directory, in path order.
@@ -81,23 +84,38 @@ pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
 
 /// Reads what scanning needs from one class file.
 pub fn scan_class(file: &Path, bytes: Vec<u8>) -> Result<ScannedClass, Diagnostic> {
-    let (name, group) = identify(file, &bytes)?;
-    Ok(ScannedClass { file: file.to_path_buf(), name, group, bytes })
+    let Identity { name, group, pool } = identify(file, &bytes)?;
+    Ok(ScannedClass { file: file.to_path_buf(), name, group, bytes, pool: Some(pool) })
+}
+
+/// What a class file is, as far as scanning is concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// Binary name.
+    pub name: String,
+    /// For a TF annotation type, the subgroups its `@MethodMonitorGroup` lists.
+    pub group: Option<Vec<String>>,
+    /// Where the file's constant pool is (see [`ScannedClass::pool`]).
+    pub pool: PoolLayout,
 }
 
 /// The class's binary name and, when it is a TF annotation type, the
-/// subgroups its `@MethodMonitorGroup` lists.
-pub fn identify(file: &Path, bytes: &[u8]) -> Result<(String, Option<Vec<String>>), Diagnostic> {
+/// subgroups its `@MethodMonitorGroup` lists. Reads the class up to its
+/// name (and all of it for an annotation type): what follows is checked
+/// when the class is enhanced.
+pub fn identify(file: &Path, bytes: &[u8]) -> Result<Identity, Diagnostic> {
     let parse_error = |e: &dyn std::fmt::Display| Diagnostic {
         file: Some(file.display().to_string()),
         rule: "parse".into(),
         message: format!("not a valid class file: {e}"),
         ..Diagnostic::default()
     };
-    let class = ClassFile::parse(bytes).map_err(|e| parse_error(&e))?;
-    let name = binary_name(&class.this_class().map_err(|e| parse_error(&e))?);
+    let head = ClassHead::parse(bytes).map_err(|e| parse_error(&e))?;
+    let name = binary_name(&head.this_class().map_err(|e| parse_error(&e))?);
+    let pool = head.pool_layout();
     let mut group = None;
-    if class.access_flags() & ACC_ANNOTATION != 0 {
+    if head.access_flags() & ACC_ANNOTATION != 0 {
+        let class = ClassFile::parse_with_layout(bytes, &pool).map_err(|e| parse_error(&e))?;
         for annotation in class.annotations().map_err(|e| parse_error(&e))? {
             if annotation.type_descriptor == protocol::METHOD_MONITOR_GROUP {
                 let mut subgroups = Vec::new();
@@ -110,7 +128,7 @@ pub fn identify(file: &Path, bytes: &[u8]) -> Result<(String, Option<Vec<String>
             }
         }
     }
-    Ok((name, group))
+    Ok(Identity { name, group, pool })
 }
 
 fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {

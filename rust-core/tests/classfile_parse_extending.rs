@@ -1,10 +1,12 @@
 //! `ClassFile::parse_extending`, the check of every class TF writes: it takes
 //! the original's pool entries as already checked only when they are there
 //! byte for byte, and is otherwise exactly as strict as `ClassFile::parse`.
+//! The same for `ClassFile::parse_with_layout`, the enhancer's parse of a
+//! class whose pool the scan read.
 
 mod support;
 
-use tf_core::classfile::{ClassEditor, ClassFile, ErrorKind};
+use tf_core::classfile::{ClassEditor, ClassFile, ClassHead, Constant, ErrorKind};
 
 /// A javac-compiled class, and an edit of it whose pool gained a Class
 /// entry (and its Utf8) at the end: (original, edited, index of the Class entry).
@@ -59,4 +61,55 @@ fn a_changed_original_entry_is_checked_again() {
     let full = ClassFile::parse(&edited).expect_err("a full parse refuses it");
     let extending = ClassFile::parse_extending(&edited, &original).expect_err("parse_extending refuses it");
     assert_eq!(full.to_string(), extending.to_string());
+}
+
+// `ClassFile::parse_with_layout`: the enhancer's parse of a class the scan
+// read up to its name (`ClassHead`), which does not read the pool again.
+
+#[test]
+fn a_parse_with_the_scans_layout_is_a_full_parse() {
+    let (original, edited, _) = original_and_edit();
+    let layout = ClassHead::parse(&original).expect("head").pool_layout();
+    let full = ClassFile::parse(&original).expect("full parse");
+    let laid_out = ClassFile::parse_with_layout(&original, &layout).expect("parse with layout");
+    assert_eq!(format!("{full:?}"), format!("{laid_out:?}"));
+    // Other bytes than the layout's are parsed in full, whatever they hold.
+    let other = ClassFile::parse_with_layout(&edited, &layout).expect("parse of other bytes");
+    assert_eq!(format!("{:?}", ClassFile::parse(&edited).expect("full parse")), format!("{other:?}"));
+}
+
+#[test]
+fn what_follows_the_head_is_still_checked() {
+    let (original, _, _) = original_and_edit();
+    // Cut in the last attribute: the pool and the name are whole.
+    let cut = &original[..original.len() - 1];
+    let layout = ClassHead::parse(cut).expect("the head reads").pool_layout();
+    let full = ClassFile::parse(cut).expect_err("a full parse refuses it");
+    let laid_out = ClassFile::parse_with_layout(cut, &layout).expect_err("so does a parse with the layout");
+    assert_eq!(full.to_string(), laid_out.to_string());
+}
+
+#[test]
+fn a_layout_of_another_pool_is_not_taken() {
+    let (original, _, _) = original_and_edit();
+    let layout = ClassHead::parse(&original).expect("head").pool_layout();
+    // Same length, same count, a method reference whose class is a Utf8
+    // entry: only checking the pool's references finds it.
+    let parsed = ClassFile::parse(&original).expect("parse");
+    let pool = parsed.constant_pool();
+    let (methodref, _) = pool
+        .iter()
+        .map(|entry| entry.expect("entry"))
+        .find(|(_, constant)| matches!(constant, Constant::Methodref { .. }))
+        .expect("a method reference");
+    let Constant::Class { name: utf8 } = pool.get(parsed.this_class_index()).expect("this class") else {
+        panic!("this_class is a Class entry")
+    };
+    let mut changed = original.clone();
+    let at = pool.offset_of(methodref);
+    changed[at + 1..at + 3].copy_from_slice(&utf8.to_be_bytes());
+    let full = ClassFile::parse(&changed).expect_err("a full parse refuses it");
+    assert!(matches!(full.kind, ErrorKind::WrongConstantKind { .. }), "{full}");
+    let laid_out = ClassFile::parse_with_layout(&changed, &layout).expect_err("so does a parse with the layout");
+    assert_eq!(full.to_string(), laid_out.to_string());
 }

@@ -6,7 +6,7 @@
 use super::annotations::{self, Annotation, ElementValue};
 use super::attribute::{self, name, read_attributes, Attribute};
 use super::code::CodeAttribute;
-use super::constant_pool::ConstantPool;
+use super::constant_pool::{ConstantPool, PoolLayout};
 use super::error::{ClassFileError, ErrorKind, Result};
 use super::mutf8;
 use super::reader::Reader;
@@ -31,6 +31,76 @@ pub struct ClassFile<'a> {
     attributes: Vec<Attribute<'a>>,
 }
 
+/// What a class file holds up to its name: versions, constant pool, access
+/// flags and `this_class`, all checked as [`ClassFile::parse`] checks them.
+/// Enough to know what a class is; its layout spares a later full parse
+/// reading the pool again ([`ClassFile::parse_with_layout`]).
+#[derive(Debug, Clone)]
+pub struct ClassHead<'a> {
+    minor_version: u16,
+    major_version: u16,
+    pool: ConstantPool<'a>,
+    access_flags: u16,
+    this_class: u16,
+}
+
+/// What a parse may take as already checked.
+#[derive(Clone, Copy)]
+enum KnownPool<'k, 'p> {
+    Nothing,
+    /// A pool the file's may begin with (`parse_extending`).
+    Prefix(&'k ConstantPool<'p>),
+    /// The file's own pool, read before (`parse_with_layout`).
+    Layout(&'k PoolLayout),
+}
+
+impl<'a> ClassHead<'a> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        Self::read(bytes, KnownPool::Nothing).map(|(_, head)| head)
+    }
+
+    /// The head, and a reader at the `super_class` item after it.
+    fn read(bytes: &'a [u8], known: KnownPool<'_, '_>) -> Result<(Reader<'a>, Self)> {
+        let mut r = Reader::new(bytes);
+        let magic = r.u32()?;
+        if magic != MAGIC {
+            return Err(ClassFileError::new(0, ErrorKind::BadMagic(magic)));
+        }
+        let minor_version = r.u16()?;
+        let major_version = r.u16()?;
+        if !(MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major_version) {
+            return Err(ClassFileError::new(
+                6,
+                ErrorKind::UnsupportedVersion { major: major_version, minor: minor_version },
+            ));
+        }
+        let pool = match known {
+            KnownPool::Nothing => ConstantPool::parse(&mut r)?,
+            KnownPool::Prefix(prefix) => ConstantPool::parse_extending(&mut r, prefix)?,
+            KnownPool::Layout(layout) => ConstantPool::parse_laid_out(&mut r, layout)?,
+        };
+        let access_flags = r.u16()?;
+        let this_at = r.offset();
+        let this_class = r.u16()?;
+        ConstantPool::at(pool.class_name(this_class), this_at)?;
+        Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class }))
+    }
+
+    pub fn access_flags(&self) -> u16 {
+        self.access_flags
+    }
+
+    /// Internal name of this class.
+    pub fn this_class(&self) -> Result<Cow<'a, str>> {
+        self.pool.class_name(self.this_class)
+    }
+
+    /// Where the pool's entries are, for [`ClassFile::parse_with_layout`].
+    pub fn pool_layout(&self) -> PoolLayout {
+        self.pool.layout()
+    }
+}
+
 /// A field or a method.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member<'a> {
@@ -49,7 +119,7 @@ pub struct Member<'a> {
 impl<'a> ClassFile<'a> {
     /// Checks the structure of `bytes` as a class file of version 45 to 69.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        Self::parse_with(bytes, None)
+        Self::parse_with(bytes, KnownPool::Nothing)
     }
 
     /// [`ClassFile::parse`] of an edit of `original` whose constant pool
@@ -59,31 +129,19 @@ impl<'a> ClassFile<'a> {
     ///
     /// [`ClassEditor`]: super::ClassEditor
     pub fn parse_extending(bytes: &'a [u8], original: &ClassFile<'_>) -> Result<Self> {
-        Self::parse_with(bytes, Some(&original.pool))
+        Self::parse_with(bytes, KnownPool::Prefix(&original.pool))
     }
 
-    fn parse_with(bytes: &'a [u8], known_pool: Option<&ConstantPool<'_>>) -> Result<Self> {
-        let mut r = Reader::new(bytes);
-        let magic = r.u32()?;
-        if magic != MAGIC {
-            return Err(ClassFileError::new(0, ErrorKind::BadMagic(magic)));
-        }
-        let minor_version = r.u16()?;
-        let major_version = r.u16()?;
-        if !(MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major_version) {
-            return Err(ClassFileError::new(
-                6,
-                ErrorKind::UnsupportedVersion { major: major_version, minor: minor_version },
-            ));
-        }
-        let pool = match known_pool {
-            Some(known) => ConstantPool::parse_extending(&mut r, known)?,
-            None => ConstantPool::parse(&mut r)?,
-        };
-        let access_flags = r.u16()?;
-        let this_at = r.offset();
-        let this_class = r.u16()?;
-        ConstantPool::at(pool.class_name(this_class), this_at)?;
+    /// [`ClassFile::parse`] of the bytes a [`ClassHead`] was read from,
+    /// given its pool's layout: the pool is not read and checked again. As
+    /// strict as a full parse; bytes the layout does not fit are parsed in full.
+    pub fn parse_with_layout(bytes: &'a [u8], layout: &PoolLayout) -> Result<Self> {
+        Self::parse_with(bytes, KnownPool::Layout(layout))
+    }
+
+    fn parse_with(bytes: &'a [u8], known: KnownPool<'_, '_>) -> Result<Self> {
+        let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class }) =
+            ClassHead::read(bytes, known)?;
         let super_at = r.offset();
         let super_class = r.u16()?;
         if super_class != 0 {

@@ -225,6 +225,27 @@ pub struct ConstantPool<'a> {
     range: (usize, usize),
 }
 
+/// Where the entries of a checked pool are in its class file: kept from one
+/// parse of the file so that the next one neither reads nor checks them again
+/// ([`ClassFile::parse_with_layout`](super::ClassFile::parse_with_layout)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolLayout {
+    offsets: Vec<u32>,
+    range: (usize, usize),
+    /// The length of the file it describes.
+    file_len: usize,
+    /// A hash of the pool's bytes: a layout handed other bytes than its own
+    /// (same length, same count) is refused too.
+    hash: u64,
+}
+
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
 impl<'a> ConstantPool<'a> {
     /// Reads `constant_pool_count` and the entries after it.
     pub(crate) fn parse(reader: &mut Reader<'a>) -> Result<Self> {
@@ -239,6 +260,33 @@ impl<'a> ConstantPool<'a> {
     /// Any other pool is parsed in full.
     pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<Self> {
         Self::parse_after(reader, Some(known))
+    }
+
+    /// Where this pool's entries are, for a later parse of the same bytes.
+    pub(crate) fn layout(&self) -> PoolLayout {
+        PoolLayout {
+            offsets: self.offsets.clone(),
+            range: self.range,
+            file_len: self.data.len(),
+            hash: hash_bytes(self.raw_bytes()),
+        }
+    }
+
+    /// [`ConstantPool::parse`] of the pool `layout` describes, taken as it is
+    /// (it was checked when the layout was made); a pool it does not fit
+    /// (another count, start, file length or content) is parsed in full.
+    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &PoolLayout) -> Result<Self> {
+        let data = reader.data();
+        let (from, to) = layout.range;
+        let fits = layout.file_len == data.len()
+            && from == reader.offset() + 2
+            && data.get(reader.position()..reader.position() + 2) == Some(&(layout.offsets.len() as u16).to_be_bytes()[..])
+            && data.get(from..to).is_some_and(|pool| hash_bytes(pool) == layout.hash);
+        if !fits {
+            return Self::parse(reader);
+        }
+        reader.skip(2 + layout.range.1 - layout.range.0)?;
+        Ok(ConstantPool { data: reader.data(), offsets: layout.offsets.clone(), range: layout.range })
     }
 
     fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
@@ -462,23 +510,30 @@ impl<'a> ConstantPool<'a> {
     /// its length), read straight from the file: what indexing the whole
     /// pool needs, without decoding each entry.
     pub(crate) fn raw_entries(&self) -> impl Iterator<Item = (u16, u8, &'a [u8])> + '_ {
-        let data = self.data;
-        self.offsets.iter().enumerate().filter(|(_, &o)| o != NO_ENTRY).filter_map(move |(i, &offset)| {
-            let at = offset as usize;
-            let tag = *data.get(at)?;
-            let content = match tag {
-                tag::UTF8 => {
-                    let len = usize::from(u16::from_be_bytes([*data.get(at + 1)?, *data.get(at + 2)?]));
-                    data.get(at + 3..at + 3 + len)?
-                }
-                tag::INTEGER | tag::FLOAT => data.get(at + 1..at + 5)?,
-                tag::LONG | tag::DOUBLE => data.get(at + 1..at + 9)?,
-                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => data.get(at + 1..at + 3)?,
-                tag::METHOD_HANDLE => data.get(at + 1..at + 4)?,
-                _ => data.get(at + 1..at + 5)?,
-            };
-            Some((i as u16, tag, content))
-        })
+        (1..self.count()).filter_map(move |i| self.raw_entry(i).map(|(tag, content)| (i, tag, content)))
+    }
+
+    /// Entry `index`'s tag and content bytes as in [`ConstantPool::raw_entries`];
+    /// `None` for an index that holds no entry.
+    pub(crate) fn raw_entry(&self, index: u16) -> Option<(u8, &'a [u8])> {
+        let offset = *self.offsets.get(usize::from(index))?;
+        if offset == NO_ENTRY {
+            return None;
+        }
+        let (data, at) = (self.data, offset as usize);
+        let tag = *data.get(at)?;
+        let content = match tag {
+            tag::UTF8 => {
+                let len = usize::from(u16::from_be_bytes([*data.get(at + 1)?, *data.get(at + 2)?]));
+                data.get(at + 3..at + 3 + len)?
+            }
+            tag::INTEGER | tag::FLOAT => data.get(at + 1..at + 5)?,
+            tag::LONG | tag::DOUBLE => data.get(at + 1..at + 9)?,
+            tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => data.get(at + 1..at + 3)?,
+            tag::METHOD_HANDLE => data.get(at + 1..at + 4)?,
+            _ => data.get(at + 1..at + 5)?,
+        };
+        Some((tag, content))
     }
 
     /// Every entry with its index, in pool order.

@@ -87,12 +87,12 @@ pub use annotations::{Annotation, ElementValue};
 pub use attribute::{name as attribute_name, Attribute};
 pub use chunk::{Chunk, ChunkWriter, InsnSink, Operand};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
-pub use class_file::{ClassFile, Member, MAGIC};
+pub use class_file::{ClassFile, ClassHead, Member, MAGIC};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
 pub use code_model::{
     CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LocalVariable, TypeAnnotation,
 };
-pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef};
+pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef, PoolLayout};
 pub use error::{ClassFileError, ErrorKind};
 pub use pool_builder::{handle_kind, ConstantSource, PoolBuilder, MAX_POOL_COUNT};
 pub use roundtrip::{class_files, roundtrip_class, roundtrip_dir, RoundtripSummary};
