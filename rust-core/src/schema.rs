@@ -357,11 +357,12 @@ fn splice_registration<'a>(
     let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
     let replacements = vec![None; kept];
     let Some(prologue) = sequence.chunk(None) else { return Ok(false) };
+    let no_tail = Chunk::default();
     let edits = Edits {
         insert_at: 0,
-        prologue: &prologue,
+        prologue: (&prologue).into(),
         replacements: &replacements,
-        tail: &Chunk::default(),
+        tail: (&no_tail).into(),
         frames_after: None,
     };
     match splice.assemble(&model, &edits, &mut editor.pool)? {

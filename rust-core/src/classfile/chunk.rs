@@ -58,6 +58,82 @@ impl Chunk {
     }
 }
 
+/// A chunk as one method places it: its bytes with some operands replaced
+/// and its labels moved. A template's chunk is shared by every method of a
+/// shape; each places it with its own pool indexes, identifier and labels,
+/// and its bytes are copied once, into the method's code.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed<'c> {
+    chunk: &'c Chunk,
+    /// Added to every label the chunk binds or jumps to.
+    label_shift: u32,
+    patches: &'c [OperandValue],
+    peak: u16,
+}
+
+/// A value written over a chunk's bytes where it is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OperandValue {
+    pub at: u32,
+    pub value: u16,
+    /// One byte (a `bipush` operand) or two.
+    pub wide: bool,
+}
+
+impl<'c> Placed<'c> {
+    pub fn new(chunk: &'c Chunk, label_shift: u32, patches: &'c [OperandValue], peak: u16) -> Self {
+        Placed { chunk, label_shift, patches, peak }
+    }
+
+    pub fn len(&self) -> u32 {
+        self.chunk.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunk.is_empty()
+    }
+
+    pub fn peak(&self) -> u16 {
+        self.peak
+    }
+
+    /// The labels bound in the chunk, with their offset in it.
+    pub fn labels(&self) -> impl Iterator<Item = (Label, u32)> + 'c {
+        let shift = self.label_shift;
+        self.chunk.labels.iter().map(move |&(l, at)| (Label(l.0 + shift), at))
+    }
+
+    /// The 16-bit branches to labels outside the chunk: where, and the target.
+    pub fn jumps(&self) -> impl Iterator<Item = (u32, Label)> + 'c {
+        let shift = self.label_shift;
+        self.chunk.jumps.iter().map(move |&(at, l)| (at, Label(l.0 + shift)))
+    }
+
+    /// Appends the chunk's bytes, operands replaced, to `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&self.chunk.bytes);
+        let placed = &mut out[start..];
+        for patch in self.patches {
+            let at = patch.at as usize;
+            if patch.wide {
+                if let Some(slot) = placed.get_mut(at..at + 2) {
+                    slot.copy_from_slice(&patch.value.to_be_bytes());
+                }
+            } else if let Some(slot) = placed.get_mut(at) {
+                *slot = patch.value as u8;
+            }
+        }
+    }
+}
+
+impl<'c> From<&'c Chunk> for Placed<'c> {
+    /// The chunk as it is.
+    fn from(chunk: &'c Chunk) -> Self {
+        Placed { chunk, label_shift: 0, patches: &[], peak: chunk.peak }
+    }
+}
+
 /// An [`InsnSink`] that encodes: one pass, no layout step.
 #[derive(Debug, Default)]
 pub struct ChunkWriter {
@@ -228,6 +304,31 @@ mod tests {
         assert_eq!(chunk.labels, [(inside, 0), (Label(102), 10)]);
         assert_eq!(chunk.jumps, [(7, outside)]);
         assert_eq!(chunk.peak, 1);
+    }
+
+    #[test]
+    fn a_placed_chunk_writes_its_operands_and_moves_its_labels() {
+        let mut w = ChunkWriter::new(false);
+        w.push(Insn::Label(Label(3)));
+        w.push(Insn::Pool { opcode: op::GETSTATIC, index: 0xF000 });
+        w.push(Insn::Push { opcode: op::BIPUSH, value: 100 });
+        w.push(Insn::Branch { opcode: op::GOTO, target: Label(9) });
+        let chunk = w.finish(0).unwrap();
+        assert_eq!(chunk.bytes, [op::GETSTATIC, 0xF0, 0x00, op::BIPUSH, 100, op::GOTO, 0, 0]);
+        let operands =
+            [OperandValue { at: 1, value: 0x0123, wide: true }, OperandValue { at: 4, value: 0xFFF9, wide: false }];
+        let placed = Placed::new(&chunk, 40, &operands, 2);
+        let mut out = vec![0xAA];
+        placed.write(&mut out);
+        assert_eq!(out, [0xAA, op::GETSTATIC, 0x01, 0x23, op::BIPUSH, 0xF9, op::GOTO, 0, 0]);
+        assert_eq!(placed.labels().collect::<Vec<_>>(), [(Label(43), 0)]);
+        assert_eq!(placed.jumps().collect::<Vec<_>>(), [(5, Label(49))]);
+        assert_eq!((placed.len(), placed.peak()), (8, 2));
+        let unchanged = Placed::from(&chunk);
+        let mut out = Vec::new();
+        unchanged.write(&mut out);
+        assert_eq!(out, chunk.bytes);
+        assert_eq!(unchanged.jumps().collect::<Vec<_>>(), [(5, Label(9))]);
     }
 
     #[test]

@@ -23,7 +23,7 @@
 
 use super::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
 use super::attribute::name;
-use super::chunk::{patch_branch, Chunk};
+use super::chunk::{patch_branch, Chunk, Placed};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
@@ -84,13 +84,13 @@ pub struct Edits<'e> {
     /// The prologue goes before the instruction at this offset (0: first);
     /// labels at that offset name the first instruction after it.
     pub insert_at: u32,
-    pub prologue: &'e Chunk,
+    pub prologue: Placed<'e>,
     /// One per return and `athrow` site, in code order: the code in its
     /// place, or `None` to keep it. A chunk placed at several sites binds no
     /// label.
-    pub replacements: &'e [Option<&'e Chunk>],
+    pub replacements: &'e [Option<Placed<'e>>],
     /// After the last instruction.
-    pub tail: &'e Chunk,
+    pub tail: Placed<'e>,
     /// Frames already encoded that follow the model's frame at this label,
     /// the last of its frames in code order.
     pub frames_after: Option<(Label, &'e EncodedFrames)>,
@@ -546,8 +546,8 @@ impl<'a> Splice<'a> {
     fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {
         let code_len = self.code_len();
         let mut generated = vec![None; (model.next_label - code_len - 1) as usize];
-        let mut bind = |chunk: &Chunk, offset: u32| -> Option<u32> {
-            for &(l, at) in &chunk.labels {
+        let mut bind = |chunk: Placed<'_>, offset: u32| -> Option<u32> {
+            for (l, at) in chunk.labels() {
                 let slot = generated.get_mut(l.0.checked_sub(code_len + 1)? as usize)?;
                 if slot.is_some() {
                     return None;
@@ -570,7 +570,7 @@ impl<'a> Splice<'a> {
                 }
                 SiteKind::Insert => bind(edits.prologue, new_offset)? - new_offset,
                 SiteKind::Return(_) | SiteKind::Throw => match replaced.next()? {
-                    Some(chunk) => bind(chunk, new_offset)? - new_offset,
+                    Some(chunk) => bind(*chunk, new_offset)? - new_offset,
                     None => site.length,
                 },
             };
@@ -603,14 +603,14 @@ impl<'a> Splice<'a> {
         // (labels past the code) come after them.
         let originals = model.frames.iter().position(|(l, _)| l.0 > code_len).unwrap_or(model.frames.len());
         let frames = &model.frames[..originals];
-        let mut max = i32::from(edits.tail.peak);
+        let mut max = i32::from(edits.tail.peak());
         let mut replaced = edits.replacements.iter();
         for site in sites {
             // The peak of the generated code over the depth it starts at.
             let peak = match site.kind {
-                SiteKind::Insert => i32::from(edits.prologue.peak),
+                SiteKind::Insert => i32::from(edits.prologue.peak()),
                 SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
-                    Some(Some(chunk)) => i32::from(chunk.peak),
+                    Some(Some(chunk)) => i32::from(chunk.peak()),
                     _ => 0,
                 },
                 SiteKind::Branch | SiteKind::Switch => 0,
@@ -732,10 +732,10 @@ fn encode_frames(
 /// Copies `chunk` to the end of `out` (code starting at `base`) and points
 /// its jumps at their labels; `None` if one does not fit 16 bits (the
 /// general path would widen it).
-fn place(chunk: &Chunk, base: usize, label: &dyn Fn(Label) -> Option<u32>, out: &mut Vec<u8>) -> Option<()> {
+fn place(chunk: Placed<'_>, base: usize, label: &dyn Fn(Label) -> Option<u32>, out: &mut Vec<u8>) -> Option<()> {
     let at = out.len();
-    out.extend_from_slice(&chunk.bytes);
-    for &(from, target) in &chunk.jumps {
+    chunk.write(out);
+    for (from, target) in chunk.jumps() {
         let from = (at - base) as u32 + from;
         if !patch_branch(&mut out[base..], from, label(target)?) {
             return None;

@@ -30,8 +30,8 @@
 use crate::classfile::splice::{self, Edits, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::{
-    BootstrapMethod, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
-    Handler, Insn, InsnSink, Label, PoolBuilder, VType,
+    BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
+    Handler, Insn, InsnSink, Label, Placed, PoolBuilder, VType,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
@@ -418,7 +418,8 @@ fn instrument_spliced<'a>(
     ) else {
         return Ok(None);
     };
-    assemble_spliced(code, splice, insert_at, [&prologue, &tail, &ret, &throw], None, pool)
+    let chunks = [&prologue, &tail, &ret, &throw].map(Placed::from);
+    assemble_spliced(code, splice, insert_at, chunks, None, pool)
 }
 
 /// [`instrument_spliced`] with the generated code copied from the template
@@ -464,8 +465,8 @@ fn instrument_from_template<'a>(
     let live = template.live_locals(&resolved);
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
-    let ([prologue, tail, ret, throw], (after, frames)) = template.copy(&resolved, monitor, id, &entry, depths, code);
-    let chunks = [&prologue, &tail, &ret, &throw];
+    let mut operands = Vec::new();
+    let (chunks, (after, frames)) = template.copy(&resolved, monitor, id, &entry, depths, code, &mut operands);
     assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool).map(Some)
 }
 
@@ -527,11 +528,11 @@ fn assemble_spliced<'a>(
     code: &CodeModel<'a>,
     splice: &Splice<'a>,
     insert_at: u32,
-    [prologue, tail, ret, throw]: [&Chunk; 4],
+    [prologue, tail, ret, throw]: [Placed<'_>; 4],
     frames_after: Option<(Label, &EncodedFrames)>,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<Option<SplicedCode>> {
-    let replacements: Vec<Option<&Chunk>> = splice
+    let replacements: Vec<Option<Placed<'_>>> = splice
         .sites()
         .iter()
         .filter_map(|site| match site.kind {

@@ -18,9 +18,10 @@
 
 use super::{plan_for, replace_return, replace_throw, surround, Constants, GeneratedDepths, Shape, Shared};
 use crate::classfile::stack_map::EncodedFrames;
+use crate::classfile::opcodes as op;
 use crate::classfile::{
     Chunk, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
-    PoolBuilder, VType,
+    OperandValue, Placed, PoolBuilder, VType,
 };
 use crate::codegen::{JavaType, Signature};
 use crate::model::TfMethod;
@@ -143,30 +144,19 @@ impl Part {
         Some(Part { chunk: writer.finish(0)?, patches })
     }
 
-    /// The chunk for one method: placeholders patched, labels moved past `first_label`.
-    fn copy(&self, constants: &[u16], monitor: u16, id: i32, first_label: u32, peak: u16) -> Chunk {
-        let mut bytes = self.chunk.bytes.clone();
-        for &(at, patch) in &self.patches {
-            let at = at as usize;
-            match patch {
-                Patch::Constant(n) => put_u16(&mut bytes, at, constants.get(usize::from(n)).copied().unwrap_or(0)),
-                Patch::Monitor => put_u16(&mut bytes, at, monitor),
-                // The template's width class holds the identifier (see `IdWidth`).
-                Patch::Id if bytes.get(at - 1) == Some(&crate::classfile::opcodes::BIPUSH) => {
-                    if let Some(b) = bytes.get_mut(at) {
-                        *b = id as i8 as u8;
-                    }
-                }
-                Patch::Id => put_u16(&mut bytes, at, id as i16 as u16),
+    /// What one method writes over the placeholders, appended to `out`.
+    fn operands(&self, constants: &[u16], monitor: u16, id: i32, out: &mut Vec<OperandValue>) {
+        out.extend(self.patches.iter().map(|&(at, patch)| match patch {
+            Patch::Constant(n) => {
+                OperandValue { at, value: constants.get(usize::from(n)).copied().unwrap_or(0), wide: true }
             }
-        }
-        let moved = |l: Label| Label(l.0 + first_label);
-        Chunk {
-            bytes,
-            labels: self.chunk.labels.iter().map(|&(l, at)| (moved(l), at)).collect(),
-            jumps: self.chunk.jumps.iter().map(|&(at, l)| (at, moved(l))).collect(),
-            peak,
-        }
+            Patch::Monitor => OperandValue { at, value: monitor, wide: true },
+            // The template's width class holds the identifier (see `IdWidth`).
+            Patch::Id => {
+                let byte = at.checked_sub(1).and_then(|i| self.chunk.bytes.get(i as usize)) == Some(&op::BIPUSH);
+                OperandValue { at, value: if byte { id as i8 as u8 as u16 } else { id as i16 as u16 }, wide: !byte }
+            }
+        }));
     }
 }
 
@@ -180,11 +170,6 @@ fn real_type(t: VType, constants: &[u16]) -> VType {
     }
 }
 
-fn put_u16(bytes: &mut [u8], at: usize, value: u16) {
-    if let Some(slot) = bytes.get_mut(at..at + 2) {
-        slot.copy_from_slice(&value.to_be_bytes());
-    }
-}
 
 /// A method's generated code, once per shape.
 pub(super) struct Template {
@@ -491,15 +476,16 @@ impl Template {
     /// frames and handler to `code` and returns the prologue, tail, return
     /// and throw chunks, and the tail's frames after its first, encoded.
     /// `entry`: the method's frame where its body starts.
-    pub(super) fn copy(
-        &self,
+    pub(super) fn copy<'t>(
+        &'t self,
         constants: &[u16],
         monitor: u16,
         id: i32,
         entry: &Frame,
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
-    ) -> ([Chunk; 4], (Label, EncodedFrames)) {
+        operands: &'t mut Vec<OperandValue>,
+    ) -> ([Placed<'t>; 4], (Label, EncodedFrames)) {
         COPIED.with(|c| c.set(c.get() + 1));
         let first = code.next_label;
         code.next_label += self.labels;
@@ -521,13 +507,20 @@ impl Template {
                 operand.copy_from_slice(&class.to_be_bytes());
             }
         }
-        let chunks = [
-            self.prologue.copy(constants, monitor, id, first, depths.prologue),
-            self.tail.copy(constants, monitor, id, first, depths.tail),
-            self.ret.copy(constants, monitor, id, first, depths.ret),
-            self.throw.copy(constants, monitor, id, first, depths.throw.unwrap_or(0)),
-        ];
-        (chunks, (moved(*after), tail_frames))
+        let parts = [&self.prologue, &self.tail, &self.ret, &self.throw];
+        let mut ends = [0usize; 4];
+        operands.clear();
+        for (part, end) in parts.iter().zip(&mut ends) {
+            part.operands(constants, monitor, id, operands);
+            *end = operands.len();
+        }
+        let operands: &'t [OperandValue] = operands;
+        let peaks = [depths.prologue, depths.tail, depths.ret, depths.throw.unwrap_or(0)];
+        let placed = |i: usize| {
+            let from = if i == 0 { 0 } else { ends[i - 1] };
+            Placed::new(&parts[i].chunk, first, &operands[from..ends[i]], peaks[i])
+        };
+        ([placed(0), placed(1), placed(2), placed(3)], (moved(*after), tail_frames))
     }
 }
 
