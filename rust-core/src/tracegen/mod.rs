@@ -466,7 +466,8 @@ fn instrument_from_template<'a>(
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
     let mut operands = Vec::new();
-    let (chunks, (after, frames)) = template.copy(&resolved, monitor, id, &entry, depths, code, &mut operands);
+    let values = template::MethodValues { constants: &resolved, monitor, id };
+    let (chunks, (after, frames)) = template.copy(&values, &entry, depths, code, &mut operands);
     assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool).map(Some)
 }
 

@@ -145,7 +145,8 @@ impl Part {
     }
 
     /// What one method writes over the placeholders, appended to `out`.
-    fn operands(&self, constants: &[u16], monitor: u16, id: i32, out: &mut Vec<OperandValue>) {
+    fn operands(&self, values: &MethodValues<'_>, out: &mut Vec<OperandValue>) {
+        let MethodValues { constants, monitor, id } = *values;
         out.extend(self.patches.iter().map(|&(at, patch)| match patch {
             Patch::Constant(n) => {
                 OperandValue { at, value: constants.get(usize::from(n)).copied().unwrap_or(0), wide: true }
@@ -158,6 +159,14 @@ impl Part {
             }
         }));
     }
+}
+
+/// What one method puts in its copy of a template: the class's pool index
+/// of each of the template's constants, the monitor's, and its identifier.
+pub(super) struct MethodValues<'v> {
+    pub constants: &'v [u16],
+    pub monitor: u16,
+    pub id: i32,
 }
 
 /// `t` with a placeholder class replaced by the class's constant.
@@ -474,19 +483,19 @@ impl Template {
 
     /// The generated code of one method: adds the template's locals, labels,
     /// frames and handler to `code` and returns the prologue, tail, return
-    /// and throw chunks, and the tail's frames after its first, encoded.
+    /// and throw chunks as the method places them (their operands written
+    /// into `operands`), and the tail's frames after its first, encoded.
     /// `entry`: the method's frame where its body starts.
     pub(super) fn copy<'t>(
         &'t self,
-        constants: &[u16],
-        monitor: u16,
-        id: i32,
+        values: &MethodValues<'_>,
         entry: &Frame,
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
         operands: &'t mut Vec<OperandValue>,
     ) -> ([Placed<'t>; 4], (Label, EncodedFrames)) {
         COPIED.with(|c| c.set(c.get() + 1));
+        let constants = values.constants;
         let first = code.next_label;
         code.next_label += self.labels;
         code.max_locals = self.max_locals;
@@ -511,7 +520,7 @@ impl Template {
         let mut ends = [0usize; 4];
         operands.clear();
         for (part, end) in parts.iter().zip(&mut ends) {
-            part.operands(constants, monitor, id, operands);
+            part.operands(values, operands);
             *end = operands.len();
         }
         let operands: &'t [OperandValue] = operands;
