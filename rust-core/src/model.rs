@@ -221,9 +221,8 @@ fn method_role(
             Some(ElementValue::String(s)) => Some(s.to_string()),
             _ => None,
         });
-    let name = member.name()?.into_owned();
-    let descriptor = member.descriptor()?.into_owned();
-
+    // Most methods of most classes have no role: their names stay borrowed.
+    let name = member.name()?;
     let role = if let Some(info) = info {
         Role::Info { tp_type: enum_element(info, "tpType").unwrap_or_else(|| "NONE".into()), tp_name: string_element(info, "tpName") }
     } else if let Some(group) = tf_annotations.first() {
@@ -240,6 +239,8 @@ fn method_role(
         .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
         .map(|(i, _)| i)
         .collect();
+    let name = name.into_owned();
+    let descriptor = member.descriptor()?.into_owned();
     let tracing_name = explicit_tracing_name.clone().unwrap_or_else(|| name.clone());
     Ok(Some(TfMethod {
         index,
