@@ -351,7 +351,7 @@ impl<'a> CodeModel<'a> {
         initial_frame: Frame,
         frames_required: bool,
         this_class: u16,
-        pool: &PoolBuilder<'a>,
+        pool: &mut PoolBuilder<'a>,
     ) -> Result<Self> {
         Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None)
     }
@@ -361,7 +361,7 @@ impl<'a> CodeModel<'a> {
         initial_frame: Frame,
         frames_required: bool,
         this_class: u16,
-        pool: &PoolBuilder<'a>,
+        pool: &mut PoolBuilder<'a>,
         runs: Option<Runs>,
     ) -> Result<Self> {
         // Every method needs a label slot per code byte and the start of every
@@ -395,7 +395,7 @@ impl<'a> CodeModel<'a> {
         initial_frame: Frame,
         frames_required: bool,
         this_class: u16,
-        pool: &PoolBuilder<'a>,
+        pool: &mut PoolBuilder<'a>,
         runs: Option<Runs>,
         labels: &mut LabelMap,
         starts: &mut Vec<u32>,

@@ -76,6 +76,9 @@ pub struct PoolBuilder<'a> {
     /// Descriptor slot sizes by entry, for stack depths (see `stack_depth`):
     /// every method of the class is assembled against this one pool.
     pub(crate) slot_cache: SlotCache,
+    /// A bit per pool index: a Class entry whose name was read and is valid
+    /// (see [`PoolBuilder::check_class`]).
+    valid_classes: Vec<u64>,
 }
 
 /// Entries by value. Utf8 entries are keyed by their bytes alone, so that
@@ -112,7 +115,15 @@ impl<'a> Index<'a> {
 impl<'a> PoolBuilder<'a> {
     pub fn new(original: ConstantPool<'a>) -> Self {
         let count = u32::from(original.count());
-        PoolBuilder { original, added: Vec::new(), added_at: Vec::new(), count, index: None, slot_cache: SlotCache::default() }
+        PoolBuilder {
+            original,
+            added: Vec::new(),
+            added_at: Vec::new(),
+            count,
+            index: None,
+            slot_cache: SlotCache::default(),
+            valid_classes: Vec::new(),
+        }
     }
 
     /// The pool as read, without the additions.
@@ -282,6 +293,22 @@ impl<'a> PoolBuilder<'a> {
             }
             other => Err(wrong_kind(index, "Utf8", &other)),
         }
+    }
+
+    /// Checks that entry `index` is a Class entry with a valid name. The
+    /// frames of every method of a class name the same few classes: each is
+    /// read once per class.
+    pub(crate) fn check_class(&mut self, index: u16) -> Result<()> {
+        let (word, bit) = (usize::from(index / 64), 1u64 << (index % 64));
+        if self.valid_classes.get(word).is_some_and(|w| w & bit != 0) {
+            return Ok(());
+        }
+        self.class_name(index)?;
+        if self.valid_classes.len() <= word {
+            self.valid_classes.resize(word + 1, 0);
+        }
+        self.valid_classes[word] |= bit;
+        Ok(())
     }
 
     /// The internal name of a Class entry.

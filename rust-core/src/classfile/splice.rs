@@ -328,7 +328,7 @@ impl<'a> Splice<'a> {
 
     /// The original frames, labelled by offset; `None` if they are malformed
     /// or off an instruction start.
-    fn frames(&self, initial: &Frame, pool: &PoolBuilder<'_>) -> Option<Vec<(Label, Frame)>> {
+    fn frames(&self, initial: &Frame, pool: &mut PoolBuilder<'_>) -> Option<Vec<(Label, Frame)>> {
         let Some(attribute) = self.code.attribute(name::STACK_MAP_TABLE) else {
             return Some(Vec::new());
         };

@@ -264,17 +264,11 @@ fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result
 }
 
 /// Checks that the Object types of decoded frames name Class constants.
-pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &PoolBuilder<'_>, at: usize) -> Result<()> {
-    // Frames repeat the same few classes: check each once (decoding the
-    // name is what costs).
-    let mut checked: Vec<u16> = Vec::new();
+pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &mut PoolBuilder<'_>, at: usize) -> Result<()> {
     for (_, frame) in frames {
         for t in frame.locals.iter().chain(&frame.stack) {
             if let VType::Object(index) = t {
-                if !checked.contains(index) {
-                    ConstantPool::at(pool.class_name(*index), at)?;
-                    checked.push(*index);
-                }
+                ConstantPool::at(pool.check_class(*index), at)?;
             }
         }
     }
