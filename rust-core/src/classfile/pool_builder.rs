@@ -95,10 +95,13 @@ impl<'a> Index<'a> {
     /// decoded (the first addition to a class's pool pays for this, and
     /// every class TF enhances gets additions).
     fn of(original: &ConstantPool<'a>) -> Self {
-        let capacity = usize::from(original.count());
+        // Room for every entry in either map, and for the additions, so that
+        // neither grows (growing rehashes every entry): an enhanced class
+        // gets dozens of constants, a few kilobytes of control bytes cost less.
+        let capacity = usize::from(original.count()) + 64;
         let mut index = Index {
-            utf8: FxHashMap::with_capacity_and_hasher(capacity / 2, Default::default()),
-            other: FxHashMap::with_capacity_and_hasher(capacity / 2, Default::default()),
+            utf8: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            other: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
         };
         // The first of equal entries is the one reused.
         for (i, tag, content) in original.raw_entries() {
