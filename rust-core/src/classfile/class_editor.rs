@@ -20,6 +20,14 @@ pub enum AttributeEntry<'a> {
 }
 
 impl AttributeEntry<'_> {
+    /// The bytes [`AttributeEntry::write`] writes.
+    fn len(&self) -> usize {
+        match self {
+            AttributeEntry::Original(attribute) => attribute.raw.len(),
+            AttributeEntry::New { data, .. } => 6 + data.len(),
+        }
+    }
+
     fn write(&self, out: &mut Vec<u8>) -> Result<()> {
         match self {
             AttributeEntry::Original(attribute) => out.extend_from_slice(attribute.raw),
@@ -80,6 +88,11 @@ impl<'a> MemberBuilder<'a> {
         }
     }
 
+    /// The bytes [`MemberBuilder::write`] writes.
+    fn len(&self) -> usize {
+        8 + self.attributes.iter().map(AttributeEntry::len).sum::<usize>()
+    }
+
     fn write(&self, out: &mut Vec<u8>) -> Result<()> {
         out.u16(self.access_flags);
         out.u16(self.name_index);
@@ -118,8 +131,6 @@ pub struct ClassEditor<'a> {
     /// pool index of its name, added to the pool then so that writing never
     /// has to add to the pool.
     bootstrap_methods: Option<(u16, Vec<BootstrapMethod>)>,
-    /// Size of the class as read, to size the output.
-    original_len: usize,
 }
 
 impl<'a> ClassEditor<'a> {
@@ -137,7 +148,6 @@ impl<'a> ClassEditor<'a> {
             methods: class.methods().iter().cloned().map(MemberEntry::Original).collect(),
             attributes: class.attributes().iter().map(|a| AttributeEntry::Original(*a)).collect(),
             bootstrap_methods: None,
-            original_len: class.bytes().len(),
         }
     }
 
@@ -317,7 +327,20 @@ impl<'a> ClassEditor<'a> {
             Some(table) if Some(i) == replaced => table,
             _ => a,
         });
-        let mut out = Vec::with_capacity(self.original_len + 256);
+        // The exact size, or a little more for the pool's additions: the
+        // class is written without the buffer growing (and being copied).
+        let members: usize = [&self.fields, &self.methods]
+            .into_iter()
+            .flatten()
+            .map(|m| match m {
+                MemberEntry::Original(m) => m.raw.len(),
+                MemberEntry::Edited(m) => m.len(),
+            })
+            .sum();
+        let attributes_len: usize = attributes.clone().chain(appended).map(AttributeEntry::len).sum();
+        let pool = self.pool.original().raw_bytes().len() + self.pool.added_len_hint();
+        let capacity = 10 + pool + 8 + 2 * self.interfaces.len() + 4 + members + 2 + attributes_len;
+        let mut out = Vec::with_capacity(capacity);
         out.u32(MAGIC);
         out.u16(self.minor_version);
         out.u16(self.major_version);

@@ -273,6 +273,12 @@ impl<'a> PoolBuilder<'a> {
         self.add(Constant::InvokeDynamic { bootstrap_method, name_and_type })
     }
 
+    /// No fewer bytes than the additions take when written: every added
+    /// Utf8 as it is, any other entry counted as the largest kind.
+    pub(crate) fn added_len_hint(&self) -> usize {
+        self.added.iter().map(|c| if let Constant::Utf8(b) = c { 3 + b.len() } else { 9 }).sum()
+    }
+
     /// Writes `constant_pool_count` and every entry: the original ones as their
     /// original bytes, then the additions.
     pub fn write(&self, out: &mut Vec<u8>) {
