@@ -509,7 +509,11 @@ fn add_live_locals(code: &mut CodeModel<'_>, insert_at: u32, live: &[(u16, VType
 /// The frame where the body starts: the parameters as declared, `this`
 /// initialized, and the locals that live across the body.
 fn entry_frame(code: &CodeModel<'_>, method: &TfMethod, this: VType, live: &[(u16, VType)]) -> Frame {
-    let mut entry = code.initial_frame.clone();
+    // Room for the padding and the live locals: set_local then never reallocates.
+    let room = usize::from(code.max_locals) + 2 * live.len();
+    let mut locals = Vec::with_capacity(room.max(code.initial_frame.locals.len()));
+    locals.extend_from_slice(&code.initial_frame.locals);
+    let mut entry = Frame { locals, stack: Vec::new() };
     if method.name == "<init>" {
         for local in &mut entry.locals {
             if *local == VType::UninitializedThis {

@@ -501,6 +501,7 @@ impl Template {
         code.max_locals = self.max_locals;
         let moved = |l: Label| Label(l.0 + first);
         let real = |t: &VType| real_type(*t, constants);
+        code.frames.reserve(self.frames.len());
         for (label, frame, from_entry) in &self.frames {
             let locals = if *from_entry { entry.locals.clone() } else { frame.locals.iter().map(real).collect() };
             code.frames.push((moved(*label), Frame { locals, stack: frame.stack.iter().map(real).collect() }));
