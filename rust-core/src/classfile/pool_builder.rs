@@ -206,6 +206,11 @@ impl<'a> PoolBuilder<'a> {
     }
 
     fn push(&mut self, constant: Constant<'a>) {
+        if self.added.is_empty() {
+            // An enhanced class gets dozens of constants: grow once, not five times.
+            self.added.reserve(64);
+            self.added_at.reserve(64);
+        }
         self.added_at.push(self.added.len() as u32);
         if constant.slots() == 2 {
             self.added_at.push(SECOND_SLOT);

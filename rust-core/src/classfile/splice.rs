@@ -193,7 +193,8 @@ fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
         return None;
     }
     let mut starts = vec![0u64; len / 64 + 1];
-    let mut sites = Vec::new();
+    // About one branch, return or throw per ten bytes of code.
+    let mut sites = Vec::with_capacity(len / 8 + 2);
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
     while at < len {
