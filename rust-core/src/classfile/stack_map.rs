@@ -187,7 +187,8 @@ pub(crate) fn decode(
         out
     };
     let count = r.count(1)?;
-    let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count);
+    // Room for the few frames an edit adds (instrumentation adds about five).
+    let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count + 8);
     let mut offset: i64 = -1;
     let mut spent = 0usize;
     for _ in 0..count {
