@@ -25,7 +25,7 @@ mvn -q -B -f "$here/asm/pom.xml" package
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 log="$here/target/last-run.txt"
 {
-    "$here/target/rust/release/tf-enhance-bench" "$classes" --passes "$passes" --threads 1,2 --general
+    "$here/target/rust/release/tf-enhance-bench" "$classes" --passes "$passes" --threads 1,2 --general --cold
     "$jdk17/bin/java" -cp "$here/asm/target/classes:$(cat "$here/asm/target/classpath.txt")" \
         org.tracingfacility.bench.asm.AsmBaselineBenchmark "$classes" --warmup 5 --passes "$passes"
 } | tee "$log"
@@ -45,4 +45,5 @@ END {
     if (cps["asm1"] > 0) printf "\nTF/ASM, one thread: %.2fx (target: 3x)\n", cps["tf1"] / cps["asm1"]
     if (cps["tf1"] > 0) printf "TF 2 threads / 1 thread: %.2fx\n", cps["tf2"] / cps["tf1"]
     if (cps["tf-general1"] > 0) printf "TF spliced / general path, one thread: %.2fx\n", cps["tf1"] / cps["tf-general1"]
+    if (cps["tf-cold1"] > 0 && cps["asm1"] > 0) printf "TF/ASM, one thread, templates made in every pass (a first build): %.2fx\n", cps["tf-cold1"] / cps["asm1"]
 }' "$log"

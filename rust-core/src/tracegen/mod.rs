@@ -45,6 +45,15 @@ mod template;
 #[doc(hidden)]
 pub use template::copied_methods as templated_methods;
 
+/// Forgets what this thread's stages remember of generated code from one
+/// class to the next (templates, stack depths per shape), as a new thread
+/// has none: for benchmarks of a first build.
+#[doc(hidden)]
+pub fn forget_generated_code() {
+    template::forget_templates();
+    DEPTHS.with(|d| d.borrow_mut().clear());
+}
+
 type Result<T> = std::result::Result<T, ClassFileError>;
 
 /// `REF_invokeStatic` (JVMS 4.4.8).

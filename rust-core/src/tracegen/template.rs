@@ -545,11 +545,24 @@ struct Symbols {
 /// The symbol of the result's class, which differs from method to method.
 const RESULT_SYMBOL: u32 = 0;
 
+impl Symbols {
+    fn new() -> Self {
+        Symbols {
+            requests: vec![Request::ResultClass],
+            numbers: [(Request::ResultClass, RESULT_SYMBOL)].into_iter().collect(),
+        }
+    }
+}
+
 thread_local! {
-    static SYMBOLS: RefCell<Symbols> = RefCell::new(Symbols {
-        requests: vec![Request::ResultClass],
-        numbers: [(Request::ResultClass, RESULT_SYMBOL)].into_iter().collect(),
-    });
+    static SYMBOLS: RefCell<Symbols> = RefCell::new(Symbols::new());
+}
+
+/// Forgets this thread's templates and the numbering of their constants, as
+/// a new thread has none (to measure what making them costs a first build).
+pub fn forget_templates() {
+    TEMPLATES.with(|t| t.borrow_mut().clear());
+    SYMBOLS.with(|s| *s.borrow_mut() = Symbols::new());
 }
 
 fn symbol(request: Request) -> u32 {

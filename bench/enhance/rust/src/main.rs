@@ -1,9 +1,12 @@
-//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general]`:
+//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general] [--cold]`:
 //! TF's enhancement throughput on every class file under DIR, in memory.
 //! With `--dump OUT` it times nothing: it writes every enhanced class under
 //! OUT (same relative paths), to compare two versions of TF with `diff -r`.
 //! With `--general` it also times the general path alone (no method spliced:
 //! `splice::set_enabled(false)`), one thread, after the other runs.
+//! With `--cold` it also times one thread with the generated code remembered
+//! across classes (tracegen's templates and depths) forgotten before every
+//! pass, as in a first build; the other runs keep it, as a build daemon does.
 //!
 //! Per thread count: one warm-up pass (page faults, allocator, caches), then N
 //! timed passes; prints the median classes/s and MB/s (MB = 10^6 bytes of
@@ -27,12 +30,14 @@ struct Options {
     dump: Option<PathBuf>,
     /// Also time the general path alone (splicing off), one thread.
     general: bool,
+    /// Also time one thread that starts every pass without templates.
+    cold: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let mut options =
-        Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None, general: false };
+        Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None, general: false, cold: false };
     let mut dir = None;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -41,6 +46,7 @@ fn parse_options() -> Result<Options, String> {
             "--filter" => options.filter = value("--filter")?,
             "--dump" => options.dump = Some(PathBuf::from(value("--dump")?)),
             "--general" => options.general = true,
+            "--cold" => options.cold = true,
             "--threads" => {
                 options.threads = value("--threads")?
                     .split(',')
@@ -51,7 +57,7 @@ fn parse_options() -> Result<Options, String> {
             _ => dir = Some(PathBuf::from(arg)),
         }
     }
-    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general]")?;
+    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general] [--cold]")?;
     if options.passes == 0 || options.threads.contains(&0) {
         return Err("--passes and every --threads value must be at least 1".into());
     }
@@ -92,38 +98,62 @@ fn run() -> Result<(), String> {
     }
     println!("TF: {} classes, {megabytes:.1} MB, filter '{}'", corpus.classes.len(), options.filter);
 
-    let mut runs: Vec<(usize, bool)> = options.threads.iter().map(|&t| (t, true)).collect();
+    let mut runs: Vec<(usize, Run)> = options.threads.iter().map(|&t| (t, Run::Spliced)).collect();
     if options.general {
-        runs.push((1, false));
+        runs.push((1, Run::General));
     }
-    for (threads, splicing) in runs {
+    if options.cold {
+        runs.push((1, Run::Cold));
+    }
+    for (threads, run) in runs {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|e| format!("could not start {threads} threads: {e}"))?;
-        pool.broadcast(|_| tf_core::classfile::splice::set_enabled(splicing));
-        let warm_up = pool.install(|| enhancer::enhance_all(&corpus, &job));
+        pool.broadcast(|_| tf_core::classfile::splice::set_enabled(run != Run::General));
+        let pass = || {
+            if run == Run::Cold {
+                pool.broadcast(|_| tf_core::tracegen::forget_generated_code());
+            }
+            pool.install(|| enhancer::enhance_all(&corpus, &job))
+        };
+        let warm_up = pass();
         let mut times = Vec::with_capacity(options.passes);
         for _ in 0..options.passes {
             let start = Instant::now();
-            let tally = pool.install(|| enhancer::enhance_all(&corpus, &job));
+            let tally = pass();
             times.push(start.elapsed());
             if tally != warm_up {
                 return Err(format!("pass results differ: {tally:?} vs {warm_up:?}"));
             }
         }
-        report(threads, splicing, &corpus, megabytes, &warm_up, &mut times);
+        report(threads, run, &corpus, megabytes, &warm_up, &mut times);
     }
     Ok(())
 }
 
-fn report(threads: usize, splicing: bool, corpus: &Corpus, megabytes: f64, tally: &Tally, times: &mut [Duration]) {
+/// What a timed run measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// As the pipeline runs, templates kept from pass to pass (and from the warm-up).
+    Spliced,
+    /// Splicing off: every method on the general path.
+    General,
+    /// Templates forgotten before every pass, as in a first build.
+    Cold,
+}
+
+fn report(threads: usize, run: Run, corpus: &Corpus, megabytes: f64, tally: &Tally, times: &mut [Duration]) {
     times.sort();
     let median = times[times.len() / 2].as_secs_f64();
     let (fastest, slowest) = (times[0].as_secs_f64(), times[times.len() - 1].as_secs_f64());
     let classes_per_s = corpus.classes.len() as f64 / median;
     let mb_per_s = megabytes / median;
-    let (label, result) = if splicing { ("TF", "tf") } else { ("TF general path", "tf-general") };
+    let (label, result) = match run {
+        Run::Spliced => ("TF", "tf"),
+        Run::General => ("TF general path", "tf-general"),
+        Run::Cold => ("TF without templates at start", "tf-cold"),
+    };
     println!(
         "{label} {threads} thread(s): median {:.1} ms ({:.1}..{:.1}) over {} passes: {classes_per_s:.0} classes/s, \
          {mb_per_s:.1} MB/s; {} enhanced, {} untouched, {} failed, {:.1} MB out",
