@@ -104,6 +104,19 @@ impl<'d> JavaType<'d> {
     }
 }
 
+/// The name of the boxing methods, `Integer.valueOf(int)` and the others.
+const VALUE_OF: &str = "valueOf";
+
+/// The names boxing adds to a pool: each box class, its `valueOf` and that
+/// method's descriptor.
+pub fn boxing_texts() -> impl Iterator<Item = &'static str> {
+    use JavaType::*;
+    [Boolean, Byte, Char, Short, Int, Long, Float, Double]
+        .into_iter()
+        .filter_map(JavaType::boxing)
+        .flat_map(|(class, value_of)| [class, VALUE_OF, value_of])
+}
+
 /// A method descriptor's parameter and return types.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature<'d> {
@@ -192,7 +205,7 @@ pub fn astore(slot: u16) -> Insn {
 /// Boxes the value on the stack if `t` is primitive.
 pub fn box_value(t: JavaType<'_>, pool: &mut impl ConstantSource, out: &mut impl InsnSink) -> Result<()> {
     if let Some((class, value_of)) = t.boxing() {
-        let index = pool.method_ref(class, "valueOf", value_of)?;
+        let index = pool.method_ref(class, VALUE_OF, value_of)?;
         out.push(Insn::Pool { opcode: op::INVOKESTATIC, index });
     }
     Ok(())

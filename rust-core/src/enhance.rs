@@ -165,6 +165,7 @@ pub fn enhance_class(
         vec![diagnostic(method, "enhance", format!("cannot be enhanced: {}", e.error))]
     };
     let mut editor = ClassEditor::new(&parsed);
+    editor.pool.set_known_texts(protocol::pool_texts());
     let mut bodies = Bodies::for_class(&tf, settings.tracegen);
     if !upgrade {
         schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;

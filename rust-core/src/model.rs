@@ -360,11 +360,11 @@ pub fn readable_parameters(descriptor: &str) -> String {
 
 fn enhanced_mark(annotations: &[Annotation<'_>]) -> Option<EnhancedMark> {
     let a = annotations.iter().find(|a| a.type_descriptor == protocol::TF_ENHANCED)?;
-    let stage = match a.element("stage") {
+    let stage = match a.element(protocol::TF_ENHANCED_STAGE) {
         Some(ElementValue::Int(s)) => *s,
         _ => 0,
     };
-    Some(EnhancedMark { stage, fingerprint: string_element(a, "fingerprint") })
+    Some(EnhancedMark { stage, fingerprint: string_element(a, protocol::TF_ENHANCED_FINGERPRINT) })
 }
 
 fn enum_element(a: &Annotation<'_>, name: &str) -> Option<String> {

@@ -7,6 +7,8 @@
 //! either side fails the build.
 #![forbid(unsafe_code)]
 
+use crate::classfile::KnownTexts;
+
 /// Package of the annotations users write (`@MethodMonitorGroup`, `@InfoMethod`, …).
 pub const ANNOTATION_PACKAGE: &str = "org/tracingfacility/annotation/";
 
@@ -18,6 +20,9 @@ pub const INFO_METHOD: &str = "Lorg/tracingfacility/annotation/InfoMethod;";
 pub const TRACING_NAME: &str = "Lorg/tracingfacility/annotation/TracingName;";
 /// `@TFEnhanced(int stage, String fingerprint)`: written by the enhancer on every class it changes.
 pub const TF_ENHANCED: &str = "Lorg/tracingfacility/annotation/TFEnhanced;";
+/// The elements of `@TFEnhanced`: the stage reached, the settings' fingerprint.
+pub const TF_ENHANCED_STAGE: &str = "stage";
+pub const TF_ENHANCED_FINGERPRINT: &str = "fingerprint";
 /// `@Redacted` on a parameter: its value never reaches a monitor.
 pub const REDACTED: &str = "Lorg/tracingfacility/annotation/Redacted;";
 /// Built-in group for methods selected by a `-filter` without `Group=`.
@@ -161,6 +166,55 @@ pub const MEMBERS: &[Member] = &[
     MM_EXCEPTION,
     MM_WANTS_ARGUMENTS,
 ];
+
+/// Every name generated code and the schema stage add to the pools of the
+/// classes they enhance, except the settings' fingerprint: the protocol's,
+/// the boxing methods', the JDK's and the attributes'. Added borrowed from
+/// here (see [`KnownTexts`]); a name missing here is copied instead.
+pub fn pool_texts() -> &'static KnownTexts {
+    static TEXTS: std::sync::LazyLock<KnownTexts> = std::sync::LazyLock::new(|| {
+        use crate::classfile::attribute_name as attribute;
+        let members = MEMBERS.iter().flat_map(|m| [m.owner, m.name, m.descriptor]);
+        // The first holder fields' names, made once for the process.
+        let holders = (0..8).map(|i| &*Box::leak(format!("{HOLDER_FIELD_PREFIX}{i}").into_boxed_str()));
+        let protocol = [
+            METHOD_MONITOR,
+            SYNCHRONIZED_HOLDER,
+            ENHANCED_CODE_SUPPORT,
+            FILTERED_GROUP,
+            TF_ENHANCED,
+            TF_ENHANCED_STAGE,
+            TF_ENHANCED_FINGERPRINT,
+            HOLDER_FIELD_DESCRIPTOR,
+            HOLDER_FIELD_SIGNATURE,
+            MONITOR_INDY_NAME,
+            MONITOR_INDY_DESCRIPTOR,
+            TIMING_POINT_TYPE,
+            TIMING_POINT_TYPE_DESCRIPTOR,
+        ];
+        let jdk = ["java/lang/Object", "java/lang/Throwable", "java/lang/Class", "java/lang/String", "[Ljava/lang/Object;"];
+        let jdk_members = ["<clinit>", "<init>", "()V"];
+        let attributes = [
+            attribute::CODE,
+            attribute::STACK_MAP_TABLE,
+            attribute::BOOTSTRAP_METHODS,
+            attribute::RUNTIME_VISIBLE_ANNOTATIONS,
+            attribute::SIGNATURE,
+            attribute::METHOD_PARAMETERS,
+        ];
+        KnownTexts::new(
+            members
+                .chain(holders)
+                .chain(protocol)
+                .chain(TIMING_POINT_TYPES)
+                .chain(crate::codegen::boxing_texts())
+                .chain(jdk)
+                .chain(jdk_members)
+                .chain(attributes),
+        )
+    });
+    &TEXTS
+}
 
 /// The protocol as text, one `owner name descriptor` line per member, then the
 /// annotation types; what `tf-enhance -protocol` prints.

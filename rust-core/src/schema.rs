@@ -576,10 +576,10 @@ pub fn mark_enhanced<'a>(
     let mut annotation = Vec::new();
     annotation.extend(pool.utf8(protocol::TF_ENHANCED)?.to_be_bytes());
     annotation.extend(2u16.to_be_bytes());
-    annotation.extend(pool.utf8("stage")?.to_be_bytes());
+    annotation.extend(pool.utf8(protocol::TF_ENHANCED_STAGE)?.to_be_bytes());
     annotation.push(b'I');
     annotation.extend(pool.integer(stage)?.to_be_bytes());
-    annotation.extend(pool.utf8("fingerprint")?.to_be_bytes());
+    annotation.extend(pool.utf8(protocol::TF_ENHANCED_FINGERPRINT)?.to_be_bytes());
     annotation.push(b's');
     annotation.extend(pool.utf8(fingerprint)?.to_be_bytes());
 

@@ -94,7 +94,7 @@ pub use code_model::{
 };
 pub use constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef, PoolLayout};
 pub use error::{ClassFileError, ErrorKind};
-pub use pool_builder::{handle_kind, ConstantSource, PoolBuilder, MAX_POOL_COUNT};
+pub use pool_builder::{handle_kind, ConstantSource, KnownTexts, PoolBuilder, MAX_POOL_COUNT};
 pub use roundtrip::{class_files, roundtrip_class, roundtrip_dir, RoundtripSummary};
 pub use stack_map::{Frame, VType};
 

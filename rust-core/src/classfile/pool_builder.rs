@@ -8,7 +8,7 @@ use super::error::{ClassFileError, Result};
 use super::mutf8;
 use std::borrow::Cow;
 use super::stack_depth::SlotCache;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
 pub const MAX_POOL_COUNT: u32 = 65_535;
@@ -79,6 +79,35 @@ pub struct PoolBuilder<'a> {
     /// A bit per pool index: a Class entry whose name was read and is valid
     /// (see [`PoolBuilder::check_class`]).
     valid_classes: Vec<u64>,
+    /// Texts added borrowed rather than copied (see [`KnownTexts`]).
+    known_texts: Option<&'static KnownTexts>,
+}
+
+/// Texts that the pools of many classes get, an instrumenter's own names,
+/// known for the whole process. A Utf8 entry added with one of them borrows
+/// it: enhancing a class adds about forty such names, and copying each
+/// (twice: the entry and its index key) was a seventh of all allocations.
+#[derive(Debug, Default)]
+pub struct KnownTexts {
+    texts: FxHashSet<&'static [u8]>,
+}
+
+impl KnownTexts {
+    /// The texts whose modified UTF-8 is their UTF-8 (no NUL, no character
+    /// outside the Basic Multilingual Plane); the others are left out.
+    pub fn new(texts: impl IntoIterator<Item = &'static str>) -> Self {
+        let plain = |t: &&'static str| matches!(mutf8::encode(t), Cow::Borrowed(_));
+        KnownTexts { texts: texts.into_iter().filter(plain).map(str::as_bytes).collect() }
+    }
+
+    pub fn contains(&self, text: &str) -> bool {
+        self.texts.contains(text.as_bytes())
+    }
+
+    /// `bytes` as a known text.
+    fn get(&self, bytes: &[u8]) -> Option<&'static [u8]> {
+        self.texts.get(bytes).copied()
+    }
 }
 
 /// Entries by value. Utf8 entries are keyed by their bytes alone, so that
@@ -126,7 +155,14 @@ impl<'a> PoolBuilder<'a> {
             index: None,
             slot_cache: SlotCache::default(),
             valid_classes: Vec::new(),
+            known_texts: None,
         }
+    }
+
+    /// Makes additions equal to one of `known` borrow it (the pool written
+    /// is the same).
+    pub fn set_known_texts(&mut self, known: &'static KnownTexts) {
+        self.known_texts = Some(known);
     }
 
     /// The pool as read, without the additions.
@@ -183,11 +219,17 @@ impl<'a> PoolBuilder<'a> {
         if let Some(&existing) = index.utf8.get(bytes.as_ref()) {
             return Ok(existing);
         }
-        let owned = bytes.into_owned();
-        let constant = Constant::Utf8(Cow::Owned(owned.clone()));
+        let (entry, key) = match self.known_texts.and_then(|known| known.get(&bytes)) {
+            Some(text) => (Cow::Borrowed(text), Cow::Borrowed(text)),
+            None => {
+                let owned = bytes.into_owned();
+                (Cow::Owned(owned.clone()), Cow::Owned(owned))
+            }
+        };
+        let constant = Constant::Utf8(entry);
         let at = self.next_index(&constant)?;
         if let Some(index) = &mut self.index {
-            index.utf8.insert(Cow::Owned(owned), at);
+            index.utf8.insert(key, at);
         }
         self.push(constant);
         Ok(at)
@@ -406,4 +448,51 @@ fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> Class
             found: super::constant_pool::tag_name(found.tag()),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::reader::Reader;
+
+    /// A pool of one Utf8 entry, `Code`.
+    fn pool_bytes() -> Vec<u8> {
+        let mut bytes = vec![0, 2, super::super::constant_pool::tag::UTF8];
+        bytes.extend(4u16.to_be_bytes());
+        bytes.extend(b"Code");
+        bytes
+    }
+
+    fn known() -> &'static KnownTexts {
+        static KNOWN: std::sync::LazyLock<KnownTexts> =
+            std::sync::LazyLock::new(|| KnownTexts::new(["org/example/Monitor", "Code", "nul\0inside"]));
+        &KNOWN
+    }
+
+    fn written(pool: &PoolBuilder<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        pool.write(&mut out);
+        out
+    }
+
+    #[test]
+    fn a_known_text_is_added_borrowed_and_written_as_any_other() {
+        let bytes = pool_bytes();
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        let (mut plain, mut knowing) = (PoolBuilder::new(original.clone()), PoolBuilder::new(original));
+        knowing.set_known_texts(known());
+        for pool in [&mut plain, &mut knowing] {
+            assert_eq!(pool.utf8("Code").expect("existing"), 1, "an original entry is reused");
+            assert_eq!(pool.class("org/example/Monitor").expect("known"), 3);
+            assert_eq!(pool.utf8("org/example/Unknown").expect("unknown"), 4);
+            assert_eq!(pool.utf8("org/example/Monitor").expect("again"), 2, "an added entry is reused");
+            assert_eq!(pool.utf8("nul\0inside").expect("not plain"), 5);
+        }
+        assert_eq!(written(&plain), written(&knowing));
+        let borrowed = |pool: &PoolBuilder<'_>, index| matches!(pool.get(index), Ok(Constant::Utf8(Cow::Borrowed(_))));
+        assert!(!borrowed(&plain, 2));
+        assert!(borrowed(&knowing, 2), "a known text is not copied");
+        assert!(!borrowed(&knowing, 4), "an unknown text is copied");
+        assert!(!borrowed(&knowing, 5), "a text whose modified UTF-8 differs is never known");
+    }
 }
