@@ -56,6 +56,11 @@ pub struct Member {
 /// Holder field added per TF annotation; its name is `HOLDER_FIELD_PREFIX` + the
 /// index of the annotation in the class's sorted TF annotation list.
 pub const HOLDER_FIELD_PREFIX: &str = "__tf$holder$";
+
+/// Name of the holder field of the TF annotation at `index` in the class's sorted list.
+pub fn holder_field(index: usize) -> String {
+    format!("{HOLDER_FIELD_PREFIX}{index}")
+}
 pub const HOLDER_FIELD_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/SynchronizedHolder;";
 pub const HOLDER_FIELD_SIGNATURE: &str =
     "Lorg/tracingfacility/runtime/SynchronizedHolder<Lorg/tracingfacility/runtime/MethodMonitor;>;";
@@ -176,7 +181,7 @@ pub fn pool_texts() -> &'static KnownTexts {
         use crate::classfile::attribute_name as attribute;
         let members = MEMBERS.iter().flat_map(|m| [m.owner, m.name, m.descriptor]);
         // The first holder fields' names, made once for the process.
-        let holders = (0..8).map(|i| &*Box::leak(format!("{HOLDER_FIELD_PREFIX}{i}").into_boxed_str()));
+        let holders = (0..8).map(|i| &*Box::leak(holder_field(i).into_boxed_str()));
         let protocol = [
             METHOD_MONITOR,
             SYNCHRONIZED_HOLDER,

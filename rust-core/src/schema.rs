@@ -189,10 +189,6 @@ pub fn info_descriptor(descriptor: &str) -> String {
     }
 }
 
-/// Name of the holder field of the group at `index` in `tf.holder_groups`.
-pub fn holder_field(index: usize) -> String {
-    format!("{}{index}", protocol::HOLDER_FIELD_PREFIX)
-}
 
 fn add_holder_fields(class: &ClassFile<'_>, tf: &TfClass, editor: &mut ClassEditor<'_>) -> Result<Vec<String>> {
     let signature = editor.pool.utf8(protocol::HOLDER_FIELD_SIGNATURE)?;
@@ -201,7 +197,7 @@ fn add_holder_fields(class: &ClassFile<'_>, tf: &TfClass, editor: &mut ClassEdit
     let visibility = if class.access_flags() & ACC_INTERFACE != 0 { ACC_PUBLIC } else { ACC_PRIVATE };
     let mut names = Vec::new();
     for index in 0..tf.holder_groups.len() {
-        let name = holder_field(index);
+        let name = protocol::holder_field(index);
         let field = editor.add_field(
             visibility | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC,
             &name,

@@ -100,6 +100,7 @@ impl KnownTexts {
         KnownTexts { texts: texts.into_iter().filter(plain).map(str::as_bytes).collect() }
     }
 
+    /// Is `text` one of the known texts?
     pub fn contains(&self, text: &str) -> bool {
         self.texts.contains(text.as_bytes())
     }
@@ -457,7 +458,7 @@ mod tests {
 
     /// A pool of one Utf8 entry, `Code`.
     fn pool_bytes() -> Vec<u8> {
-        let mut bytes = vec![0, 2, super::super::constant_pool::tag::UTF8];
+        let mut bytes = vec![0, 2, crate::classfile::tag::UTF8];
         bytes.extend(4u16.to_be_bytes());
         bytes.extend(b"Code");
         bytes

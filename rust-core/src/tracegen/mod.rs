@@ -233,7 +233,7 @@ fn group_monitor_lookup(
     } else {
         let pool = &mut editor.pool;
         let field =
-            pool.field_ref(&tf.internal_name, &schema::holder_field(holder), protocol::HOLDER_FIELD_DESCRIPTOR)?;
+            pool.field_ref(&tf.internal_name, &protocol::holder_field(holder), protocol::HOLDER_FIELD_DESCRIPTOR)?;
         let content = pool.method_ref(
             protocol::HOLDER_CONTENT.owner,
             protocol::HOLDER_CONTENT.name,
