@@ -165,7 +165,8 @@ fn one_type(text: &str) -> Option<(JavaType<'_>, &str)> {
         b'F' => (JavaType::Float, rest),
         b'D' => (JavaType::Double, rest),
         b'L' => {
-            let end = rest.find(';')?;
+            // Names are short: a byte loop beats `str::find`'s searcher here.
+            let end = rest.bytes().position(|b| b == b';')?;
             (JavaType::Reference(&rest[..end]), &rest[end + 1..])
         }
         b'[' => {

@@ -110,9 +110,10 @@ pub fn enhance_class(
     selections: &[Selection],
     settings: &Settings,
 ) -> Result<Outcome, Vec<Diagnostic>> {
-    let file = class.file.display().to_string();
+    // The file's name as text only for a diagnostic: most classes make none.
+    let file = || Some(class.file.display().to_string());
     let diagnostic = |method: Option<String>, rule: &str, message: String| Diagnostic {
-        file: Some(file.clone()),
+        file: file(),
         class: Some(class.name.clone()),
         method,
         rule: rule.into(),
@@ -153,7 +154,7 @@ pub fn enhance_class(
     if !upgrade {
         let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
         if !offences.is_empty() {
-            return Err(offences.into_iter().map(|d| Diagnostic { file: Some(file.clone()), ..d }).collect());
+            return Err(offences.into_iter().map(|d| Diagnostic { file: file(), ..d }).collect());
         }
     }
     let enhance_error = |e: ClassFileError| vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))];

@@ -124,13 +124,15 @@ impl Target {
 
 impl ClassPattern {
     pub fn matches(&self, class: &str) -> bool {
-        let package = class.rfind('.').map_or("", |i| &class[..i]);
+        let package = || class.rfind('.').map_or("", |i| &class[..i]);
         match self {
             ClassPattern::Exact(name) => name == class,
-            ClassPattern::Package(p) => package == p,
+            ClassPattern::Package(p) => package() == p,
+            // `**` matches every class: asked for every method, it looks at none.
+            ClassPattern::PackageTree(p) if p.is_empty() => true,
             ClassPattern::PackageTree(p) => {
-                p.is_empty()
-                    || package == p
+                let package = package();
+                package == p
                     || (package.len() > p.len() && package.starts_with(p.as_str()) && package[p.len()..].starts_with('.'))
             }
         }

@@ -96,7 +96,8 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
     }
     // Every method by name, a method's overloads in index order: one sort,
     // where a map would allocate a list per name for every class.
-    let mut by_name: Vec<(std::borrow::Cow<'_, str>, Option<&TfMethod>)> = Vec::with_capacity(class.methods().len());
+    let mut by_name: Vec<(std::borrow::Cow<'_, str>, usize, Option<&TfMethod>)> =
+        Vec::with_capacity(class.methods().len());
     for (index, member) in class.methods().iter().enumerate() {
         // Bridges and other compiler-made methods are not the user's overloads.
         if member.access_flags & (ACC_BRIDGE | ACC_SYNTHETIC) != 0 {
@@ -108,12 +109,13 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
         if tf_method.is_none() && member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) != 0 {
             continue;
         }
-        by_name.push((member.name()?, tf_method));
+        by_name.push((member.name()?, index, tf_method));
     }
-    by_name.sort_by(|a, b| a.0.cmp(&b.0));
+    // Unstable with the index as tie-break: a stable sort allocates its scratch.
+    by_name.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     for group in by_name.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
         let name = &group[0].0;
-        let overloads: Vec<Option<&TfMethod>> = group.iter().map(|(_, m)| *m).collect();
+        let overloads: Vec<Option<&TfMethod>> = group.iter().map(|(_, _, m)| *m).collect();
         let kinds: Vec<&str> = overloads
             .iter()
             .map(|m| match m {

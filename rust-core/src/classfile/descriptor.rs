@@ -39,7 +39,8 @@ fn field_type<'d>(text: &'d str, whole: &str) -> Result<(FieldType<'d>, &'d str)
         b'J' => (FieldType::Long, rest),
         b'D' => (FieldType::Double, rest),
         b'L' => {
-            let end = rest.find(';').ok_or_else(|| bad(whole))?;
+            // Names are short: a byte loop beats `str::find`'s searcher here.
+            let end = rest.bytes().position(|b| b == b';').ok_or_else(|| bad(whole))?;
             (FieldType::Reference(rest.get(..end).unwrap_or_default()), rest.get(end + 1..).unwrap_or_default())
         }
         b'[' => {
@@ -85,31 +86,43 @@ impl MethodType<'_> {
 }
 
 pub fn parse_method(descriptor: &str) -> Result<MethodType<'_>> {
-    let mut rest = descriptor.strip_prefix('(').ok_or_else(|| bad(descriptor))?;
     let mut parameters = Vec::new();
+    let returns = walk_method(descriptor, |t| {
+        parameters.push(t);
+        Ok(())
+    })?;
+    Ok(MethodType { parameters, returns })
+}
+
+/// Walks method descriptor `descriptor`: `each` gets its parameter types in
+/// order, and the return type (`None` for void) is returned. What needs the
+/// parameters one by one collects nothing.
+pub fn walk_method<'d>(
+    descriptor: &'d str,
+    mut each: impl FnMut(FieldType<'d>) -> Result<()>,
+) -> Result<Option<FieldType<'d>>> {
+    let mut rest = descriptor.strip_prefix('(').ok_or_else(|| bad(descriptor))?;
     while !rest.starts_with(')') {
         let (t, after) = field_type(rest, descriptor)?;
-        parameters.push(t);
+        each(t)?;
         rest = after;
     }
     let rest = rest.get(1..).unwrap_or_default();
-    let returns = if rest == "V" { None } else { Some(parse_field(rest)?) };
-    Ok(MethodType { parameters, returns })
+    if rest == "V" {
+        Ok(None)
+    } else {
+        parse_field(rest).map(Some)
+    }
 }
 
 /// Parameter slots and return slots of a method descriptor.
 pub fn method_slot_sizes(descriptor: &str) -> Result<(i32, i32)> {
-    // The same walk as `parse_method`, counting instead of collecting.
-    let mut rest = descriptor.strip_prefix('(').ok_or_else(|| bad(descriptor))?;
     let mut parameters: u16 = 0;
-    while !rest.starts_with(')') {
-        let (t, after) = field_type(rest, descriptor)?;
+    let returns = walk_method(descriptor, |t| {
         parameters = parameters.wrapping_add(t.slots());
-        rest = after;
-    }
-    let rest = rest.get(1..).unwrap_or_default();
-    let returns = if rest == "V" { 0 } else { parse_field(rest)?.slots() };
-    Ok((i32::from(parameters), i32::from(returns)))
+        Ok(())
+    })?;
+    Ok((i32::from(parameters), i32::from(returns.map_or(0, |t| t.slots()))))
 }
 
 #[cfg(test)]

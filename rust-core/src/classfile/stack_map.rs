@@ -62,8 +62,8 @@ impl Frame {
         descriptor: &str,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Frame> {
-        let method = descriptor::parse_method(descriptor)?;
-        let mut locals = Vec::with_capacity(method.parameters.len() + 1);
+        // Each parameter takes a character or more of "(...)R": room for them and `this`.
+        let mut locals = Vec::with_capacity(descriptor.len().saturating_sub(2));
         if !is_static {
             // java/lang/Object's constructor has no superclass constructor to call.
             let is_object = || pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
@@ -73,9 +73,10 @@ impl Frame {
                 VType::Object(class_index)
             });
         }
-        for parameter in method.parameters {
+        descriptor::walk_method(descriptor, |parameter| {
             locals.push(VType::of(parameter, pool)?);
-        }
+            Ok(())
+        })?;
         Ok(Frame { locals, stack: Vec::new() })
     }
 
