@@ -14,7 +14,7 @@ const RETURN: u8 = 0xb1;
 
 /// Checks `tf` (built from `class`); returns every offence.
 pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, ClassFileError> {
-    let mut out = Offences { class: tf.binary_name(), list: Vec::new() };
+    let mut out = Offences { tf, list: Vec::new() };
     for m in &tf.without_code {
         let what = if m.is_info() { "an info method" } else { "a monitored method" };
         out.add(m, "method-without-code", format!("{what} must have a body: abstract and native methods cannot be enhanced"));
@@ -31,18 +31,19 @@ pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, 
     Ok(out.list)
 }
 
-struct Offences {
-    class: String,
+struct Offences<'t> {
+    /// The class, named only in an offence: most classes have none.
+    tf: &'t TfClass,
     list: Vec<Diagnostic>,
 }
 
-impl Offences {
+impl Offences<'_> {
     fn add(&mut self, m: &TfMethod, rule: &str, message: String) {
         self.add_for(Some(m.signature()), rule, message);
     }
 
     fn add_for(&mut self, method: Option<String>, rule: &str, message: String) {
-        self.list.push(Diagnostic { file: None, class: Some(self.class.clone()), method, rule: rule.into(), message });
+        self.list.push(Diagnostic { file: None, class: Some(self.tf.binary_name()), method, rule: rule.into(), message });
     }
 }
 
@@ -148,6 +149,10 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
 }
 
 fn check_tracing_names(tf: &TfClass, out: &mut Offences) {
+    // As many distinct tracing names as methods: none is shared.
+    if tf.tracing_names.len() == tf.methods.len() {
+        return;
+    }
     let mut by_tracing_name: BTreeMap<&str, Vec<&TfMethod>> = BTreeMap::new();
     for m in &tf.methods {
         by_tracing_name.entry(&m.tracing_name).or_default().push(m);
