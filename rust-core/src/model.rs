@@ -182,8 +182,11 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
 
     let mut holder_groups: BTreeSet<String> = class_groups.iter().cloned().collect();
     for m in &methods {
+        // Most methods share a group: copied once, not once per method.
         if let Role::Monitored { group, .. } = &m.role {
-            holder_groups.insert(group.clone());
+            if !holder_groups.contains(group) {
+                holder_groups.insert(group.clone());
+            }
         }
     }
     // Sorted and unique: a sorted vector needs one allocation, a set one per name.

@@ -37,6 +37,7 @@ use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
 use crate::schema::{self, Bodies, InMethod, Registration, StageError};
+use std::rc::Rc;
 
 mod template;
 
@@ -145,7 +146,8 @@ const SHARED_COUNT: usize = Shared::ObjectArray as usize + 1;
 struct Constants {
     known: [Option<u16>; SHARED_COUNT],
     /// The monitor lookup of each group the class's methods report to.
-    monitors: Vec<(String, Vec<Insn>)>,
+    /// Shared by the group's methods, not copied for each.
+    monitors: Vec<(String, Rc<[Insn]>)>,
     /// The pool indexes of templates' constants, by symbol (0: not asked yet).
     symbols: Vec<u16>,
 }
@@ -201,14 +203,14 @@ fn monitor_lookup(
     method: &TfMethod,
     editor: &mut ClassEditor<'_>,
     constants: &mut Constants,
-) -> Result<Vec<Insn>> {
+) -> Result<Rc<[Insn]>> {
     let crate::model::Role::Monitored { group, .. } = &method.role else {
-        return Ok(Vec::new());
+        return Ok(Rc::new([]));
     };
     if let Some((_, lookup)) = constants.monitors.iter().find(|(g, _)| g == group) {
         return Ok(lookup.clone());
     }
-    let lookup = group_monitor_lookup(class, tf, group, editor)?;
+    let lookup: Rc<[Insn]> = group_monitor_lookup(class, tf, group, editor)?.into();
     constants.monitors.push((group.clone(), lookup.clone()));
     Ok(lookup)
 }
