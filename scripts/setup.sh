@@ -12,6 +12,17 @@ if ! command -v gradle >/dev/null 2>&1; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gradle >/dev/null
 fi
 
+# llvm-profdata of rustc's own LLVM: the release build optimizes tf-core with a
+# profile of a training run (scripts/native-release.sh), and only that
+# version reads the profiles rustc writes. Debian packages it as llvm-<major>.
+llvm_major="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
+if ! command -v "llvm-profdata-$llvm_major" >/dev/null 2>&1; then
+  echo "setup: installing Debian's llvm-$llvm_major (llvm-profdata, for the profile-guided release build)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "llvm-$llvm_major" >/dev/null \
+    || echo "setup: no llvm-$llvm_major package here: the release build goes without a profile" >&2
+fi
+
 # cargo-fuzz runs the class-file fuzz target (bounded) in the test command.
 if ! command -v cargo-fuzz >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo-fuzz" ]; then
   echo "setup: installing cargo-fuzz"

@@ -9,23 +9,51 @@ jdk17="${JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 jimage="${JIMAGE:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/jimage}"
 classes="$here/target/jdk17/java.base"
 
-if [ ! -d "$classes" ]; then
-    echo "extracting java.base from $jdk17/lib/modules into $here/target/jdk17"
-    mkdir -p "$here/target/jdk17"
+# java.base is measured; java.xml and jdk.compiler train the profile-guided build.
+extract() { # DIR MODULE-REGEX
+    [ -d "$1" ] && return
+    echo "extracting $2 from $jdk17/lib/modules into $1"
+    mkdir -p "$1"
     # The JDK 17 jimage reads its own image; fall back to the newer one.
-    "$jdk17/bin/jimage" extract --dir "$here/target/jdk17" --include 'regex:/java.base/.*' "$jdk17/lib/modules" 2>/dev/null \
-        || "$jimage" extract --dir "$here/target/jdk17" --include 'regex:/java.base/.*' "$jdk17/lib/modules"
-fi
+    "$jdk17/bin/jimage" extract --dir "$1" --include "regex:/($2)/.*" "$jdk17/lib/modules" 2>/dev/null \
+        || "$jimage" extract --dir "$1" --include "regex:/($2)/.*" "$jdk17/lib/modules"
+}
+extract "$here/target/jdk17" 'java\.base'
+extract "$here/target/pgo/corpus" 'java\.xml|jdk\.compiler'
 
-echo "building the TF benchmark (release)"
-CARGO_TARGET_DIR="$here/target/rust" cargo build --quiet --release --manifest-path "$here/rust/Cargo.toml"
+# The shipped library is built with a profile (scripts/native-release.sh);
+# so is the benchmark, trained the same way on the same two modules (its
+# own binary: a profile names functions by crate hashes that differ between
+# workspaces). TF_BENCH_PGO=0 measures a build without one.
+llvm_major="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
+profdata="$(command -v "llvm-profdata-$llvm_major" || true)"
+pgo="$here/target/pgo"
+if [ "${TF_BENCH_PGO:-1}" = 1 ] && [ -n "$profdata" ]; then
+    echo "building the TF benchmark instrumented, training it on $(find "$pgo/corpus" -name '*.class' | wc -l) classes"
+    rm -rf "$pgo/raw"
+    RUSTFLAGS="-Cprofile-generate=$pgo/build-scripts" CARGO_TARGET_DIR="$here/target/rust-instrumented" \
+        cargo build --quiet --release --manifest-path "$here/rust/Cargo.toml"
+    LLVM_PROFILE_FILE="$pgo/raw/bench-%p.profraw" \
+        "$here/target/rust-instrumented/release/tf-enhance-bench" "$pgo/corpus" --passes 3 --threads 1 --cold >/dev/null
+    "$profdata" merge -o "$pgo/bench.profdata" "$pgo/raw"
+    echo "building the TF benchmark (release, profile-guided)"
+    RUSTFLAGS="-Cprofile-use=$pgo/bench.profdata" CARGO_TARGET_DIR="$here/target/rust-pgo" \
+        cargo build --quiet --release --manifest-path "$here/rust/Cargo.toml"
+    tf_bench="$here/target/rust-pgo/release/tf-enhance-bench"
+    echo "TF build: profile-guided"
+else
+    echo "building the TF benchmark (release, no profile: ${profdata:+TF_BENCH_PGO=0}${profdata:-no llvm-profdata-$llvm_major})"
+    CARGO_TARGET_DIR="$here/target/rust" cargo build --quiet --release --manifest-path "$here/rust/Cargo.toml"
+    tf_bench="$here/target/rust/release/tf-enhance-bench"
+    echo "TF build: without a profile"
+fi
 echo "building the ASM baseline"
 mvn -q -B -f "$here/asm/pom.xml" package
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 log="$here/target/last-run.txt"
 {
-    "$here/target/rust/release/tf-enhance-bench" "$classes" --passes "$passes" --threads 1,2 --general --cold
+    "$tf_bench" "$classes" --passes "$passes" --threads 1,2 --general --cold
     "$jdk17/bin/java" -cp "$here/asm/target/classes:$(cat "$here/asm/target/classpath.txt")" \
         org.tracingfacility.bench.asm.AsmBaselineBenchmark "$classes" --warmup 5 --passes "$passes"
 } | tee "$log"
