@@ -23,9 +23,8 @@ without_profile() {
   exec cargo build --release -p tf-core --target-dir "$target"
 }
 
-# rustc writes raw profiles of its own LLVM's version: only that llvm-profdata reads them.
-llvm_major="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
-profdata="$(command -v "llvm-profdata-$llvm_major" || true)"
+source scripts/llvm-profdata.sh
+profdata="$llvm_profdata"
 [ -n "$profdata" ] || without_profile "no llvm-profdata-$llvm_major (rustc's LLVM is $llvm_major)"
 javac_path="$(command -v javac || true)"
 [ -n "$javac_path" ] || without_profile "no JDK (javac) on the PATH"

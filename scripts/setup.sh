@@ -13,10 +13,9 @@ if ! command -v gradle >/dev/null 2>&1; then
 fi
 
 # llvm-profdata of rustc's own LLVM: the release build optimizes tf-core with a
-# profile of a training run (scripts/native-release.sh), and only that
-# version reads the profiles rustc writes. Debian packages it as llvm-<major>.
-llvm_major="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
-if ! command -v "llvm-profdata-$llvm_major" >/dev/null 2>&1; then
+# profile of a training run (scripts/native-release.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/llvm-profdata.sh"
+if [ -z "$llvm_profdata" ]; then
   echo "setup: installing Debian's llvm-$llvm_major (llvm-profdata, for the profile-guided release build)"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "llvm-$llvm_major" >/dev/null \

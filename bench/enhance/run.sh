@@ -25,8 +25,8 @@ extract "$here/target/pgo/corpus" 'java\.xml|jdk\.compiler'
 # so is the benchmark, trained the same way on the same two modules (its
 # own binary: a profile names functions by crate hashes that differ between
 # workspaces). TF_BENCH_PGO=0 measures a build without one.
-llvm_major="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
-profdata="$(command -v "llvm-profdata-$llvm_major" || true)"
+source "$here/../../scripts/llvm-profdata.sh"
+profdata="$llvm_profdata"
 pgo="$here/target/pgo"
 if [ "${TF_BENCH_PGO:-1}" = 1 ] && [ -n "$profdata" ]; then
     echo "building the TF benchmark instrumented, training it on $(find "$pgo/corpus" -name '*.class' | wc -l) classes"
