@@ -104,6 +104,47 @@ pub const THROWN: Member = Member {
     descriptor: "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;I)V",
 };
 
+/// `static void returned(MethodMonitor mm, int id, T result, long token)`, one
+/// per kind of result (`T` one of `boolean`, `byte`, `char`, `short`, `int`,
+/// `long`, `float`, `double`, `Object`): the exit of a method that returns a
+/// value, `mm.exitWithToken(id, mm.wantsArguments() ? boxed result : null,
+/// token)`. A call rather than inline code: the boxing branch would need two
+/// stack map frames and a boxing method reference in every such method.
+pub const RETURNED: [Member; 9] = [
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;IZJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;IBJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;ICJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;ISJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;IIJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;IJJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;IFJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;IDJ)V"),
+    returned("(Lorg/tracingfacility/runtime/MethodMonitor;ILjava/lang/Object;J)V"),
+];
+
+const fn returned(descriptor: &'static str) -> Member {
+    Member { owner: ENHANCED_CODE_SUPPORT, name: "returned", descriptor }
+}
+
+/// `static void failed(Throwable t, Throwable lastReported, MethodMonitor mm, int id, long token)`:
+/// the end of a void method by a throwable. When `mm` is not null: reports
+/// `t` unless it is the throwable this invocation reported last at a throw
+/// site, then `mm.exitWithToken(id, token)`. A call rather than inline code,
+/// so the catch-all handler needs one stack map frame.
+pub const FAILED: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "failed",
+    descriptor: "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;IJ)V",
+};
+
+/// [`FAILED`] for a method that returns a value: its exit is
+/// `mm.exitWithToken(id, null, token)`.
+pub const FAILED_WITH_RESULT: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "failedWithResult",
+    descriptor: "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;IJ)V",
+};
+
 /// `static final Object[] NO_ARGS`: passed when the monitor does not want values.
 pub const NO_ARGS: Member =
     Member { owner: ENHANCED_CODE_SUPPORT, name: "NO_ARGS", descriptor: "[Ljava/lang/Object;" };
@@ -134,9 +175,11 @@ pub const MM_ENTER_WITH_TOKEN: Member =
 pub const MM_EXIT_VOID_WITH_TOKEN: Member =
     Member { owner: METHOD_MONITOR, name: "exitWithToken", descriptor: "(IJ)V" };
 /// `default void exitWithToken(int ident, Object result, long token)`: the exit of
-/// any other method (result null on the abrupt path, or when arguments are not wanted).
+/// any other method (result null on the abrupt path, or when arguments are not
+/// wanted), called by [`RETURNED`] and [`FAILED_WITH_RESULT`].
 pub const MM_EXIT_VALUE_WITH_TOKEN: Member =
     Member { owner: METHOD_MONITOR, name: "exitWithToken", descriptor: "(ILjava/lang/Object;J)V" };
+/// `void exception(int ident, Throwable t)`, called by [`THROWN`] and [`FAILED`].
 pub const MM_EXCEPTION: Member =
     Member { owner: METHOD_MONITOR, name: "exception", descriptor: "(ILjava/lang/Throwable;)V" };
 /// `default boolean wantsArguments()`: false lets generated code skip boxing
@@ -159,6 +202,17 @@ pub const MEMBERS: &[Member] = &[
     REGISTER_CLASS,
     LINK_MONITOR,
     THROWN,
+    RETURNED[0],
+    RETURNED[1],
+    RETURNED[2],
+    RETURNED[3],
+    RETURNED[4],
+    RETURNED[5],
+    RETURNED[6],
+    RETURNED[7],
+    RETURNED[8],
+    FAILED,
+    FAILED_WITH_RESULT,
     NO_ARGS,
     REDACTED_VALUE,
     MM_ENTER,

@@ -7,14 +7,22 @@
 //!     reported = null
 //!     token = 0L                     (long; dead when mm is null, which C2 drops)
 //!     if (mm != null) token = mm.enterWithToken(id, mm.wantsArguments() ? new Object[]{args…} : NO_ARGS)
+//!                                    (no parameters: NO_ARGS, without asking)
 //! body:                              ─┐ try (catch-all handler, lowest priority)
 //!     info(…, null, 0)  → info(…, mm, id)
 //!     throw t           → EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t
 //!     return v          → result = v; goto exit
 //!                                    ─┘
-//! exit:   if (mm != null) mm.exitWithToken(id[, mm.wantsArguments() ? box(result) : null], token); return result
-//! handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
+//! exit:   if (mm != null) mm.exitWithToken(id, token)                         void
+//!         if (mm != null) EnhancedCodeSupport.returned(mm, id, result, token)  any other
+//!         return [result]
+//! handler(t): EnhancedCodeSupport.failed[WithResult](t, reported, mm, id, token); throw t
 //! ```
+//!
+//! What is not on the disabled path is a call into `EnhancedCodeSupport`
+//! (`protocol::RETURNED`, `protocol::FAILED`): boxing the result when the
+//! monitor wants it, telling a reported throwable from a new one. Inline, each
+//! branch would cost every method stack map frames and code.
 //!
 //! The token (`protocol::MM_ENTER_WITH_TOKEN`) is the monitor's per-invocation
 //! state kept in this frame, a start time for `timing`: set before the
@@ -59,7 +67,6 @@ type Result<T> = std::result::Result<T, ClassFileError>;
 
 /// `REF_invokeStatic` (JVMS 4.4.8).
 const REF_INVOKE_STATIC: u8 = 6;
-const IF_ACMPEQ: u8 = 0xa5;
 const ACC_STATIC: u16 = 0x0008;
 
 /// Adds the monitoring code to every monitored method of `tf`.
@@ -124,14 +131,13 @@ enum Shared {
     Wants,
     EnterWithToken,
     ExitVoidWithToken,
-    ExitValueWithToken,
-    Exception,
+    Failed,
+    FailedWithResult,
     Redacted,
     NoArgs,
     Thrown,
     MethodMonitor,
     Throwable,
-    Object,
     ObjectArray,
 }
 
@@ -163,20 +169,20 @@ impl Constants {
         fn field(member: protocol::Member, pool: &mut impl ConstantSource) -> Result<u16> {
             pool.field_ref(member.owner, member.name, member.descriptor)
         }
+        fn method(member: protocol::Member, pool: &mut impl ConstantSource) -> Result<u16> {
+            pool.method_ref(member.owner, member.name, member.descriptor)
+        }
         let index = match shared {
             Shared::Wants => interface(protocol::MM_WANTS_ARGUMENTS, pool)?,
             Shared::EnterWithToken => interface(protocol::MM_ENTER_WITH_TOKEN, pool)?,
             Shared::ExitVoidWithToken => interface(protocol::MM_EXIT_VOID_WITH_TOKEN, pool)?,
-            Shared::ExitValueWithToken => interface(protocol::MM_EXIT_VALUE_WITH_TOKEN, pool)?,
-            Shared::Exception => interface(protocol::MM_EXCEPTION, pool)?,
+            Shared::Failed => method(protocol::FAILED, pool)?,
+            Shared::FailedWithResult => method(protocol::FAILED_WITH_RESULT, pool)?,
             Shared::Redacted => field(protocol::REDACTED_VALUE, pool)?,
             Shared::NoArgs => field(protocol::NO_ARGS, pool)?,
-            Shared::Thrown => {
-                pool.method_ref(protocol::THROWN.owner, protocol::THROWN.name, protocol::THROWN.descriptor)?
-            }
+            Shared::Thrown => method(protocol::THROWN, pool)?,
             Shared::MethodMonitor => pool.class(protocol::METHOD_MONITOR)?,
             Shared::Throwable => pool.class("java/lang/Throwable")?,
-            Shared::Object => pool.class("java/lang/Object")?,
             Shared::ObjectArray => pool.class("[Ljava/lang/Object;")?,
         };
         if let Some(slot) = self.known.get_mut(shared as usize) {
@@ -256,7 +262,6 @@ struct Locals<'d> {
     reported: u16,
     /// The `long` that `enterWithToken` returned, for `exitWithToken` (two slots).
     token: u16,
-    thrown: u16,
     /// The return value's type and slot, for non-void methods.
     result: Option<(JavaType<'d>, u16)>,
 }
@@ -311,7 +316,6 @@ fn plan_for<'d>(
         monitor: code.new_local(1)?,
         reported: code.new_local(1)?,
         token: code.new_local(JavaType::Long.slots())?,
-        thrown: code.new_local(1)?,
         result: match signature.returns {
             Some(t) => Some((t, code.new_local(t.slots())?)),
             None => None,
@@ -742,11 +746,7 @@ fn prologue(
 ) -> Result<()> {
     let (signature, is_static, locals, labels, id) =
         (&plan.signature, plan.is_static, &plan.locals, &plan.labels, plan.id);
-    let no_args = code.new_label();
-    let enter = code.new_label();
-    let wants = constants.call(Shared::Wants, 1, pool)?;
     let enter_call = constants.call(Shared::EnterWithToken, 3, pool)?;
-    let redacted = constants.get(Shared::Redacted, pool)?;
     let no_args_field = constants.get(Shared::NoArgs, pool)?;
     out.push_all(monitor.iter().cloned());
     out.push_all([
@@ -760,6 +760,22 @@ fn prologue(
         Insn::Branch { opcode: op::IFNULL, target: labels.body },
         codegen::aload(locals.monitor),
         codegen::push_int(id, pool)?,
+    ]);
+    if signature.parameters.is_empty() {
+        // No arguments to box: the shared empty array whether the monitor wants them or not.
+        out.push_all([
+            Insn::Pool { opcode: op::GETSTATIC, index: no_args_field },
+            enter_call,
+            codegen::store(JavaType::Long, locals.token),
+            Insn::Label(labels.body),
+        ]);
+        return Ok(());
+    }
+    let no_args = code.new_label();
+    let enter = code.new_label();
+    let wants = constants.call(Shared::Wants, 1, pool)?;
+    let redacted = constants.get(Shared::Redacted, pool)?;
+    out.push_all([
         codegen::aload(locals.monitor),
         wants,
         Insn::Branch { opcode: op::IFEQ, target: no_args },
@@ -886,19 +902,11 @@ fn epilogue(
     constants: &mut Constants,
     out: &mut impl InsnSink,
 ) -> Result<()> {
-    let (signature, locals, labels, types, id) = (&plan.signature, &plan.locals, &plan.labels, &plan.types, plan.id);
-    let exit_member = if signature.returns.is_some() { Shared::ExitValueWithToken } else { Shared::ExitVoidWithToken };
-    // invokeinterface's count: the receiver, the int, [the result,] the long's two slots.
-    let exit_count = if signature.returns.is_some() { 5 } else { 4 };
+    let (locals, labels, types, id) = (&plan.locals, &plan.labels, &plan.types, plan.id);
     let token = codegen::load(JavaType::Long, locals.token);
-    let exception = constants.call(Shared::Exception, 3, pool)?;
-    let wants = constants.call(Shared::Wants, 1, pool)?;
-    let no_value = code.new_label();
-    let exit_with = code.new_label();
-    let skip_report = code.new_label();
-    let rethrow = code.new_label();
 
-    // exit: if (mm != null) mm.exitWithToken(id[, value], token); return [result]
+    // exit: if (mm != null) mm.exitWithToken(id, token)
+    //       or EnhancedCodeSupport.returned(mm, id, result, token); return [result]
     out.push_all([
         Insn::Label(labels.exit),
         codegen::aload(locals.monitor),
@@ -906,50 +914,31 @@ fn epilogue(
         codegen::aload(locals.monitor),
         codegen::push_int(id, pool)?,
     ]);
-    if let Some((t, slot)) = locals.result {
-        out.push_all([codegen::aload(locals.monitor), wants, Insn::Branch { opcode: op::IFEQ, target: no_value }]);
-        out.push(codegen::load(t, slot));
-        codegen::box_value(t, pool, out)?;
-        out.push_all([
-            Insn::Branch { opcode: op::GOTO, target: exit_with },
-            Insn::Label(no_value),
-            Insn::Simple(op::ACONST_NULL),
-            Insn::Label(exit_with),
-        ]);
+    match locals.result {
+        Some((t, slot)) => {
+            let returned = returned_member(t);
+            let index = pool.method_ref(returned.owner, returned.name, returned.descriptor)?;
+            out.push_all([codegen::load(t, slot), token.clone(), Insn::Pool { opcode: op::INVOKESTATIC, index }]);
+        }
+        // invokeinterface's count: the receiver, the int, the long's two slots.
+        None => out.push_all([token.clone(), constants.call(Shared::ExitVoidWithToken, 4, pool)?]),
     }
-    out.push(token.clone());
-    out.push(constants.call(exit_member, exit_count, pool)?);
     out.push(Insn::Label(labels.ret));
     match locals.result {
         Some((t, slot)) => out.push_all([codegen::load(t, slot), Insn::Simple(return_opcode(t))]),
         None => out.push(Insn::Simple(op::RETURN)),
     }
 
-    // handler(t): if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
+    // handler(t): EnhancedCodeSupport.failed[WithResult](t, reported, mm, id, token); throw t
+    let failed = if locals.result.is_some() { Shared::FailedWithResult } else { Shared::Failed };
     out.push_all([
         Insn::Label(labels.handler),
-        codegen::astore(locals.thrown),
-        codegen::aload(locals.monitor),
-        Insn::Branch { opcode: op::IFNULL, target: rethrow },
+        Insn::Simple(op::DUP),
         codegen::aload(locals.reported),
-        codegen::aload(locals.thrown),
-        Insn::Branch { opcode: IF_ACMPEQ, target: skip_report },
         codegen::aload(locals.monitor),
         codegen::push_int(id, pool)?,
-        codegen::aload(locals.thrown),
-        exception,
-        Insn::Label(skip_report),
-        codegen::aload(locals.monitor),
-        codegen::push_int(id, pool)?,
-    ]);
-    if signature.returns.is_some() {
-        out.push(Insn::Simple(op::ACONST_NULL));
-    }
-    out.push_all([
         token,
-        constants.call(exit_member, exit_count, pool)?,
-        Insn::Label(rethrow),
-        codegen::aload(locals.thrown),
+        Insn::Pool { opcode: op::INVOKESTATIC, index: constants.get(failed, pool)? },
         Insn::Simple(op::ATHROW),
     ]);
 
@@ -961,30 +950,32 @@ fn epilogue(
         if let Some((t, slot)) = locals.result {
             exit.set_local(usize::from(slot), verification_type(t, pool)?);
         }
-        let mm = types.monitor;
         code.frames.push((labels.exit, exit.clone()));
-        code.frames.push((labels.ret, exit.clone()));
-        if locals.result.is_some() {
-            code.frames.push((no_value, Frame { locals: exit.locals.clone(), stack: vec![mm, VType::Integer] }));
-            code.frames.push((
-                exit_with,
-                Frame {
-                    locals: exit.locals.clone(),
-                    stack: vec![mm, VType::Integer, constants.object(Shared::Object, pool)?],
-                },
-            ));
-        }
+        code.frames.push((labels.ret, exit));
         let mut handler = Frame::default();
         handler.set_local(usize::from(locals.monitor), types.monitor);
         handler.set_local(usize::from(locals.reported), types.throwable);
         handler.set_local(usize::from(locals.token), VType::Long);
-        code.frames.push((labels.handler, Frame { locals: handler.locals.clone(), stack: vec![types.throwable] }));
-        let mut caught = handler.clone();
-        caught.set_local(usize::from(locals.thrown), types.throwable);
-        code.frames.push((skip_report, caught.clone()));
-        code.frames.push((rethrow, caught));
+        handler.stack.push(types.throwable);
+        code.frames.push((labels.handler, handler));
     }
     Ok(())
+}
+
+/// The `EnhancedCodeSupport.returned` overload for a result of type `t`.
+fn returned_member(t: JavaType<'_>) -> protocol::Member {
+    let kind = match t {
+        JavaType::Boolean => 0,
+        JavaType::Byte => 1,
+        JavaType::Char => 2,
+        JavaType::Short => 3,
+        JavaType::Int => 4,
+        JavaType::Long => 5,
+        JavaType::Float => 6,
+        JavaType::Double => 7,
+        JavaType::Reference(_) => 8,
+    };
+    protocol::RETURNED[kind]
 }
 
 fn verification_type(t: JavaType<'_>, pool: &mut impl ConstantSource) -> Result<VType> {

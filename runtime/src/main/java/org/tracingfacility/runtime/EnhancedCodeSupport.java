@@ -87,6 +87,101 @@ public final class EnhancedCodeSupport {
         }
     }
 
+    /**
+     * Ends an invocation of a monitored method that returned normally with a value: the result
+     * reaches the monitor boxed when it {@linkplain MethodMonitor#wantsArguments() wants values},
+     * and as null otherwise. Generated code calls this (one overload per kind of result) only when
+     * the invocation has a monitor; boxing inline would cost every method two stack map frames.
+     *
+     * @param monitor the method's monitor for this invocation, not null
+     * @param ident the method's identifier
+     * @param result what the method returns
+     * @param token what {@link MethodMonitor#enterWithToken} returned for this invocation
+     */
+    public static void returned(MethodMonitor monitor, int ident, Object result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? result : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code boolean} result. */
+    public static void returned(MethodMonitor monitor, int ident, boolean result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Boolean.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code byte} result. */
+    public static void returned(MethodMonitor monitor, int ident, byte result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Byte.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code char} result. */
+    public static void returned(MethodMonitor monitor, int ident, char result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Character.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code short} result. */
+    public static void returned(MethodMonitor monitor, int ident, short result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Short.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of an {@code int} result. */
+    public static void returned(MethodMonitor monitor, int ident, int result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Integer.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code long} result. */
+    public static void returned(MethodMonitor monitor, int ident, long result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Long.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code float} result. */
+    public static void returned(MethodMonitor monitor, int ident, float result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Float.valueOf(result) : null, token);
+    }
+
+    /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code double} result. */
+    public static void returned(MethodMonitor monitor, int ident, double result, long token) {
+        monitor.exitWithToken(ident, monitor.wantsArguments() ? Double.valueOf(result) : null, token);
+    }
+
+    /**
+     * Ends an invocation of a monitored {@code void} method that ends by a throwable (its
+     * catch-all handler calls this, with or without a monitor): reports {@code thrown} unless it
+     * is the throwable reported last at a throw site of this invocation, then the exit.
+     *
+     * @param thrown what ends the method
+     * @param lastReported the throwable this invocation reported last at an explicit throw
+     * @param monitor the method's monitor for this invocation, or null when none is attached
+     * @param ident the method's identifier
+     * @param token what {@link MethodMonitor#enterWithToken} returned for this invocation
+     */
+    public static void failed(Throwable thrown, Throwable lastReported, MethodMonitor monitor, int ident,
+            long token) {
+        if (monitor != null) {
+            if (thrown != lastReported) {
+                monitor.exception(ident, thrown);
+            }
+            monitor.exitWithToken(ident, token);
+        }
+    }
+
+    /**
+     * {@link #failed} for a method that returns a value: its exit carries a null result.
+     *
+     * @param thrown what ends the method
+     * @param lastReported the throwable this invocation reported last at an explicit throw
+     * @param monitor the method's monitor for this invocation, or null when none is attached
+     * @param ident the method's identifier
+     * @param token what {@link MethodMonitor#enterWithToken} returned for this invocation
+     */
+    public static void failedWithResult(Throwable thrown, Throwable lastReported, MethodMonitor monitor,
+            int ident, long token) {
+        if (monitor != null) {
+            if (thrown != lastReported) {
+                monitor.exception(ident, thrown);
+            }
+            monitor.exitWithToken(ident, null, token);
+        }
+    }
+
     /** The marker for redacted values: prints as {@code <redacted>}, equals only itself. */
     private static final class RedactedValue {
         @Override

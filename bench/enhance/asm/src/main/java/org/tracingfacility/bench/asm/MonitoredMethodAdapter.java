@@ -9,9 +9,10 @@ import org.objectweb.asm.commons.AdviceAdapter;
 /**
  * Injects TF's tracegen code into one method: the monitor lookup and
  * {@code enterWithToken} at the start (in constructors after {@code super(...)}), its
- * token kept in a {@code long} local, {@code exitWithToken} with that token before every
- * return, {@code thrown} before every explicit throw, and a catch-all handler reporting
- * {@code exception} and {@code exitWithToken}.
+ * token kept in a {@code long} local, {@code exitWithToken} (void) or
+ * {@code EnhancedCodeSupport.returned} with that token before every return, {@code thrown}
+ * before every explicit throw, and a catch-all handler calling {@code EnhancedCodeSupport.failed}
+ * (or {@code failedWithResult}).
  *
  * <p>The injected instructions go straight to {@code mv}: passed through
  * AdviceAdapter's own visit methods they would be taken for the method's code
@@ -53,21 +54,26 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
         storeLocal(token);
 
         // if (mm != null) token = mm.enterWithToken(id, mm.wantsArguments() ? new Object[]{args...} : NO_ARGS)
+        // (no parameters: NO_ARGS without asking)
         Label skip = new Label();
-        Label noArguments = new Label();
-        Label call = new Label();
         loadLocal(monitor);
         mv.visitJumpInsn(IFNULL, skip);
         loadLocal(monitor);
         push(id);
-        loadLocal(monitor);
-        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "wantsArguments", "()Z", true);
-        mv.visitJumpInsn(IFEQ, noArguments);
-        loadArgArray();
-        mv.visitJumpInsn(GOTO, call);
-        mv.visitLabel(noArguments);
-        mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
-        mv.visitLabel(call);
+        if (Type.getArgumentTypes(methodDesc).length == 0) {
+            mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
+        } else {
+            Label noArguments = new Label();
+            Label call = new Label();
+            loadLocal(monitor);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "wantsArguments", "()Z", true);
+            mv.visitJumpInsn(IFEQ, noArguments);
+            loadArgArray();
+            mv.visitJumpInsn(GOTO, call);
+            mv.visitLabel(noArguments);
+            mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
+            mv.visitLabel(call);
+        }
         mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.ENTER, Protocol.ENTER_DESCRIPTOR, true);
         storeLocal(token);
         mv.visitLabel(skip);
@@ -98,39 +104,31 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
             storeLocal(reported);
             return;
         }
-        // if (mm != null) mm.exitWithToken(id[, mm.wantsArguments() ? box(result) : null], token)
+        // if (mm != null) mm.exitWithToken(id, token) or EnhancedCodeSupport.returned(mm, id, result, token)
         Label skip = new Label();
-        loadLocal(monitor);
-        mv.visitJumpInsn(IFNULL, skip);
         if (opcode == RETURN) {
+            loadLocal(monitor);
+            mv.visitJumpInsn(IFNULL, skip);
             loadLocal(monitor);
             push(id);
             loadLocal(token);
             mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VOID_DESCRIPTOR, true);
         } else {
             Type result = Type.getReturnType(methodDesc);
-            Label noValue = new Label();
-            Label call = new Label();
             if (result.getSize() == 2) {
                 dup2();
             } else {
                 dup();
             }
-            box(result);
-            int value = newLocal(Type.getType(Object.class));
+            int value = newLocal(result);
             storeLocal(value);
             loadLocal(monitor);
-            push(id);
+            mv.visitJumpInsn(IFNULL, skip);
             loadLocal(monitor);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "wantsArguments", "()Z", true);
-            mv.visitJumpInsn(IFEQ, noValue);
+            push(id);
             loadLocal(value);
-            mv.visitJumpInsn(GOTO, call);
-            mv.visitLabel(noValue);
-            mv.visitInsn(ACONST_NULL);
-            mv.visitLabel(call);
             loadLocal(token);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VALUE_DESCRIPTOR, true);
+            mv.visitMethodInsn(INVOKESTATIC, Protocol.SUPPORT, Protocol.RETURNED, Protocol.returnedDescriptor(result), false);
         }
         mv.visitLabel(skip);
     }
@@ -142,36 +140,18 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
             throw new UnsupportedOperationException("no method entry found in " + owner + "." + getName() + methodDesc);
         }
         // Catch-all handler, added last so it has the lowest priority:
-        // if (mm != null) { if (t != reported) mm.exception(id, t); mm.exitWithToken(id[, null], token) } throw t
+        // EnhancedCodeSupport.failed[WithResult](t, reported, mm, id, token); throw t
         Label handler = new Label();
-        Label rethrow = new Label();
-        Label exitOnly = new Label();
         mv.visitLabel(handler);
         mv.visitTryCatchBlock(tryStart, handler, handler, null);
-        int thrown = newLocal(Type.getType(Throwable.class));
-        storeLocal(thrown);
-        loadLocal(monitor);
-        mv.visitJumpInsn(IFNULL, rethrow);
-        loadLocal(thrown);
+        dup();
         loadLocal(reported);
-        mv.visitJumpInsn(IF_ACMPEQ, exitOnly);
         loadLocal(monitor);
         push(id);
-        loadLocal(thrown);
-        mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "exception", Protocol.EXCEPTION_DESCRIPTOR, true);
-        mv.visitLabel(exitOnly);
-        loadLocal(monitor);
-        push(id);
-        if (Type.getReturnType(methodDesc).getSort() == Type.VOID) {
-            loadLocal(token);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VOID_DESCRIPTOR, true);
-        } else {
-            mv.visitInsn(ACONST_NULL);
-            loadLocal(token);
-            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.EXIT, Protocol.EXIT_VALUE_DESCRIPTOR, true);
-        }
-        mv.visitLabel(rethrow);
-        loadLocal(thrown);
+        loadLocal(token);
+        boolean isVoid = Type.getReturnType(methodDesc).getSort() == Type.VOID;
+        mv.visitMethodInsn(INVOKESTATIC, Protocol.SUPPORT, isVoid ? Protocol.FAILED : Protocol.FAILED_WITH_RESULT,
+                Protocol.FAILED_DESCRIPTOR, false);
         mv.visitInsn(ATHROW);
         super.visitMaxs(maxStack, maxLocals);
     }

@@ -31,8 +31,18 @@ final class Protocol {
     static final String ENTER_DESCRIPTOR = "(I[Ljava/lang/Object;)J";
     static final String EXIT = "exitWithToken";
     static final String EXIT_VOID_DESCRIPTOR = "(IJ)V";
-    static final String EXIT_VALUE_DESCRIPTOR = "(ILjava/lang/Object;J)V";
-    static final String EXCEPTION_DESCRIPTOR = "(ILjava/lang/Throwable;)V";
+
+    /** The exit of a method returning a value, and the end by a throwable (EnhancedCodeSupport). */
+    static final String RETURNED = "returned";
+    static final String FAILED = "failed";
+    static final String FAILED_WITH_RESULT = "failedWithResult";
+    static final String FAILED_DESCRIPTOR = "(Ljava/lang/Throwable;Ljava/lang/Throwable;L" + METHOD_MONITOR + ";IJ)V";
+
+    /** {@code returned}'s descriptor for a result of type {@code result} (references as Object). */
+    static String returnedDescriptor(Type result) {
+        String value = result.getSort() >= Type.ARRAY ? "Ljava/lang/Object;" : result.getDescriptor();
+        return "(L" + METHOD_MONITOR + ";I" + value + "J)V";
+    }
 
     /** Stage value of {@code @TFEnhanced(stage = 2)}: schema and tracegen applied. */
     static final int STAGE_TRACEGEN = 2;
