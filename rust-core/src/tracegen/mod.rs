@@ -6,7 +6,8 @@
 //!                                    else the holder field's content()
 //!     reported = null
 //!     token = 0L                     (long; dead when mm is null, which C2 drops)
-//!     if (mm != null) token = mm.enterWithToken(id, mm.wantsArguments() ? new Object[]{args…} : NO_ARGS)
+//!     if (mm != null) token = mm.wantsArguments() ? mm.enterWithToken(id, new Object[]{args…})
+//!                                                 : mm.enterWithToken(id, NO_ARGS)
 //!                                    (no parameters: NO_ARGS, without asking)
 //! body:                              ─┐ try (catch-all handler, lowest priority)
 //!     info(…, null, 0)  → info(…, mm, id)
@@ -758,28 +759,25 @@ fn prologue(
         codegen::store(JavaType::Long, locals.token),
         codegen::aload(locals.monitor),
         Insn::Branch { opcode: op::IFNULL, target: labels.body },
-        codegen::aload(locals.monitor),
-        codegen::push_int(id, pool)?,
     ]);
+    let receiver_and_id = [codegen::aload(locals.monitor), codegen::push_int(id, pool)?];
+    let call_and_keep_token = [enter_call, codegen::store(JavaType::Long, locals.token)];
+    let no_args = Insn::Pool { opcode: op::GETSTATIC, index: no_args_field };
     if signature.parameters.is_empty() {
         // No arguments to box: the shared empty array whether the monitor wants them or not.
-        out.push_all([
-            Insn::Pool { opcode: op::GETSTATIC, index: no_args_field },
-            enter_call,
-            codegen::store(JavaType::Long, locals.token),
-            Insn::Label(labels.body),
-        ]);
+        out.push_all(receiver_and_id);
+        out.push(no_args);
+        out.push_all(call_and_keep_token);
+        out.push(Insn::Label(labels.body));
         return Ok(());
     }
-    let no_args = code.new_label();
-    let enter = code.new_label();
+    // Two calls rather than one after a choice of array: the frame where
+    // the paths meet would hold the monitor, the id and the array.
+    let unwanted = code.new_label();
     let wants = constants.call(Shared::Wants, 1, pool)?;
     let redacted = constants.get(Shared::Redacted, pool)?;
-    out.push_all([
-        codegen::aload(locals.monitor),
-        wants,
-        Insn::Branch { opcode: op::IFEQ, target: no_args },
-    ]);
+    out.push_all([codegen::aload(locals.monitor), wants, Insn::Branch { opcode: op::IFEQ, target: unwanted }]);
+    out.push_all(receiver_and_id.clone());
     let first_slot = if is_static { 0 } else { 1 };
     codegen::argument_array(
         &signature.parameters,
@@ -789,20 +787,14 @@ fn prologue(
         pool,
         out,
     )?;
-    out.push_all([
-        Insn::Branch { opcode: op::GOTO, target: enter },
-        Insn::Label(no_args),
-        Insn::Pool { opcode: op::GETSTATIC, index: no_args_field },
-        Insn::Label(enter),
-        enter_call,
-        codegen::store(JavaType::Long, locals.token),
-        Insn::Label(labels.body),
-    ]);
+    out.push_all(call_and_keep_token.clone());
+    out.push_all([Insn::Branch { opcode: op::GOTO, target: labels.body }, Insn::Label(unwanted)]);
+    out.push_all(receiver_and_id);
+    out.push(no_args);
+    out.push_all(call_and_keep_token);
+    out.push(Insn::Label(labels.body));
     if code.frames_required {
-        let mm = constants.object(Shared::MethodMonitor, pool)?;
-        let with_stack = |stack: Vec<VType>| Frame { locals: entry.locals.clone(), stack };
-        code.frames.push((no_args, with_stack(vec![mm, VType::Integer])));
-        code.frames.push((enter, with_stack(vec![mm, VType::Integer, constants.object(Shared::ObjectArray, pool)?])));
+        code.frames.push((unwanted, Frame { locals: entry.locals.clone(), stack: Vec::new() }));
     }
     Ok(())
 }

@@ -53,27 +53,28 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
         mv.visitInsn(LCONST_0); // set on both paths into the body
         storeLocal(token);
 
-        // if (mm != null) token = mm.enterWithToken(id, mm.wantsArguments() ? new Object[]{args...} : NO_ARGS)
+        // if (mm != null) token = mm.wantsArguments() ? mm.enterWithToken(id, new Object[]{args...})
+        //                                            : mm.enterWithToken(id, NO_ARGS)
         // (no parameters: NO_ARGS without asking)
         Label skip = new Label();
         loadLocal(monitor);
         mv.visitJumpInsn(IFNULL, skip);
-        loadLocal(monitor);
-        push(id);
-        if (Type.getArgumentTypes(methodDesc).length == 0) {
-            mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
-        } else {
-            Label noArguments = new Label();
-            Label call = new Label();
+        if (Type.getArgumentTypes(methodDesc).length > 0) {
+            Label unwanted = new Label();
             loadLocal(monitor);
             mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, "wantsArguments", "()Z", true);
-            mv.visitJumpInsn(IFEQ, noArguments);
+            mv.visitJumpInsn(IFEQ, unwanted);
+            loadLocal(monitor);
+            push(id);
             loadArgArray();
-            mv.visitJumpInsn(GOTO, call);
-            mv.visitLabel(noArguments);
-            mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
-            mv.visitLabel(call);
+            mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.ENTER, Protocol.ENTER_DESCRIPTOR, true);
+            storeLocal(token);
+            mv.visitJumpInsn(GOTO, skip);
+            mv.visitLabel(unwanted);
         }
+        loadLocal(monitor);
+        push(id);
+        mv.visitFieldInsn(GETSTATIC, Protocol.SUPPORT, "NO_ARGS", "[Ljava/lang/Object;");
         mv.visitMethodInsn(INVOKEINTERFACE, Protocol.METHOD_MONITOR, Protocol.ENTER, Protocol.ENTER_DESCRIPTOR, true);
         storeLocal(token);
         mv.visitLabel(skip);
