@@ -131,19 +131,15 @@ const fn returned(descriptor: &'static str) -> Member {
 /// `t` unless it is the throwable this invocation reported last at a throw
 /// site, then `mm.exitWithToken(id, token)`. A call rather than inline code,
 /// so the catch-all handler needs one stack map frame.
-pub const FAILED: Member = Member {
-    owner: ENHANCED_CODE_SUPPORT,
-    name: "failed",
-    descriptor: "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;IJ)V",
-};
+pub const FAILED: Member = Member { owner: ENHANCED_CODE_SUPPORT, name: "failed", descriptor: FAILED_DESCRIPTOR };
 
 /// [`FAILED`] for a method that returns a value: its exit is
 /// `mm.exitWithToken(id, null, token)`.
-pub const FAILED_WITH_RESULT: Member = Member {
-    owner: ENHANCED_CODE_SUPPORT,
-    name: "failedWithResult",
-    descriptor: "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;IJ)V",
-};
+pub const FAILED_WITH_RESULT: Member =
+    Member { owner: ENHANCED_CODE_SUPPORT, name: "failedWithResult", descriptor: FAILED_DESCRIPTOR };
+
+const FAILED_DESCRIPTOR: &str =
+    "(Ljava/lang/Throwable;Ljava/lang/Throwable;Lorg/tracingfacility/runtime/MethodMonitor;IJ)V";
 
 /// `static final Object[] NO_ARGS`: passed when the monitor does not want values.
 pub const NO_ARGS: Member =

@@ -156,28 +156,16 @@ public final class EnhancedCodeSupport {
     public static void failed(Throwable thrown, Throwable lastReported, MethodMonitor monitor, int ident,
             long token) {
         if (monitor != null) {
-            if (thrown != lastReported) {
-                monitor.exception(ident, thrown);
-            }
+            thrown(thrown, lastReported, monitor, ident);
             monitor.exitWithToken(ident, token);
         }
     }
 
-    /**
-     * {@link #failed} for a method that returns a value: its exit carries a null result.
-     *
-     * @param thrown what ends the method
-     * @param lastReported the throwable this invocation reported last at an explicit throw
-     * @param monitor the method's monitor for this invocation, or null when none is attached
-     * @param ident the method's identifier
-     * @param token what {@link MethodMonitor#enterWithToken} returned for this invocation
-     */
+    /** {@link #failed} for a method that returns a value: its exit carries a null result. */
     public static void failedWithResult(Throwable thrown, Throwable lastReported, MethodMonitor monitor,
             int ident, long token) {
         if (monitor != null) {
-            if (thrown != lastReported) {
-                monitor.exception(ident, thrown);
-            }
+            thrown(thrown, lastReported, monitor, ident);
             monitor.exitWithToken(ident, null, token);
         }
     }
