@@ -139,10 +139,9 @@ enum Shared {
     Thrown,
     MethodMonitor,
     Throwable,
-    ObjectArray,
 }
 
-const SHARED_COUNT: usize = Shared::ObjectArray as usize + 1;
+const SHARED_COUNT: usize = Shared::Throwable as usize + 1;
 
 /// Pool indexes of the constants every monitored method needs, resolved on
 /// first use: each method needs a dozen member references and classes, and
@@ -184,7 +183,6 @@ impl Constants {
             Shared::Thrown => method(protocol::THROWN, pool)?,
             Shared::MethodMonitor => pool.class(protocol::METHOD_MONITOR)?,
             Shared::Throwable => pool.class("java/lang/Throwable")?,
-            Shared::ObjectArray => pool.class("[Ljava/lang/Object;")?,
         };
         if let Some(slot) = self.known.get_mut(shared as usize) {
             *slot = Some(index);
