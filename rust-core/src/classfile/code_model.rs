@@ -426,8 +426,7 @@ impl<'a> CodeModel<'a> {
                 // the entries the budget allows.
                 let room = (usize::from(code.max_locals) + 4).min(64);
                 let decoded =
-                    stack_map::decode(&mut r, &initial_frame, budget, room, &mut |o, at| labels.label(o, at))?;
-                stack_map::check_classes(&decoded, pool, attribute.offset)?;
+                    stack_map::decode(&mut r, &initial_frame, budget, room, pool, &mut |o, at| labels.label(o, at))?;
                 frames.extend(decoded);
                 CodeAttributeModel::StackMapTable { name_index }
             } else if attribute.is(name::LINE_NUMBER_TABLE) {

@@ -28,7 +28,7 @@ use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
 use super::encode::{count16, Put};
-use super::error::Result;
+use super::error::{ClassFileError, Result};
 use super::frame_infer;
 use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
@@ -336,17 +336,17 @@ impl<'a> Splice<'a> {
         let mut r = attribute.reader();
         let budget = 64 * self.code.attribute.raw.len() + 65_536;
         let room = (usize::from(self.code.max_locals) + 4).min(64);
-        let frames = stack_map::decode(&mut r, initial, budget, room, &mut |offset, _| Ok(Label(offset))).ok()?;
+        // Every frame, and every uninitialized type, at an instruction start.
+        let mut label_at = |offset: u32, at: usize| {
+            if self.is_start(offset) {
+                Ok(Label(offset))
+            } else {
+                Err(ClassFileError::malformed(at, "a frame at no instruction start"))
+            }
+        };
+        let frames = stack_map::decode(&mut r, initial, budget, room, pool, &mut label_at).ok()?;
         r.finish().ok()?;
-        stack_map::check_classes(&frames, pool, attribute.offset).ok()?;
-        let uninitialized_ok = frames.iter().all(|(_, f)| {
-            f.locals.iter().chain(&f.stack).all(|t| match t {
-                stack_map::VType::Uninitialized(l) => self.is_start(l.0),
-                _ => true,
-            })
-        });
-        let offsets_ok = frames.iter().all(|(l, _)| self.is_start(l.0));
-        (uninitialized_ok && offsets_ok).then_some(frames)
+        Some(frames)
     }
 
     /// The sites, with the prologue's place among them.

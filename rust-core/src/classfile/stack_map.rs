@@ -114,6 +114,25 @@ impl Frame {
         set_slot(&mut slots, slot, t);
         self.set_local_slots(&slots);
     }
+
+    /// [`Frame::set_local`] of each of `locals` in turn, counting the slots
+    /// once rather than once per local when each is past the ones before
+    /// (the locals instrumentation keeps across a body).
+    pub fn set_locals(&mut self, locals: &[(u16, VType)]) {
+        let mut count = self.local_slot_count();
+        for &(slot, t) in locals {
+            let slot = usize::from(slot);
+            if slot >= count {
+                self.locals.reserve(slot - count + 1);
+                self.locals.resize(self.locals.len() + (slot - count), VType::Top);
+                self.locals.push(t);
+                count = slot + t.slots();
+            } else {
+                self.set_local(slot, t);
+                count = self.local_slot_count();
+            }
+        }
+    }
 }
 
 /// Writes `t` into slot form. In slot form the slot after a Long/Double is
@@ -172,14 +191,18 @@ mod kind {
 
 /// Decodes a StackMapTable. `label_at(offset, at)` gives the label of a code
 /// offset, failing (with file offset `at`) if it is no instruction boundary.
-/// `budget` bounds the total number of decoded entries. Each frame's locals
-/// get room for `locals_room` entries: an editor that gives every frame a
-/// local or two more (see `Frame::set_local`) then never reallocates them.
+/// Every Object type read must name a Class constant of `pool` (checked as
+/// it is read: a frame's other types come from the frame before, or from
+/// `initial`, which the caller vouches for). `budget` bounds the total
+/// number of decoded entries. Each frame's locals get room for `locals_room`
+/// entries: an editor that gives every frame a local or two more (see
+/// `Frame::set_local`) then never reallocates them.
 pub(crate) fn decode(
     r: &mut Reader<'_>,
     initial: &Frame,
     budget: usize,
     locals_room: usize,
+    pool: &mut PoolBuilder<'_>,
     label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
 ) -> Result<Vec<(Label, Frame)>> {
     let copy = |locals: &[VType]| {
@@ -200,12 +223,12 @@ pub(crate) fn decode(
         let (delta, frame) = match frame_type {
             0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: copy(&previous.locals), stack: vec![] }),
             kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
-                let item = read_vtype(r, label_at)?;
+                let item = read_vtype(r, pool, label_at)?;
                 (u16::from(frame_type - 64), Frame { locals: copy(&previous.locals), stack: vec![item] })
             }
             kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
                 let delta = r.u16()?;
-                let item = read_vtype(r, label_at)?;
+                let item = read_vtype(r, pool, label_at)?;
                 (delta, Frame { locals: copy(&previous.locals), stack: vec![item] })
             }
             kind::CHOP_MIN..=250 => {
@@ -224,16 +247,16 @@ pub(crate) fn decode(
                 let delta = r.u16()?;
                 let mut locals = copy(&previous.locals);
                 for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
-                    locals.push(read_vtype(r, label_at)?);
+                    locals.push(read_vtype(r, pool, label_at)?);
                 }
                 (delta, Frame { locals, stack: vec![] })
             }
             kind::FULL_FRAME => {
                 let delta = r.u16()?;
                 let n = r.count(1)?;
-                let locals = (0..n).map(|_| read_vtype(r, label_at)).collect::<Result<Vec<_>>>()?;
+                let locals = (0..n).map(|_| read_vtype(r, pool, label_at)).collect::<Result<Vec<_>>>()?;
                 let n = r.count(1)?;
-                let stack = (0..n).map(|_| read_vtype(r, label_at)).collect::<Result<Vec<_>>>()?;
+                let stack = (0..n).map(|_| read_vtype(r, pool, label_at)).collect::<Result<Vec<_>>>()?;
                 (delta, Frame { locals, stack })
             }
             _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
@@ -249,7 +272,11 @@ pub(crate) fn decode(
     Ok(frames)
 }
 
-fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result<Label>) -> Result<VType> {
+fn read_vtype(
+    r: &mut Reader<'_>,
+    pool: &mut PoolBuilder<'_>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<VType> {
     let at = r.offset();
     Ok(match r.u8()? {
         0 => VType::Top,
@@ -259,22 +286,14 @@ fn read_vtype(r: &mut Reader<'_>, label_at: &mut dyn FnMut(u32, usize) -> Result
         4 => VType::Long,
         5 => VType::Null,
         6 => VType::UninitializedThis,
-        7 => VType::Object(r.u16()?),
+        7 => {
+            let index = r.u16()?;
+            ConstantPool::at(pool.check_class(index), at)?;
+            VType::Object(index)
+        }
         8 => VType::Uninitialized(label_at(u32::from(r.u16()?), at)?),
         tag => return Err(ClassFileError::malformed(at, format!("unknown verification type tag {tag}"))),
     })
-}
-
-/// Checks that the Object types of decoded frames name Class constants.
-pub(crate) fn check_classes(frames: &[(Label, Frame)], pool: &mut PoolBuilder<'_>, at: usize) -> Result<()> {
-    for (_, frame) in frames {
-        for t in frame.locals.iter().chain(&frame.stack) {
-            if let VType::Object(index) = t {
-                ConstantPool::at(pool.check_class(*index), at)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Encodes frames, given in increasing code order, as a StackMapTable's content.

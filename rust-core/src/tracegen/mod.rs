@@ -513,9 +513,7 @@ fn body_start_for_splice<'a>(
 fn add_live_locals(code: &mut CodeModel<'_>, insert_at: u32, live: &[(u16, VType)]) {
     for (label, frame) in &mut code.frames {
         if label.id() >= insert_at {
-            for &(slot, t) in live {
-                frame.set_local(usize::from(slot), t);
-            }
+            frame.set_locals(live);
         }
     }
 }
@@ -535,9 +533,7 @@ fn entry_frame(code: &CodeModel<'_>, method: &TfMethod, this: VType, live: &[(u1
             }
         }
     }
-    for &(slot, t) in live {
-        entry.set_local(usize::from(slot), t);
-    }
+    entry.set_locals(live);
     entry
 }
 
@@ -725,9 +721,7 @@ fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals
     }
     for (label, frame) in &mut code.frames {
         if in_body.get(label.id() as usize).copied().unwrap_or(false) {
-            for (slot, t) in locals {
-                frame.set_local(usize::from(*slot), *t);
-            }
+            frame.set_locals(locals);
         }
     }
 }
