@@ -341,7 +341,7 @@ impl<'a> Splice<'a> {
             if self.is_start(offset) {
                 Ok(Label(offset))
             } else {
-                Err(ClassFileError::malformed(at, "a frame at no instruction start"))
+                Err(ClassFileError::malformed(at, "a frame names a code offset that is no instruction start"))
             }
         };
         let frames = stack_map::decode(&mut r, initial, budget, room, pool, &mut label_at).ok()?;
