@@ -72,10 +72,14 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     }
     let no_state = State::default();
     let known = cache.as_ref().map_or(&no_state, |c| &c.state);
+    // Every class file found is scanned, also when some cannot be read.
+    let files_found = found.files.len() as u64;
     let mut listed = match pool.install(|| inventory::take(found.files, known, cache.is_some())) {
         Ok(listed) => listed,
         Err(errors) => {
+            report.classes_scanned = files_found;
             report.classes_failed = errors.len() as u64;
+            report.classes_unchanged = files_found.saturating_sub(report.classes_failed);
             report.errors = errors;
             return finish(report);
         }
