@@ -486,6 +486,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn decoding_checks_that_every_object_type_names_a_class_constant() {
+        // #1 Utf8 "A", #2 Class #1.
+        let pool_bytes = [0, 3, 1, 0, 1, b'A', 7, 0, 1];
+        let pool = ConstantPool::parse(&mut Reader::new(&pool_bytes)).expect("pool");
+        let mut pool = PoolBuilder::new(pool);
+        let initial = Frame { locals: vec![], stack: vec![] };
+        let label = &mut |offset: u32, _| Ok(Label(offset));
+        // Two frames of one stack item: an Object of #2, then of #1.
+        let table = [0, 2, 64, 7, 0, 2, 64 + 3, 7, 0, 1];
+        let one = [0, 1, 64, 7, 0, 2];
+        let frames = decode(&mut Reader::new(&one), &initial, 100, 4, &mut pool, label).expect("a Class constant");
+        assert_eq!(frames[0].1.stack, vec![VType::Object(2)]);
+        let error = decode(&mut Reader::new(&table), &initial, 100, 4, &mut pool, label).expect_err("#1 is a Utf8");
+        assert!(
+            matches!(error.kind, crate::classfile::ErrorKind::WrongConstantKind { index: 1, expected: "Class", .. }),
+            "{error}"
+        );
+        assert_eq!(error.offset, 7, "the offset of the second frame's type");
+    }
+
+    #[test]
     fn frames_encoded_ahead_follow_their_frame_and_know_where_their_classes_are() {
         let monitor = VType::Object(0xF000);
         let before = Frame { locals: vec![VType::Top, monitor, VType::Long], stack: vec![] };
