@@ -15,12 +15,7 @@ fi
 # llvm-profdata of rustc's own LLVM: the release build optimizes tf-core with a
 # profile of a training run (scripts/native-release.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/llvm-profdata.sh"
-if [ -z "$llvm_profdata" ]; then
-  echo "setup: installing Debian's llvm-$llvm_major (llvm-profdata, for the profile-guided release build)"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "llvm-$llvm_major" >/dev/null \
-    || echo "setup: no llvm-$llvm_major package here: the release build goes without a profile" >&2
-fi
+install_llvm_profdata
 
 # cargo-fuzz runs the class-file fuzz target (bounded) in the test command.
 if ! command -v cargo-fuzz >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo-fuzz" ]; then

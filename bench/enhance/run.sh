@@ -26,6 +26,7 @@ extract "$here/target/pgo/corpus" 'java\.xml|jdk\.compiler'
 # own binary: a profile names functions by crate hashes that differ between
 # workspaces). TF_BENCH_PGO=0 measures a build without one.
 source "$here/../../scripts/llvm-profdata.sh"
+[ "${TF_BENCH_PGO:-1}" = 1 ] && install_llvm_profdata
 profdata="$llvm_profdata"
 pgo="$here/target/pgo"
 if [ "${TF_BENCH_PGO:-1}" = 1 ] && [ -n "$profdata" ]; then
