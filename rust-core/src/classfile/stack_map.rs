@@ -104,15 +104,20 @@ impl Frame {
         // The common case, a new local past the others, needs no slot form.
         let count = self.local_slot_count();
         if slot >= count {
-            // One allocation at most, for the padding and the new local together.
-            self.locals.reserve(slot - count + 1);
-            self.locals.resize(self.locals.len() + (slot - count), VType::Top);
-            self.locals.push(t);
+            self.push_past(count, slot, t);
             return;
         }
         let mut slots = self.local_slots();
         set_slot(&mut slots, slot, t);
         self.set_local_slots(&slots);
+    }
+
+    /// Local `slot`, at or past the `count` slots the locals take, becomes
+    /// `t`, with `Top` between: one allocation at most, for both.
+    fn push_past(&mut self, count: usize, slot: usize, t: VType) {
+        self.locals.reserve(slot - count + 1);
+        self.locals.resize(self.locals.len() + (slot - count), VType::Top);
+        self.locals.push(t);
     }
 
     /// [`Frame::set_local`] of each of `locals` in turn, counting the slots
@@ -123,9 +128,7 @@ impl Frame {
         for &(slot, t) in locals {
             let slot = usize::from(slot);
             if slot >= count {
-                self.locals.reserve(slot - count + 1);
-                self.locals.resize(self.locals.len() + (slot - count), VType::Top);
-                self.locals.push(t);
+                self.push_past(count, slot, t);
                 count = slot + t.slots();
             } else {
                 self.set_local(slot, t);
