@@ -56,6 +56,21 @@ impl Chunk {
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
+
+    pub fn view(&self) -> ChunkView<'_> {
+        ChunkView { bytes: &self.bytes, labels: &self.labels, jumps: &self.jumps }
+    }
+}
+
+/// A chunk's bytes, labels and jumps, wherever they are kept (a template
+/// packs the tables of its chunks together).
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkView<'c> {
+    pub bytes: &'c [u8],
+    /// As [`Chunk::labels`].
+    pub labels: &'c [(Label, u32)],
+    /// As [`Chunk::jumps`].
+    pub jumps: &'c [(u32, Label)],
 }
 
 /// A chunk as one method places it: its bytes with some operands replaced
@@ -64,7 +79,7 @@ impl Chunk {
 /// and its bytes are copied once, into the method's code.
 #[derive(Debug, Clone, Copy)]
 pub struct Placed<'c> {
-    chunk: &'c Chunk,
+    chunk: ChunkView<'c>,
     /// Added to every label the chunk binds or jumps to.
     label_shift: u32,
     patches: &'c [OperandValue],
@@ -81,16 +96,16 @@ pub struct OperandValue {
 }
 
 impl<'c> Placed<'c> {
-    pub fn new(chunk: &'c Chunk, label_shift: u32, patches: &'c [OperandValue], peak: u16) -> Self {
+    pub fn new(chunk: ChunkView<'c>, label_shift: u32, patches: &'c [OperandValue], peak: u16) -> Self {
         Placed { chunk, label_shift, patches, peak }
     }
 
     pub fn len(&self) -> u32 {
-        self.chunk.len()
+        self.chunk.bytes.len() as u32
     }
 
     pub fn is_empty(&self) -> bool {
-        self.chunk.is_empty()
+        self.chunk.bytes.is_empty()
     }
 
     pub fn peak(&self) -> u16 {
@@ -112,7 +127,7 @@ impl<'c> Placed<'c> {
     /// Appends the chunk's bytes, operands replaced, to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         let start = out.len();
-        out.extend_from_slice(&self.chunk.bytes);
+        out.extend_from_slice(self.chunk.bytes);
         let placed = &mut out[start..];
         for patch in self.patches {
             let at = patch.at as usize;
@@ -130,7 +145,7 @@ impl<'c> Placed<'c> {
 impl<'c> From<&'c Chunk> for Placed<'c> {
     /// The chunk as it is.
     fn from(chunk: &'c Chunk) -> Self {
-        Placed { chunk, label_shift: 0, patches: &[], peak: chunk.peak }
+        Placed { chunk: chunk.view(), label_shift: 0, patches: &[], peak: chunk.peak }
     }
 }
 

@@ -85,7 +85,7 @@ pub mod stack_map;
 
 pub use annotations::{Annotation, ElementValue};
 pub use attribute::{name as attribute_name, Attribute};
-pub use chunk::{Chunk, ChunkWriter, InsnSink, Operand, OperandValue, Placed};
+pub use chunk::{Chunk, ChunkView, ChunkWriter, InsnSink, Operand, OperandValue, Placed};
 pub use class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use class_file::{ClassFile, ClassHead, Member, MAGIC};
 pub use code::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};

@@ -20,7 +20,7 @@ use super::{plan_for, replace_return, replace_throw, surround, Constants, Genera
 use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::opcodes as op;
 use crate::classfile::{
-    Chunk, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
+    Chunk, ChunkView, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
     OperandValue, Placed, PoolBuilder, VType,
 };
 use crate::codegen::{JavaType, Signature};
@@ -119,8 +119,10 @@ enum Patch {
     /// The pool index of the template's `n`th constant.
     Constant(u16),
     Monitor,
-    /// The method's identifier, one byte (`bipush`) or two (`sipush`).
-    Id,
+    /// The method's identifier, the operand of a `bipush`.
+    ByteId,
+    /// The method's identifier, the operand of a `sipush`.
+    ShortId,
 }
 
 /// A chunk with placeholders, and where they are.
@@ -131,32 +133,85 @@ struct Part {
 
 impl Part {
     fn of(writer: ChunkWriter) -> Option<Part> {
-        let patches = writer
-            .operands()
+        let operands = writer.operands().to_vec();
+        let chunk = writer.finish(0)?;
+        // The template's width class holds the identifier (see `id_width`):
+        // the opcode before the operand tells which width.
+        let opcode_before = |at: u32| at.checked_sub(1).and_then(|i| chunk.bytes.get(i as usize)).copied();
+        let patches = operands
             .iter()
             .filter_map(|&(at, operand)| match operand {
                 Operand::Pool(MONITOR) => Some((at, Patch::Monitor)),
                 Operand::Pool(p) if p >= PLACEHOLDER => Some((at, Patch::Constant(p - PLACEHOLDER))),
-                Operand::Int(BYTE_ID | SHORT_ID) => Some((at, Patch::Id)),
+                Operand::Int(BYTE_ID | SHORT_ID) if opcode_before(at) == Some(op::BIPUSH) => Some((at, Patch::ByteId)),
+                Operand::Int(BYTE_ID | SHORT_ID) => Some((at, Patch::ShortId)),
                 Operand::Pool(_) | Operand::Int(_) => None,
             })
             .collect();
-        Some(Part { chunk: writer.finish(0)?, patches })
+        Some(Part { chunk, patches })
+    }
+}
+
+/// The four parts of a template (prologue, tail, return, throw), each table
+/// holding the four back to back. A template is mostly met cold (java.base
+/// takes thousands, used in turn): a copy then reads four short runs of
+/// memory rather than sixteen small allocations.
+struct PackedParts {
+    bytes: Box<[u8]>,
+    labels: Box<[(Label, u32)]>,
+    jumps: Box<[(u32, Label)]>,
+    patches: Box<[(u32, Patch)]>,
+    /// Where part `i` ends in each table (bytes, labels, jumps, patches);
+    /// it starts where part `i - 1` ends.
+    ends: [[usize; 4]; 4],
+}
+
+impl PackedParts {
+    fn of(parts: [Part; 4]) -> PackedParts {
+        let mut packed = PackedParts {
+            bytes: parts.iter().flat_map(|p| p.chunk.bytes.iter().copied()).collect(),
+            labels: parts.iter().flat_map(|p| p.chunk.labels.iter().copied()).collect(),
+            jumps: parts.iter().flat_map(|p| p.chunk.jumps.iter().copied()).collect(),
+            patches: parts.iter().flat_map(|p| p.patches.iter().copied()).collect(),
+            ends: [[0; 4]; 4],
+        };
+        let mut end = [0usize; 4];
+        for (part, ends) in parts.iter().zip(&mut packed.ends) {
+            let lengths = [part.chunk.bytes.len(), part.chunk.labels.len(), part.chunk.jumps.len(), part.patches.len()];
+            for (e, length) in end.iter_mut().zip(lengths) {
+                *e += length;
+            }
+            *ends = end;
+        }
+        packed
     }
 
-    /// What one method writes over the placeholders, appended to `out`.
-    fn operands(&self, values: &MethodValues<'_>, out: &mut Vec<OperandValue>) {
+    /// The range of part `i` in table `table`.
+    fn range(&self, i: usize, table: usize) -> std::ops::Range<usize> {
+        let end = self.ends.get(i).map_or(0, |e| e[table]);
+        let start = i.checked_sub(1).and_then(|p| self.ends.get(p)).map_or(0, |e| e[table]);
+        start..end
+    }
+
+    fn chunk(&self, i: usize) -> ChunkView<'_> {
+        ChunkView {
+            bytes: self.bytes.get(self.range(i, 0)).unwrap_or_default(),
+            labels: self.labels.get(self.range(i, 1)).unwrap_or_default(),
+            jumps: self.jumps.get(self.range(i, 2)).unwrap_or_default(),
+        }
+    }
+
+    /// What one method writes over part `i`'s placeholders, appended to `out`.
+    fn operands(&self, i: usize, values: &MethodValues<'_>, out: &mut Vec<OperandValue>) {
         let MethodValues { constants, monitor, id } = *values;
-        out.extend(self.patches.iter().map(|&(at, patch)| match patch {
+        let patches = self.patches.get(self.range(i, 3)).unwrap_or_default();
+        out.extend(patches.iter().map(|&(at, patch)| match patch {
             Patch::Constant(n) => {
                 OperandValue { at, value: constants.get(usize::from(n)).copied().unwrap_or(0), wide: true }
             }
             Patch::Monitor => OperandValue { at, value: monitor, wide: true },
-            // The template's width class holds the identifier (see `IdWidth`).
-            Patch::Id => {
-                let byte = at.checked_sub(1).and_then(|i| self.chunk.bytes.get(i as usize)) == Some(&op::BIPUSH);
-                OperandValue { at, value: if byte { id as i8 as u8 as u16 } else { id as i16 as u16 }, wide: !byte }
-            }
+            Patch::ByteId => OperandValue { at, value: u16::from(id as i8 as u8), wide: false },
+            Patch::ShortId => OperandValue { at, value: id as i16 as u16, wide: true },
         }));
     }
 }
@@ -190,14 +245,15 @@ pub(super) struct Template {
     /// After the template's locals.
     max_locals: u16,
     labels: u32,
-    prologue: Part,
-    tail: Part,
-    ret: Part,
-    throw: Part,
-    /// In the order the general path adds them; `true`: the locals are the
-    /// method's entry frame's (the prologue's frames). The tail's first frame
+    /// Prologue, tail, return, throw.
+    parts: PackedParts,
+    /// In the order the general path adds them: the label, where the frame's
+    /// locals and stack end in `frame_types` (each frame's types follow the
+    /// previous frame's), and `true` when the locals are the method's entry
+    /// frame's (the prologue's frames), none kept here. The tail's first frame
     /// is among them; the others are `tail_frames`.
-    frames: Vec<(Label, Frame, bool)>,
+    frames: Box<[(Label, u32, u32, bool)]>,
+    frame_types: Box<[VType]>,
     /// The tail's frames after its first (at the label), encoded, and where
     /// their Class constants are.
     tail_frames: (Label, EncodedFrames, Vec<usize>),
@@ -375,16 +431,15 @@ impl Template {
         }
         frames.push((*first_label, first.clone(), false));
         let tail_frames = (*first_label, encoded, classes);
+        let (frames, frame_types) = pack_frames(&frames);
         Ok(Some(Template {
             requests: recorder.requests.into_iter().map(symbol).collect(),
             planned,
             max_locals: code.max_locals,
             labels: code.next_label,
-            prologue,
-            tail,
-            ret,
-            throw,
+            parts: PackedParts::of([prologue, tail, ret, throw]),
             frames,
+            frame_types,
             tail_frames,
             handler,
             live: plan.live_locals(),
@@ -502,9 +557,13 @@ impl Template {
         let moved = |l: Label| Label(l.0 + first);
         let real = |t: &VType| real_type(*t, constants);
         code.frames.reserve(self.frames.len());
-        for (label, frame, from_entry) in &self.frames {
-            let locals = if *from_entry { entry.locals.clone() } else { frame.locals.iter().map(real).collect() };
-            code.frames.push((moved(*label), Frame { locals, stack: frame.stack.iter().map(real).collect() }));
+        let mut start = 0usize;
+        for &(label, locals_end, stack_end, from_entry) in self.frames.iter() {
+            let (locals_end, stack_end) = (locals_end as usize, stack_end as usize);
+            let types = |range: std::ops::Range<usize>| self.frame_types.get(range).unwrap_or_default().iter().map(real);
+            let locals = if from_entry { entry.locals.clone() } else { types(start..locals_end).collect() };
+            code.frames.push((moved(label), Frame { locals, stack: types(locals_end..stack_end).collect() }));
+            start = stack_end;
         }
         let h = self.handler;
         code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
@@ -517,21 +576,37 @@ impl Template {
                 operand.copy_from_slice(&class.to_be_bytes());
             }
         }
-        let parts = [&self.prologue, &self.tail, &self.ret, &self.throw];
         let mut ends = [0usize; 4];
         operands.clear();
-        for (part, end) in parts.iter().zip(&mut ends) {
-            part.operands(values, operands);
+        for (i, end) in ends.iter_mut().enumerate() {
+            self.parts.operands(i, values, operands);
             *end = operands.len();
         }
         let operands: &'t [OperandValue] = operands;
         let peaks = [depths.prologue, depths.tail, depths.ret, depths.throw.unwrap_or(0)];
         let placed = |i: usize| {
             let from = if i == 0 { 0 } else { ends[i - 1] };
-            Placed::new(&parts[i].chunk, first, &operands[from..ends[i]], peaks[i])
+            Placed::new(self.parts.chunk(i), first, &operands[from..ends[i]], peaks[i])
         };
         ([placed(0), placed(1), placed(2), placed(3)], (moved(*after), tail_frames))
     }
+}
+
+/// `frames` as [`Template::frames`] and [`Template::frame_types`] keep them.
+fn pack_frames(frames: &[(Label, Frame, bool)]) -> (Box<[(Label, u32, u32, bool)]>, Box<[VType]>) {
+    let mut types = Vec::new();
+    let packed = frames
+        .iter()
+        .map(|(label, frame, from_entry)| {
+            if !from_entry {
+                types.extend_from_slice(&frame.locals);
+            }
+            let locals_end = types.len() as u32;
+            types.extend_from_slice(&frame.stack);
+            (*label, locals_end, types.len() as u32, *from_entry)
+        })
+        .collect();
+    (packed, types.into_boxed_slice())
 }
 
 /// The constants templates ask for, numbered across the templates of a
