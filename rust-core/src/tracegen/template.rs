@@ -26,7 +26,7 @@ use crate::classfile::{
 use crate::codegen::{JavaType, Signature};
 use crate::model::TfMethod;
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 type Result<T> = std::result::Result<T, ClassFileError>;
@@ -247,12 +247,10 @@ pub(super) struct Template {
     labels: u32,
     /// Prologue, tail, return, throw.
     parts: PackedParts,
-    /// In the order the general path adds them: the label, where the frame's
-    /// locals and stack end in `frame_types` (each frame's types follow the
-    /// previous frame's), and `true` when the locals are the method's entry
-    /// frame's (the prologue's frames), none kept here. The tail's first frame
-    /// is among them; the others are `tail_frames`.
-    frames: Box<[(Label, u32, u32, bool)]>,
+    /// In the order the general path adds them. The tail's first frame is
+    /// among them; the others are `tail_frames`.
+    frames: Box<[PackedFrame]>,
+    /// The types of `frames`, each frame's after the previous frame's.
     frame_types: Box<[VType]>,
     /// The tail's frames after its first (at the label), encoded, and where
     /// their Class constants are.
@@ -262,6 +260,8 @@ pub(super) struct Template {
     live: [(u16, VType); 3],
     /// The instructions, kept until the stack depths of the shape are known.
     recorded: RefCell<Option<[Vec<Insn>; 4]>>,
+    /// The stack depths of the shape, once known.
+    depths: Cell<Option<GeneratedDepths>>,
 }
 
 /// How the identifier is pushed: `iconst_<n>` (the value is part of the
@@ -444,6 +444,7 @@ impl Template {
             handler,
             live: plan.live_locals(),
             recorded: RefCell::new(recorded),
+            depths: Cell::new(None),
         }))
     }
 
@@ -502,7 +503,12 @@ impl Template {
         monitor: u16,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Option<GeneratedDepths>> {
+        // Kept here too: the template is at hand, the table by shape is not.
+        if let Some(depths) = self.depths.get() {
+            return Ok(Some(depths));
+        }
         if let Some(depths) = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some()) {
+            self.depths.set(Some(depths));
             return Ok(Some(depths));
         }
         let Some(mut recorded) = self.recorded.borrow_mut().take() else {
@@ -527,6 +533,7 @@ impl Template {
         let depths = GeneratedDepths::of(prologue, tail, Some(throw), ret, &[self.handler], pool)?;
         if let Some(depths) = depths {
             depths.remember(shape);
+            self.depths.set(Some(depths));
         }
         Ok(depths)
     }
@@ -558,7 +565,7 @@ impl Template {
         let real = |t: &VType| real_type(*t, constants);
         code.frames.reserve(self.frames.len());
         let mut start = 0usize;
-        for &(label, locals_end, stack_end, from_entry) in self.frames.iter() {
+        for &PackedFrame { label, locals_end, stack_end, from_entry } in self.frames.iter() {
             let (locals_end, stack_end) = (locals_end as usize, stack_end as usize);
             let types = |range: std::ops::Range<usize>| self.frame_types.get(range).unwrap_or_default().iter().map(real);
             let locals = if from_entry { entry.locals.clone() } else { types(start..locals_end).collect() };
@@ -592,18 +599,30 @@ impl Template {
     }
 }
 
-/// `frames` as [`Template::frames`] and [`Template::frame_types`] keep them.
-fn pack_frames(frames: &[(Label, Frame, bool)]) -> (Box<[(Label, u32, u32, bool)]>, Box<[VType]>) {
+/// A template's frame, its types kept in [`Template::frame_types`].
+#[derive(Clone, Copy)]
+struct PackedFrame {
+    label: Label,
+    /// Where the frame's locals and its stack end in the types.
+    locals_end: u32,
+    stack_end: u32,
+    /// The locals are the method's entry frame's (the prologue's frames):
+    /// none are kept.
+    from_entry: bool,
+}
+
+/// `frames` (`true`: the locals are the entry frame's) as a template keeps them.
+fn pack_frames(frames: &[(Label, Frame, bool)]) -> (Box<[PackedFrame]>, Box<[VType]>) {
     let mut types = Vec::new();
     let packed = frames
         .iter()
-        .map(|(label, frame, from_entry)| {
+        .map(|&(label, ref frame, from_entry)| {
             if !from_entry {
                 types.extend_from_slice(&frame.locals);
             }
             let locals_end = types.len() as u32;
             types.extend_from_slice(&frame.stack);
-            (*label, locals_end, types.len() as u32, *from_entry)
+            PackedFrame { label, locals_end, stack_end: types.len() as u32, from_entry }
         })
         .collect();
     (packed, types.into_boxed_slice())
