@@ -163,7 +163,7 @@ struct PackedParts {
     patches: Box<[(u32, Patch)]>,
     /// Where part `i` ends in each table (bytes, labels, jumps, patches);
     /// it starts where part `i - 1` ends.
-    ends: [[usize; 4]; 4],
+    ends: [[u32; 4]; 4],
 }
 
 impl PackedParts {
@@ -175,11 +175,12 @@ impl PackedParts {
             patches: parts.iter().flat_map(|p| p.patches.iter().copied()).collect(),
             ends: [[0; 4]; 4],
         };
-        let mut end = [0usize; 4];
+        let mut end = [0u32; 4];
         for (part, ends) in parts.iter().zip(&mut packed.ends) {
             let lengths = [part.chunk.bytes.len(), part.chunk.labels.len(), part.chunk.jumps.len(), part.patches.len()];
             for (e, length) in end.iter_mut().zip(lengths) {
-                *e += length;
+                // A chunk is at most a method's code long (64 KiB).
+                *e += length as u32;
             }
             *ends = end;
         }
@@ -190,7 +191,7 @@ impl PackedParts {
     fn range(&self, i: usize, table: usize) -> std::ops::Range<usize> {
         let end = self.ends.get(i).map_or(0, |e| e[table]);
         let start = i.checked_sub(1).and_then(|p| self.ends.get(p)).map_or(0, |e| e[table]);
-        start..end
+        start as usize..end as usize
     }
 
     fn chunk(&self, i: usize) -> ChunkView<'_> {
@@ -259,7 +260,7 @@ pub(super) struct Template {
     /// The locals that live across the body, with their frame types.
     live: [(u16, VType); 3],
     /// The instructions, kept until the stack depths of the shape are known.
-    recorded: RefCell<Option<[Vec<Insn>; 4]>>,
+    recorded: RefCell<Option<Box<[Vec<Insn>; 4]>>>,
     /// The stack depths of the shape, once known.
     depths: Cell<Option<GeneratedDepths>>,
 }
@@ -405,7 +406,7 @@ impl Template {
             return Ok(None);
         }
         let recorded = record
-            .then(|| [prologue.take_recorded(), tail.take_recorded(), throw.take_recorded(), ret.take_recorded()]);
+            .then(|| Box::new([prologue.take_recorded(), tail.take_recorded(), throw.take_recorded(), ret.take_recorded()]));
         let (Some(prologue), Some(tail), Some(throw), Some(ret)) =
             (Part::of(prologue), Part::of(tail), Part::of(throw), Part::of(ret))
         else {
@@ -529,7 +530,7 @@ impl Template {
                 _ => {}
             }
         }
-        let [prologue, tail, throw, ret] = &recorded;
+        let [prologue, tail, throw, ret] = &*recorded;
         let depths = GeneratedDepths::of(prologue, tail, Some(throw), ret, &[self.handler], pool)?;
         if let Some(depths) = depths {
             depths.remember(shape);
