@@ -278,21 +278,37 @@ fn id_width(id: i32) -> Option<u8> {
 
 /// The shape as bytes (the template's key): max_locals, `static`, the
 /// identifier's width, the kinds of the parameters and the result, the
-/// redacted parameters.
-fn key(out: &mut Vec<u8>, wanted: &Wanted<'_>) -> bool {
-    let Wanted { max_locals, is_static, id, signature, method, .. } = *wanted;
-    let Some(width) = id_width(id) else { return false };
-    out.clear();
-    out.extend_from_slice(&max_locals.to_be_bytes());
-    out.push(u8::from(is_static));
-    out.push(width);
-    out.extend(signature.parameters.iter().map(|&t| kind(t)));
-    out.push(b')');
-    out.push(signature.returns.map_or(b'V', kind));
-    for &p in &method.redacted_parameters {
-        out.extend_from_slice(&(p as u32).to_be_bytes());
+/// redacted parameters. Kept inline, so that finding a template reads no
+/// memory but the table's; a shape too long for it (some 25 parameters)
+/// takes no template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ShapeKey {
+    len: u8,
+    bytes: [u8; 31],
+}
+
+impl ShapeKey {
+    fn of(wanted: &Wanted<'_>) -> Option<ShapeKey> {
+        let Wanted { max_locals, is_static, id, signature, method, .. } = *wanted;
+        let mut key = ShapeKey { len: 0, bytes: [0; 31] };
+        key.push(&max_locals.to_be_bytes())?;
+        key.push(&[u8::from(is_static), id_width(id)?])?;
+        for &t in &signature.parameters {
+            key.push(&[kind(t)])?;
+        }
+        key.push(&[b')', signature.returns.map_or(b'V', kind)])?;
+        for &p in &method.redacted_parameters {
+            key.push(&(p as u32).to_be_bytes())?;
+        }
+        Some(key)
     }
-    true
+
+    fn push(&mut self, bytes: &[u8]) -> Option<()> {
+        let (start, end) = (usize::from(self.len), usize::from(self.len) + bytes.len());
+        self.bytes.get_mut(start..end)?.copy_from_slice(bytes);
+        self.len = end as u8;
+        Some(())
+    }
 }
 
 fn kind(t: JavaType<'_>) -> u8 {
@@ -326,13 +342,12 @@ fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
 /// At most this many templates per thread (java.base has 8,194 shapes).
 const MAX_TEMPLATES: usize = 32_768;
 
-/// Templates by shape (see [`key`]); `None` for a shape that takes none.
-type Templates = FxHashMap<Box<[u8]>, Option<Rc<Template>>>;
+/// Templates by shape; `None` for a shape that takes none.
+type Templates = FxHashMap<ShapeKey, Option<Rc<Template>>>;
 
 thread_local! {
     static COPIED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static TEMPLATES: RefCell<Templates> = RefCell::default();
-    static KEY: RefCell<Vec<u8>> = RefCell::default();
 }
 
 /// How many methods the stages on this thread have given a template's copy.
@@ -353,25 +368,20 @@ pub(super) struct Wanted<'w> {
 
 /// The template of this shape, made on first use; `None` if the shape takes none.
 pub(super) fn for_method(wanted: &Wanted<'_>) -> Option<Rc<Template>> {
-    KEY.with(|key| {
-        let mut key = key.borrow_mut();
-        if !self::key(&mut key, wanted) {
-            return None;
+    let key = ShapeKey::of(wanted)?;
+    TEMPLATES.with(|templates| {
+        if let Some(known) = templates.borrow().get(&key) {
+            return known.clone();
         }
-        TEMPLATES.with(|templates| {
-            if let Some(known) = templates.borrow().get(key.as_slice()) {
-                return known.clone();
-            }
-            let made = Template::make(wanted).ok().flatten().map(Rc::new);
-            let mut templates = templates.borrow_mut();
-            // A thread of a long-lived build daemon keeps its templates:
-            // bounded, at some cost to a project with this many shapes.
-            if templates.len() >= MAX_TEMPLATES {
-                templates.clear();
-            }
-            templates.insert(key.as_slice().into(), made.clone());
-            made
-        })
+        let made = Template::make(wanted).ok().flatten().map(Rc::new);
+        let mut templates = templates.borrow_mut();
+        // A thread of a long-lived build daemon keeps its templates:
+        // bounded, at some cost to a project with this many shapes.
+        if templates.len() >= MAX_TEMPLATES {
+            templates.clear();
+        }
+        templates.insert(key, made.clone());
+        made
     })
 }
 
