@@ -332,7 +332,7 @@ mod tests {
         assert_eq!(chunk.bytes, [op::GETSTATIC, 0xF0, 0x00, op::BIPUSH, 100, op::GOTO, 0, 0]);
         let operands =
             [OperandValue { at: 1, value: 0x0123, wide: true }, OperandValue { at: 4, value: 0xFFF9, wide: false }];
-        let placed = Placed::new(&chunk, 40, &operands, 2);
+        let placed = Placed::new(chunk.view(), 40, &operands, 2);
         let mut out = vec![0xAA];
         placed.write(&mut out);
         assert_eq!(out, [0xAA, op::GETSTATIC, 0x01, 0x23, op::BIPUSH, 0xF9, op::GOTO, 0, 0]);
