@@ -575,14 +575,8 @@ impl Template {
         let moved = |l: Label| Label(l.0 + first);
         let real = |t: &VType| real_type(*t, constants);
         code.frames.reserve(self.frames.len());
-        let mut start = 0usize;
-        for &PackedFrame { label, locals_end, stack_end, from_entry } in self.frames.iter() {
-            let (locals_end, stack_end) = (locals_end as usize, stack_end as usize);
-            let types = |range: std::ops::Range<usize>| self.frame_types.get(range).unwrap_or_default().iter().map(real);
-            let locals = if from_entry { entry.locals.clone() } else { types(start..locals_end).collect() };
-            code.frames.push((moved(label), Frame { locals, stack: types(locals_end..stack_end).collect() }));
-            start = stack_end;
-        }
+        let frames = unpack_frames(&self.frames, &self.frame_types, entry, real);
+        code.frames.extend(frames.map(|(label, frame)| (moved(label), frame)));
         let h = self.handler;
         code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
         let (after, encoded, classes) = &self.tail_frames;
@@ -620,6 +614,25 @@ struct PackedFrame {
     /// The locals are the method's entry frame's (the prologue's frames):
     /// none are kept.
     from_entry: bool,
+}
+
+/// The frames [`pack_frames`] packed, their types through `real`, with
+/// `entry`'s locals in the frames that had the entry frame's.
+fn unpack_frames<'f>(
+    frames: &'f [PackedFrame],
+    types: &'f [VType],
+    entry: &'f Frame,
+    real: impl Fn(&VType) -> VType + Copy + 'f,
+) -> impl Iterator<Item = (Label, Frame)> + 'f {
+    let mut start = 0usize;
+    frames.iter().map(move |&PackedFrame { label, locals_end, stack_end, from_entry }| {
+        let (locals_end, stack_end) = (locals_end as usize, stack_end as usize);
+        let types = |range: std::ops::Range<usize>| types.get(range).unwrap_or_default().iter().map(real);
+        let locals = if from_entry { entry.locals.clone() } else { types(start..locals_end).collect() };
+        let frame = Frame { locals, stack: types(locals_end..stack_end).collect() };
+        start = stack_end;
+        (label, frame)
+    })
 }
 
 /// `frames` (`true`: the locals are the entry frame's) as a template keeps them.
@@ -691,5 +704,33 @@ fn ask(request: &Request, pool: &mut PoolBuilder<'_>) -> Result<u16> {
         Request::Method([owner, name, descriptor]) => pool.method_ref(owner, name, descriptor),
         Request::InterfaceMethod([owner, name, descriptor]) => pool.interface_method_ref(owner, name, descriptor),
         Request::ResultClass => Err(ClassFileError::malformed(0, "a template's result class asked for alone")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_frames_unpack_as_they_were_with_the_entry_frames_locals() {
+        let frame = |locals: &[VType], stack: &[VType]| Frame { locals: locals.to_vec(), stack: stack.to_vec() };
+        let template_entry = frame(&[VType::Integer], &[]);
+        let frames = [
+            (Label(7), frame(&[VType::Integer], &[VType::Object(3), VType::Integer]), true),
+            (Label(9), frame(&[VType::Long, VType::Top, VType::Object(4)], &[VType::Null]), false),
+            (Label(12), template_entry.clone(), true),
+            (Label(15), frame(&[VType::Float], &[]), false),
+        ];
+        let (packed, types) = pack_frames(&frames);
+        let entry = frame(&[VType::Object(8), VType::Double], &[]);
+        let unpacked: Vec<(Label, Frame)> = unpack_frames(&packed, &types, &entry, |t| *t).collect();
+        let expected: Vec<(Label, Frame)> = frames
+            .iter()
+            .map(|(label, f, from_entry)| {
+                let locals = if *from_entry { entry.locals.clone() } else { f.locals.clone() };
+                (*label, Frame { locals, stack: f.stack.clone() })
+            })
+            .collect();
+        assert_eq!(unpacked, expected);
     }
 }
