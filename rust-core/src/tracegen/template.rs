@@ -339,7 +339,7 @@ fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
     }
 }
 
-/// At most this many templates per thread (java.base has 8,194 shapes).
+/// At most this many templates per thread (java.base takes some 6,300).
 const MAX_TEMPLATES: usize = 32_768;
 
 /// Templates by shape; `None` for a shape that takes none.
