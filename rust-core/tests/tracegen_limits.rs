@@ -1,5 +1,5 @@
 //! Methods at the edges of the class-file format, generated as Java source:
-//! more than 255 locals (TF's own locals need `wide`), code near 64 KiB (branches
+//! more than 255 locals (TF's own locals need `wide`), 30 parameters, code near 64 KiB (branches
 //! beyond 32 KiB), and code that enhancement would push past 64 KiB (the run
 //! fails naming the method and leaves the file as it was).
 mod support;
@@ -41,6 +41,17 @@ fn long_method(name: &str, statements: usize, guarded: bool) -> String {
     format!("@Traced static int {name}(int x) {{ {body} return x; }}\n")
 }
 
+/// `static int many(int p1, ..., int p30)`, their sum: more parameters than
+/// a shape that the enhancer keeps a template of (its code is generated
+/// for the method alone).
+fn many_parameters_method() -> (String, String) {
+    let parameters: Vec<String> = (1..=30).map(|i| format!("int p{i}")).collect();
+    let sum: Vec<String> = (1..=30).map(|i| format!("p{i}")).collect();
+    let arguments: Vec<String> = (1..=30).map(|i| i.to_string()).collect();
+    let method = format!("@Traced static int many({}) {{ return {}; }}\n", parameters.join(", "), sum.join(" + "));
+    (method, format!("many({})", arguments.join(", ")))
+}
+
 fn wide_locals_method() -> String {
     let mut body = String::from("int v0 = x;\n");
     for i in 1..300 {
@@ -51,13 +62,16 @@ fn wide_locals_method() -> String {
 
 #[test]
 fn wide_locals_and_code_near_64k_verify_and_report() {
+    let (many, many_call) = many_parameters_method();
     let source = format!(
         "package fx; @Traced public class Big {{ {PRINTER}
            {wide}
            {near}
+           {many}
            public static void main(String[] a) {{
              org.tracingfacility.runtime.MethodMonitorRegistry.register(Traced.class, Printer::new);
              System.out.println(wide(1) + \" \" + near(1) + \" \" + near(-5));
+             System.out.println({many_call});
            }} }}",
         wide = wide_locals_method(),
         near = long_method("near", 10_000, true),
@@ -74,7 +88,9 @@ fn wide_locals_and_code_near_64k_verify_and_report() {
     assert_eq!(
         out,
         format!(
-            "enter wide [1]\nexit wide = 300\nenter near [1]\nexit near = {sum}\nenter near [-5]\nexit near = -1\n300 {sum} -1\n"
+            "enter wide [1]\nexit wide = 300\nenter near [1]\nexit near = {sum}\nenter near [-5]\nexit near = -1\n300 {sum} -1\n\
+             enter many [{arguments}]\nexit many = 465\n465\n",
+            arguments = (1..=30).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
         )
     );
 }
