@@ -202,11 +202,12 @@ impl PackedParts {
         }
     }
 
-    /// What one method writes over part `i`'s placeholders, appended to `out`.
-    fn operands(&self, i: usize, values: &MethodValues<'_>, out: &mut Vec<OperandValue>) {
+    /// What one method writes over the placeholders of all four parts, in
+    /// the order of `patches` (part `i`'s are at `range(i, 3)`), into `out`.
+    fn operands(&self, values: &MethodValues<'_>, out: &mut Vec<OperandValue>) {
         let MethodValues { constants, monitor, id } = *values;
-        let patches = self.patches.get(self.range(i, 3)).unwrap_or_default();
-        out.extend(patches.iter().map(|&(at, patch)| match patch {
+        out.clear();
+        out.extend(self.patches.iter().map(|&(at, patch)| match patch {
             Patch::Constant(n) => {
                 OperandValue { at, value: constants.get(usize::from(n)).copied().unwrap_or(0), wide: true }
             }
@@ -588,17 +589,12 @@ impl Template {
                 operand.copy_from_slice(&class.to_be_bytes());
             }
         }
-        let mut ends = [0usize; 4];
-        operands.clear();
-        for (i, end) in ends.iter_mut().enumerate() {
-            self.parts.operands(i, values, operands);
-            *end = operands.len();
-        }
+        self.parts.operands(values, operands);
         let operands: &'t [OperandValue] = operands;
         let peaks = [depths.prologue, depths.tail, depths.ret, depths.throw.unwrap_or(0)];
         let placed = |i: usize| {
-            let from = if i == 0 { 0 } else { ends[i - 1] };
-            Placed::new(self.parts.chunk(i), first, &operands[from..ends[i]], peaks[i])
+            let patches = operands.get(self.parts.range(i, 3)).unwrap_or_default();
+            Placed::new(self.parts.chunk(i), first, patches, peaks[i])
         };
         ([placed(0), placed(1), placed(2), placed(3)], (moved(*after), tail_frames))
     }
