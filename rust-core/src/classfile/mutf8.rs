@@ -9,14 +9,14 @@ use std::borrow::Cow;
 /// Decodes modified UTF-8. Returns `None` for a byte sequence that is not
 /// modified UTF-8 at all.
 pub fn decode(bytes: &[u8]) -> Option<Cow<'_, str>> {
-    // `C0` (the first byte of an encoded NUL) and `ED` (the first byte of a
-    // surrogate) are the only bytes whose meaning differs from standard UTF-8.
-    if !bytes.iter().any(|&b| b == 0xC0 || b == 0xED) {
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            return Some(Cow::Borrowed(text));
-        }
+    // Bytes that are standard UTF-8 mean the same in modified UTF-8: the two
+    // differ only in `C0 80` (NUL) and `ED A0..BF ..` (a surrogate), neither
+    // of which standard UTF-8 accepts. One validation, then, for the names
+    // of nearly every class file.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Some(Cow::Borrowed(text)),
+        Err(_) => decode_slow(bytes).map(Cow::Owned),
     }
-    decode_slow(bytes).map(Cow::Owned)
 }
 
 fn decode_slow(bytes: &[u8]) -> Option<String> {
@@ -43,7 +43,7 @@ fn decode_slow(bytes: &[u8]) -> Option<String> {
 
 /// Encodes a string as modified UTF-8.
 pub fn encode(text: &str) -> Cow<'_, [u8]> {
-    if !text.bytes().any(|b| b == 0 || b >= 0xF0) {
+    if is_plain(text.as_bytes()) {
         return Cow::Borrowed(text.as_bytes());
     }
     let mut out = Vec::with_capacity(text.len() + 8);
@@ -64,6 +64,14 @@ pub fn encode(text: &str) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// Are these UTF-8 bytes their own modified UTF-8: no NUL byte, no lead
+/// byte of a character beyond the BMP (`F0`..)? `b - 1` wraps NUL to `FF`,
+/// so one comparison finds both; the fold, with no early exit, is a loop
+/// the compiler vectorizes.
+fn is_plain(bytes: &[u8]) -> bool {
+    !bytes.iter().fold(false, |found, &b| found | (b.wrapping_sub(1) >= 0xEF))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +88,23 @@ mod tests {
         assert!(!encoded.contains(&0));
         assert_eq!(encoded.len(), 1 + 2 + 1 + 6 + 2);
         assert_eq!(decode(&encoded).as_deref(), Some(text));
+    }
+
+    #[test]
+    fn text_without_nul_or_supplementary_characters_is_borrowed_as_it_is() {
+        for text in ["", "java/lang/Object", "\u{7F}\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}"] {
+            assert!(matches!(encode(text), Cow::Borrowed(b) if b == text.as_bytes()), "{text:?}");
+        }
+        for text in ["\0", "ab\0", "\u{10000}", "long enough for a vector loop, then \u{10FFFF}"] {
+            assert!(matches!(encode(text), Cow::Owned(_)), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_character_between_d000_and_d7ff_decodes_as_itself() {
+        // `ED 80..9F` is standard UTF-8 too; `ED A0..` (a surrogate) is not.
+        assert_eq!(decode("\u{D000}x".as_bytes()).as_deref(), Some("\u{D000}x"));
+        assert_eq!(decode(&[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]).as_deref(), Some("\u{1F600}"));
     }
 
     #[test]
