@@ -216,6 +216,34 @@ pub struct MemberRef<'a> {
     pub descriptor: Cow<'a, str>,
 }
 
+/// The bytes an entry takes, tag included, by tag: 0 for a Utf8 entry
+/// (its length is in it) and for a byte that is no tag.
+const ENTRY_SIZE: [u8; 256] = {
+    let mut sizes = [0u8; 256];
+    sizes[tag::INTEGER as usize] = 5;
+    sizes[tag::FLOAT as usize] = 5;
+    sizes[tag::LONG as usize] = LONG_ENTRY_SIZE as u8;
+    sizes[tag::DOUBLE as usize] = LONG_ENTRY_SIZE as u8;
+    let three = [tag::CLASS, tag::STRING, tag::METHOD_TYPE, tag::MODULE, tag::PACKAGE];
+    let mut i = 0;
+    while i < three.len() {
+        sizes[three[i] as usize] = 3;
+        i += 1;
+    }
+    sizes[tag::METHOD_HANDLE as usize] = 4;
+    let five = [tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF, tag::NAME_AND_TYPE, tag::DYNAMIC, tag::INVOKE_DYNAMIC];
+    let mut i = 0;
+    while i < five.len() {
+        sizes[five[i] as usize] = 5;
+        i += 1;
+    }
+    sizes
+};
+
+/// The size of a Long or Double entry, the only ones that take two slots
+/// (and the only entries of nine bytes but for some Utf8 entries).
+const LONG_ENTRY_SIZE: usize = 9;
+
 #[derive(Debug, Clone)]
 pub struct ConstantPool<'a> {
     data: &'a [u8],
@@ -356,26 +384,16 @@ impl<'a> ConstantPool<'a> {
         let window = data.get(start..start + reader.remaining()).unwrap_or_default();
         let mut pos = 0usize;
         while offsets.len() < count {
-            let Some(&tag) = window.get(pos) else { break };
-            let size = match tag {
-                tag::UTF8 => match window.get(pos + 1..pos + 3) {
-                    Some(len) => 3 + usize::from(u16::from_be_bytes([len[0], len[1]])),
-                    None => break,
-                },
-                tag::INTEGER | tag::FLOAT => 5,
-                tag::LONG | tag::DOUBLE => 9,
-                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => 3,
-                tag::METHOD_HANDLE => 4,
-                tag::FIELDREF
-                | tag::METHODREF
-                | tag::INTERFACE_METHODREF
-                | tag::NAME_AND_TYPE
-                | tag::DYNAMIC
-                | tag::INVOKE_DYNAMIC => 5,
-                _ => break,
-            };
-            let two_slots = tag == tag::LONG || tag == tag::DOUBLE;
-            if pos + size > window.len() || (two_slots && offsets.len() + 1 >= count) {
+            // Every entry takes at least three bytes; a Utf8 entry's length
+            // is in the two after its tag. Both sizes are found and one is
+            // kept, so that the entries' tags (in no order a predictor
+            // learns) decide no jump.
+            let Some(&[tag, high, low]) = window.get(pos..pos + 3) else { break };
+            let utf8 = 3 + usize::from(u16::from_be_bytes([high, low]));
+            let fixed = usize::from(ENTRY_SIZE[usize::from(tag)]);
+            let size = if tag == tag::UTF8 { utf8 } else { fixed };
+            let two_slots = fixed == LONG_ENTRY_SIZE;
+            if size == 0 || pos + size > window.len() || (two_slots && offsets.len() + 1 >= count) {
                 break;
             }
             offsets.push((base + start + pos) as u32);
@@ -617,6 +635,53 @@ impl<'a> ConstantPool<'a> {
                 Ok((bootstrap_method, name, descriptor))
             }
             other => Err(self.wrong(index, "Dynamic", &other)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of entry, written by [`Constant::encode`], among them a
+    /// Utf8 entry as long as a Long (nine bytes) and both two-slot kinds.
+    fn every_kind() -> Vec<(u16, Constant<'static>)> {
+        let utf8 = |text: &'static str| Constant::Utf8(Cow::Borrowed(text.as_bytes()));
+        vec![
+            (1, utf8("abcdef")),
+            (2, Constant::Long(-7)),
+            (4, utf8("()V")),
+            (5, Constant::Class { name: 1 }),
+            (6, Constant::NameAndType { name: 1, descriptor: 4 }),
+            (7, Constant::Methodref { class: 5, name_and_type: 6 }),
+            (8, Constant::Integer(42)),
+            (9, Constant::Double(1.5f64.to_bits())),
+            (11, Constant::MethodHandle { kind: 6, reference: 7 }),
+            (12, Constant::String { value: 1 }),
+            (13, Constant::MethodType { descriptor: 4 }),
+            (14, Constant::Float(2.5f32.to_bits())),
+            (15, Constant::Fieldref { class: 5, name_and_type: 6 }),
+            (16, Constant::InterfaceMethodref { class: 5, name_and_type: 6 }),
+            (17, Constant::InvokeDynamic { bootstrap_method: 0, name_and_type: 6 }),
+            (18, Constant::Dynamic { bootstrap_method: 0, name_and_type: 6 }),
+            (19, Constant::Module { name: 1 }),
+            (20, Constant::Package { name: 1 }),
+            (21, utf8("")),
+        ]
+    }
+
+    #[test]
+    fn every_kind_of_entry_is_found_where_it_was_written() {
+        let entries = every_kind();
+        let mut bytes = 22u16.to_be_bytes().to_vec();
+        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
+        assert_eq!(pool.count(), 22);
+        for (index, constant) in &entries {
+            assert_eq!(pool.get(*index).as_ref(), Ok(constant), "entry #{index}");
+        }
+        for second_slot in [3, 10] {
+            assert!(pool.get(second_slot).is_err(), "#{second_slot} is a Long's or Double's second slot");
         }
     }
 }
