@@ -460,6 +460,7 @@ fn instrument_from_template<'a>(
     let Some(template) = template::for_method(&wanted) else {
         return Ok(None);
     };
+    template.warm();
     // The pool is asked what the general path asks, in its order.
     let mut resolved = Vec::with_capacity(template.constant_count());
     template.resolve(0..template.planned(), signature.returns, pool, &mut constants.symbols, &mut resolved)?;

@@ -460,6 +460,26 @@ impl Template {
         }))
     }
 
+    /// Reads every cache line of the template's tables, so that the misses
+    /// of a template met cold (the usual case: see [`PackedParts`]) are
+    /// taken together, as soon as the template is found, rather than one
+    /// after the other as its copy reaches each table.
+    pub(super) fn warm(&self) {
+        let touched = [
+            self.requests.iter().step_by(16).fold(0u64, |a, &r| a + u64::from(r)),
+            self.parts.bytes.iter().step_by(64).fold(0u64, |a, &b| a + u64::from(b)),
+            self.parts.labels.iter().step_by(8).fold(0u64, |a, &(l, at)| a + u64::from(l.0) + u64::from(at)),
+            self.parts.jumps.iter().step_by(8).fold(0u64, |a, &(at, l)| a + u64::from(l.0) + u64::from(at)),
+            self.parts.patches.iter().step_by(8).fold(0u64, |a, &(at, _)| a + u64::from(at)),
+            self.frames.iter().step_by(4).fold(0u64, |a, f| a + u64::from(f.stack_end)),
+            self.frame_types.iter().step_by(8).fold(0u64, |a, t| a + u64::from(matches!(t, VType::Top))),
+            self.tail_frames.1.bytes.iter().step_by(64).fold(0u64, |a, &b| a + u64::from(b)),
+            self.tail_frames.2.iter().step_by(8).fold(0u64, |a, &c| a + c as u64),
+        ];
+        // Kept from the optimizer: the reads are the point.
+        std::hint::black_box(touched);
+    }
+
     /// How many of the constants to ask for before a constructor's chaining call is looked for.
     pub(super) fn planned(&self) -> usize {
         self.planned
