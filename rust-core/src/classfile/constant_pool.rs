@@ -217,7 +217,8 @@ pub struct MemberRef<'a> {
 }
 
 /// The bytes an entry takes, tag included, by tag: 0 for a Utf8 entry
-/// (its length is in it) and for a byte that is no tag.
+/// (its length is in it) and for a byte that is no tag. Every reading of
+/// the pool's raw bytes sizes entries by this table.
 const ENTRY_SIZE: [u8; 256] = {
     let mut sizes = [0u8; 256];
     sizes[tag::INTEGER as usize] = 5;
@@ -345,23 +346,15 @@ impl<'a> ConstantPool<'a> {
         while offsets.len() < usize::from(count) {
             let at = reader.offset();
             let tag = reader.u8()?;
-            let content = match tag {
-                tag::UTF8 => usize::from(reader.u16()?),
-                tag::INTEGER | tag::FLOAT => 4,
-                tag::LONG | tag::DOUBLE => 8,
-                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => 2,
-                tag::FIELDREF
-                | tag::METHODREF
-                | tag::INTERFACE_METHODREF
-                | tag::NAME_AND_TYPE
-                | tag::DYNAMIC
-                | tag::INVOKE_DYNAMIC => 4,
-                tag::METHOD_HANDLE => 3,
-                _ => return Err(ClassFileError::new(at, ErrorKind::BadConstantTag(tag))),
+            let fixed = usize::from(ENTRY_SIZE[usize::from(tag)]);
+            let content = match (tag, fixed) {
+                (tag::UTF8, _) => usize::from(reader.u16()?),
+                (_, 0) => return Err(ClassFileError::new(at, ErrorKind::BadConstantTag(tag))),
+                (_, size) => size - 1,
             };
             reader.skip(content)?;
             offsets.push(at as u32);
-            if tag == tag::LONG || tag == tag::DOUBLE {
+            if fixed == LONG_ENTRY_SIZE {
                 if offsets.len() >= usize::from(count) {
                     return Err(ClassFileError::malformed(at, "a Long or Double constant takes the last pool slot"));
                 }
@@ -545,11 +538,10 @@ impl<'a> ConstantPool<'a> {
                 let len = usize::from(u16::from_be_bytes([*data.get(at + 1)?, *data.get(at + 2)?]));
                 data.get(at + 3..at + 3 + len)?
             }
-            tag::INTEGER | tag::FLOAT => data.get(at + 1..at + 5)?,
-            tag::LONG | tag::DOUBLE => data.get(at + 1..at + 9)?,
-            tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => data.get(at + 1..at + 3)?,
-            tag::METHOD_HANDLE => data.get(at + 1..at + 4)?,
-            _ => data.get(at + 1..at + 5)?,
+            _ => match usize::from(ENTRY_SIZE[usize::from(tag)]) {
+                0 => return None,
+                size => data.get(at + 1..at + size)?,
+            },
         };
         Some((tag, content))
     }
