@@ -466,15 +466,15 @@ impl Template {
     /// after the other as its copy reaches each table.
     pub(super) fn warm(&self) {
         let touched = [
-            self.requests.iter().step_by(16).fold(0u64, |a, &r| a + u64::from(r)),
-            self.parts.bytes.iter().step_by(64).fold(0u64, |a, &b| a + u64::from(b)),
-            self.parts.labels.iter().step_by(8).fold(0u64, |a, &(l, at)| a + u64::from(l.0) + u64::from(at)),
-            self.parts.jumps.iter().step_by(8).fold(0u64, |a, &(at, l)| a + u64::from(l.0) + u64::from(at)),
-            self.parts.patches.iter().step_by(8).fold(0u64, |a, &(at, _)| a + u64::from(at)),
-            self.frames.iter().step_by(4).fold(0u64, |a, f| a + u64::from(f.stack_end)),
-            self.frame_types.iter().step_by(8).fold(0u64, |a, t| a + u64::from(matches!(t, VType::Top))),
-            self.tail_frames.1.bytes.iter().step_by(64).fold(0u64, |a, &b| a + u64::from(b)),
-            self.tail_frames.2.iter().step_by(8).fold(0u64, |a, &c| a + c as u64),
+            read_lines(&self.requests, |&r| u64::from(r)),
+            read_lines(&self.parts.bytes, |&b| u64::from(b)),
+            read_lines(&self.parts.labels, |&(l, at)| u64::from(l.0 ^ at)),
+            read_lines(&self.parts.jumps, |&(at, l)| u64::from(l.0 ^ at)),
+            read_lines(&self.parts.patches, |&(at, _)| u64::from(at)),
+            read_lines(&self.frames, |f| u64::from(f.stack_end)),
+            read_lines(&self.frame_types, |t| u64::from(matches!(t, VType::Top))),
+            read_lines(&self.tail_frames.1.bytes, |&b| u64::from(b)),
+            read_lines(&self.tail_frames.2, |&at| at as u64),
         ];
         // Kept from the optimizer: the reads are the point.
         std::hint::black_box(touched);
@@ -666,6 +666,12 @@ fn pack_frames(frames: &[(Label, Frame, bool)]) -> (Box<[PackedFrame]>, Box<[VTy
         })
         .collect();
     (packed, types.into_boxed_slice())
+}
+
+/// `read` of one item in each 64-byte cache line `items` spans, summed.
+fn read_lines<T>(items: &[T], read: impl Fn(&T) -> u64) -> u64 {
+    let per_line = (64 / std::mem::size_of::<T>().max(1)).max(1);
+    items.iter().step_by(per_line).map(read).fold(0, u64::wrapping_add)
 }
 
 /// The constants templates ask for, numbered across the templates of a
