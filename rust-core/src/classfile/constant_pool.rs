@@ -517,15 +517,9 @@ impl<'a> ConstantPool<'a> {
         self.get_opt(index)?.ok_or(ClassFileError::new(0, ErrorKind::BadConstantIndex(index)))
     }
 
-    /// Every entry's index, tag and content bytes (for Utf8, the text after
-    /// its length), read straight from the file: what indexing the whole
-    /// pool needs, without decoding each entry.
-    pub(crate) fn raw_entries(&self) -> impl Iterator<Item = (u16, u8, &'a [u8])> + '_ {
-        (1..self.count()).filter_map(move |i| self.raw_entry(i).map(|(tag, content)| (i, tag, content)))
-    }
-
-    /// Entry `index`'s tag and content bytes as in [`ConstantPool::raw_entries`];
-    /// `None` for an index that holds no entry.
+    /// Entry `index`'s tag and content bytes (for Utf8, the text after its
+    /// length), read straight from the file, as indexing the pool needs them
+    /// (no entry decoded); `None` for an index that holds no entry.
     pub(crate) fn raw_entry(&self, index: u16) -> Option<(u8, &'a [u8])> {
         let offset = *self.offsets.get(usize::from(index))?;
         if offset == NO_ENTRY {

@@ -8,7 +8,7 @@ use super::error::{ClassFileError, Result};
 use super::mutf8;
 use std::borrow::Cow;
 use super::stack_depth::SlotCache;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
 pub const MAX_POOL_COUNT: u32 = 65_535;
@@ -72,7 +72,7 @@ pub struct PoolBuilder<'a> {
     /// `constant_pool_count` after the additions.
     count: u32,
     /// Every entry by value, built on the first addition.
-    index: Option<Index<'a>>,
+    index: Option<Index>,
     /// Descriptor slot sizes by entry, for stack depths (see `stack_depth`):
     /// every method of the class is assembled against this one pool.
     pub(crate) slot_cache: SlotCache,
@@ -111,37 +111,126 @@ impl KnownTexts {
     }
 }
 
-/// Entries by value. Utf8 entries are keyed by their bytes alone, so that
-/// looking up a name that is already there allocates nothing; every other
-/// kind by [`Constant::key`], a tag and a number.
+/// Entries by value, as hash chains over pool indexes: a bucket holds the
+/// first index of its chain, and each index the next one and a check of its
+/// hash. Nothing of an entry is copied: it is compared where it is, in the
+/// class file or among the additions, and only when its check matches.
+/// Building it is a hash and three stores per entry, into three small
+/// arrays; a map holding each entry's bytes as its key cost one allocation
+/// per table and a 32-byte slot per entry, for a pool that is mostly never
+/// asked about (an enhanced class looks up some hundred constants).
 #[derive(Debug, Clone, Default)]
-struct Index<'a> {
-    utf8: FxHashMap<Cow<'a, [u8]>, u16>,
-    other: FxHashMap<(u8, u64), u16>,
+struct Index {
+    /// For each bucket, the first pool index of its chain; 0 ends a chain
+    /// (index 0 holds no entry).
+    heads: Vec<u16>,
+    /// For each pool index, the next index of its chain and 16 bits of its hash.
+    links: Vec<Link>,
+    /// `heads.len() - 1` (a power of two).
+    mask: usize,
 }
 
-impl<'a> Index<'a> {
+#[derive(Debug, Clone, Copy, Default)]
+struct Link {
+    next: u16,
+    check: u16,
+}
+
+/// What an entry is compared by: a Utf8 entry by its bytes, any other by
+/// [`Constant::key`], a tag and a number.
+#[derive(Clone, Copy)]
+enum Key<'k> {
+    Utf8(&'k [u8]),
+    Other(u8, u64),
+}
+
+impl Key<'_> {
+    /// A hash that reads at most sixteen bytes of a text (its first and
+    /// last eight, and its length): every Utf8 entry of a pool is hashed
+    /// when the index is built, and a weaker hash only makes a chain
+    /// longer, never a lookup wrong (entries are compared in full).
+    fn hash(self) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let x = match self {
+            Key::Utf8(bytes) => {
+                let word = |b: &[u8]| b.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b));
+                let n = bytes.len();
+                let (head, tail) = match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+                    (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
+                    _ => (word(bytes), 0),
+                };
+                (head.wrapping_mul(K) ^ tail).wrapping_add(n as u64)
+            }
+            Key::Other(tag, key) => key ^ (u64::from(tag) << 56),
+        };
+        let x = x.wrapping_mul(K);
+        x ^ (x >> 29)
+    }
+
+    /// The key of an entry as it is in the class file.
+    fn of_raw<'b>(tag: u8, content: &'b [u8]) -> Key<'b> {
+        if tag == super::constant_pool::tag::UTF8 {
+            Key::Utf8(content)
+        } else {
+            let (tag, key) = raw_key(tag, content);
+            Key::Other(tag, key)
+        }
+    }
+
+    fn is(self, other: Key<'_>) -> bool {
+        match (self, other) {
+            (Key::Utf8(a), Key::Utf8(b)) => a == b,
+            (Key::Other(t, k), Key::Other(u, l)) => t == u && k == l,
+            _ => false,
+        }
+    }
+}
+
+impl Index {
     /// Built from the entries' bytes as they are in the file: no entry is
     /// decoded (the first addition to a class's pool pays for this, and
     /// every class TF enhances gets additions).
-    fn of(original: &ConstantPool<'a>) -> Self {
-        // Room for every entry in either map, and for the additions, so that
-        // neither grows (growing rehashes every entry): an enhanced class
-        // gets dozens of constants, a few kilobytes of control bytes cost less.
-        let capacity = usize::from(original.count()) + 64;
-        let mut index = Index {
-            utf8: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
-            other: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
-        };
-        // The first of equal entries is the one reused.
-        for (i, tag, content) in original.raw_entries() {
-            if tag == super::constant_pool::tag::UTF8 {
-                index.utf8.entry(Cow::Borrowed(content)).or_insert(i);
-            } else {
-                index.other.entry(raw_key(tag, content)).or_insert(i);
+    fn of(original: &ConstantPool<'_>) -> Self {
+        // Room for the additions too (an enhanced class gets dozens), so
+        // that the chains stay short without ever growing the table.
+        let entries = usize::from(original.count()) + 64;
+        let buckets = entries.next_power_of_two();
+        let mut index = Index { heads: vec![0; buckets], links: Vec::with_capacity(entries), mask: buckets - 1 };
+        index.links.resize(usize::from(original.count()), Link::default());
+        // Linked from the last entry to the first, so that the first of
+        // equal entries heads its chain and is the one reused.
+        for i in (1..original.count()).rev() {
+            if let Some((tag, content)) = original.raw_entry(i) {
+                index.link(i, Key::of_raw(tag, content).hash());
             }
         }
         index
+    }
+
+    /// Puts index `i`, of hash `hash`, at the head of its chain.
+    fn link(&mut self, i: u16, hash: u64) {
+        let bucket = (hash >> 32) as usize & self.mask;
+        let Some(head) = self.heads.get_mut(bucket) else { return };
+        let link = Link { next: *head, check: hash as u16 };
+        *head = i;
+        let slot = usize::from(i);
+        if self.links.len() <= slot {
+            self.links.resize(slot + 1, Link::default());
+        }
+        self.links[slot] = link;
+    }
+
+    /// The first index of `hash` in its chain for which `is` holds.
+    fn find(&self, hash: u64, is: impl Fn(u16) -> bool) -> Option<u16> {
+        let mut i = *self.heads.get((hash >> 32) as usize & self.mask)?;
+        while i != 0 {
+            let link = self.links.get(usize::from(i))?;
+            if link.check == hash as u16 && is(i) {
+                return Some(i);
+            }
+            i = link.next;
+        }
+        None
     }
 }
 
@@ -196,18 +285,14 @@ impl<'a> PoolBuilder<'a> {
             Constant::Utf8(bytes) => return self.add_utf8(bytes),
             other => other,
         };
-        let Some(key) = constant.key() else { return Err(ClassFileError::malformed(0, "a Utf8 entry is added by add_utf8")) };
-        let original = &self.original;
-        let index = self.index.get_or_insert_with(|| Index::of(original));
-        if let Some(&existing) = index.other.get(&key) {
+        let Some((tag, key)) = constant.key() else {
+            return Err(ClassFileError::malformed(0, "a Utf8 entry is added by add_utf8"));
+        };
+        let hash = Key::Other(tag, key).hash();
+        if let Some(existing) = self.find(Key::Other(tag, key), hash) {
             return Ok(existing);
         }
-        let at = self.next_index(&constant)?;
-        if let Some(index) = &mut self.index {
-            index.other.insert(key, at);
-        }
-        self.push(constant);
-        Ok(at)
+        self.push_indexed(constant, hash)
     }
 
     /// The index of a Utf8 entry of `bytes` (modified UTF-8), adding it if needed.
@@ -215,22 +300,43 @@ impl<'a> PoolBuilder<'a> {
         if bytes.len() > usize::from(u16::MAX) {
             return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
         }
-        let original = &self.original;
-        let index = self.index.get_or_insert_with(|| Index::of(original));
-        if let Some(&existing) = index.utf8.get(bytes.as_ref()) {
+        let hash = Key::Utf8(&bytes).hash();
+        if let Some(existing) = self.find(Key::Utf8(&bytes), hash) {
             return Ok(existing);
         }
-        let (entry, key) = match self.known_texts.and_then(|known| known.get(&bytes)) {
-            Some(text) => (Cow::Borrowed(text), Cow::Borrowed(text)),
-            None => {
-                let owned = bytes.into_owned();
-                (Cow::Owned(owned.clone()), Cow::Owned(owned))
-            }
+        let entry = match self.known_texts.and_then(|known| known.get(&bytes)) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(bytes.into_owned()),
         };
-        let constant = Constant::Utf8(entry);
+        self.push_indexed(Constant::Utf8(entry), hash)
+    }
+
+    /// The index of the first entry equal to `key` (of hash `hash`), the
+    /// index built first if this is the pool's first lookup.
+    fn find(&mut self, key: Key<'_>, hash: u64) -> Option<u16> {
+        let Self { original, added, added_at, index, .. } = self;
+        let index = index.get_or_insert_with(|| Index::of(original));
+        let original_count = original.count();
+        index.find(hash, |i| {
+            let entry = match i.checked_sub(original_count) {
+                None => original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
+                Some(past) => added_at
+                    .get(usize::from(past))
+                    .and_then(|&at| added.get(at as usize))
+                    .and_then(|constant| match constant {
+                        Constant::Utf8(bytes) => Some(Key::Utf8(bytes)),
+                        other => other.key().map(|(tag, key)| Key::Other(tag, key)),
+                    }),
+            };
+            entry.is_some_and(|entry| entry.is(key))
+        })
+    }
+
+    /// Adds `constant`, of hash `hash`, found in no entry, and indexes it.
+    fn push_indexed(&mut self, constant: Constant<'a>, hash: u64) -> Result<u16> {
         let at = self.next_index(&constant)?;
         if let Some(index) = &mut self.index {
-            index.utf8.insert(key, at);
+            index.link(at, hash);
         }
         self.push(constant);
         Ok(at)
@@ -495,5 +601,51 @@ mod tests {
         assert!(borrowed(&knowing, 2), "a known text is not copied");
         assert!(!borrowed(&knowing, 4), "an unknown text is copied");
         assert!(!borrowed(&knowing, 5), "a text whose modified UTF-8 differs is never known");
+    }
+
+    /// A pool of `entries` (each a tag and its content after the tag).
+    fn pool_of(entries: &[(u8, Vec<u8>)]) -> Vec<u8> {
+        let count = 1 + entries.iter().map(|(tag, _)| if matches!(*tag, 5 | 6) { 2 } else { 1 }).sum::<u16>();
+        let mut bytes = count.to_be_bytes().to_vec();
+        for (tag, content) in entries {
+            bytes.push(*tag);
+            bytes.extend(content);
+        }
+        bytes
+    }
+
+    fn utf8_entry(text: &str) -> (u8, Vec<u8>) {
+        let mut content = (text.len() as u16).to_be_bytes().to_vec();
+        content.extend(text.as_bytes());
+        (crate::classfile::tag::UTF8, content)
+    }
+
+    #[test]
+    fn every_lookup_finds_the_first_equal_entry_even_among_texts_that_hash_alike() {
+        // The same length, first eight and last eight bytes: one hash, one
+        // chain, told apart only by comparing them in full.
+        let (a, b) = ("java/lang/A/middle/Object", "java/lang/B/middle/Object");
+        let entries = [
+            utf8_entry(a),
+            (crate::classfile::tag::LONG, 7u64.to_be_bytes().to_vec()),
+            utf8_entry(b),
+            utf8_entry(a),
+            (crate::classfile::tag::CLASS, 4u16.to_be_bytes().to_vec()),
+        ];
+        let bytes = pool_of(&entries);
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        assert_eq!(original.count(), 7);
+        let mut pool = PoolBuilder::new(original);
+        assert_eq!(pool.utf8(a).expect("a"), 1, "the first of two equal entries");
+        assert_eq!(pool.utf8(b).expect("b"), 4);
+        assert_eq!(pool.add(Constant::Long(7)).expect("long"), 2);
+        assert_eq!(pool.add(Constant::Class { name: 4 }).expect("class of b"), 6);
+        let c = "java/lang/C/middle/Object";
+        assert_eq!(pool.class(c).expect("class of c"), 8, "its name is added first, at 7");
+        assert_eq!(pool.utf8(c).expect("c again"), 7);
+        assert_eq!(pool.add(Constant::Long(8)).expect("another long"), 9);
+        assert_eq!(pool.add(Constant::Long(8)).expect("that long again"), 9);
+        assert_eq!(pool.integer(7).expect("an integer"), 11, "a Long takes two slots");
+        assert_eq!(pool.count(), 12);
     }
 }
