@@ -157,7 +157,7 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
         class_annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
     let enhanced = enhanced_mark(&class_annotations);
 
-    let mut methods = Vec::new();
+    let mut methods = Vec::with_capacity(class.methods().len());
     let mut without_code = Vec::new();
     for (index, member) in class.methods().iter().enumerate() {
         // A bridge forwards to the real method (javac copies its annotations
@@ -289,11 +289,18 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
     // Runs for every class: the names are counted borrowed, and only the
     // methods whose tracing name changes allocate.
     let overloaded = repeated(methods.iter().map(|m| m.name.as_str()));
+    let mut renamed = false;
     for (m, overloaded) in methods.iter_mut().zip(overloaded) {
         let selected = matches!(m.role, Role::Monitored { selected: true, .. });
         if selected && m.explicit_tracing_name.is_none() && overloaded {
             m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor));
+            renamed = true;
         }
+    }
+    // With every tracing name still the method's name, a clash below is an
+    // overload above, and those were all renamed: nothing more to do.
+    if !renamed && methods.iter().all(|m| m.explicit_tracing_name.is_none()) {
+        return;
     }
     // Overloads that differ only in their return type (the JVM allows them;
     // generated code has them) need it in the name too.
@@ -307,13 +314,25 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
     }
 }
 
-/// For each name, whether it occurs more than once.
-fn repeated<'n>(names: impl Iterator<Item = &'n str> + Clone) -> Vec<bool> {
-    let mut count: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
-    for name in names.clone() {
-        *count.entry(name).or_default() += 1;
+/// For each name, whether it occurs more than once: one lookup per name,
+/// in a map sized for them all (every class of a filtered run asks twice).
+fn repeated<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<bool> {
+    use std::collections::hash_map::Entry;
+    let mut repeated = vec![false; names.len()];
+    let mut first: rustc_hash::FxHashMap<&str, usize> =
+        rustc_hash::FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
+    for (i, name) in names.enumerate() {
+        match first.entry(name) {
+            Entry::Occupied(seen) => {
+                repeated[*seen.get()] = true;
+                repeated[i] = true;
+            }
+            Entry::Vacant(new) => {
+                new.insert(i);
+            }
+        }
     }
-    names.map(|name| count.get(name).is_some_and(|n| *n > 1)).collect()
+    repeated
 }
 
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.
@@ -392,6 +411,40 @@ pub fn descriptor_to_binary(descriptor: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn method(name: &str, descriptor: &str, selected: bool, explicit: Option<&str>) -> TfMethod {
+        TfMethod {
+            index: 0,
+            name: name.into(),
+            descriptor: descriptor.into(),
+            access_flags: 0,
+            role: Role::Monitored { group: "g.G".into(), selected },
+            explicit_tracing_name: explicit.map(str::to_string),
+            tracing_name: explicit.unwrap_or(name).into(),
+            tf_annotations: Vec::new(),
+            redacted_parameters: Vec::new(),
+        }
+    }
+
+    fn tracing_names(mut methods: Vec<TfMethod>) -> Vec<String> {
+        name_selected_overloads(&mut methods);
+        methods.into_iter().map(|m| m.tracing_name).collect()
+    }
+
+    #[test]
+    fn selected_overloads_and_clashes_get_told_apart() {
+        // Overloads get their parameters; overloads by result alone, their result too.
+        let overloads = vec![method("w", "(I)V", true, None), method("w", "(Ljava/lang/String;)V", true, None)];
+        assert_eq!(tracing_names(overloads), ["w(int)", "w(String)"]);
+        let by_result = vec![method("m", "()I", true, None), method("m", "()J", true, None)];
+        assert_eq!(tracing_names(by_result), ["m():int", "m():long"]);
+        // No overload, but an annotated method took the name with @TracingName.
+        let taken = vec![method("read", "()V", true, None), method("load", "()V", false, Some("read"))];
+        assert_eq!(tracing_names(taken), ["read:V", "read"]);
+        // Nothing to tell apart: names stay as they are.
+        let plain = vec![method("a", "()V", true, None), method("b", "()V", false, Some("c"))];
+        assert_eq!(tracing_names(plain), ["a", "c"]);
+    }
 
     #[test]
     fn readable_parameter_lists() {
