@@ -118,7 +118,7 @@ impl KnownTexts {
 /// Building it is a hash and three stores per entry, into three small
 /// arrays; a map holding each entry's bytes as its key cost one allocation
 /// per table and a 32-byte slot per entry, for a pool that is mostly never
-/// asked about (an enhanced class looks up some hundred constants).
+/// asked about (an enhanced class looks up some 180 constants).
 #[derive(Debug, Clone, Default)]
 struct Index {
     /// For each bucket, the first pool index of its chain; 0 ends a chain
@@ -165,6 +165,14 @@ impl Key<'_> {
         };
         let x = x.wrapping_mul(K);
         x ^ (x >> 29)
+    }
+
+    /// The key of an entry added or about to be.
+    fn of<'b>(constant: &'b Constant<'_>) -> Option<Key<'b>> {
+        match constant {
+            Constant::Utf8(bytes) => Some(Key::Utf8(bytes)),
+            other => other.key().map(|(tag, key)| Key::Other(tag, key)),
+        }
     }
 
     /// The key of an entry as it is in the class file.
@@ -285,11 +293,11 @@ impl<'a> PoolBuilder<'a> {
             Constant::Utf8(bytes) => return self.add_utf8(bytes),
             other => other,
         };
-        let Some((tag, key)) = constant.key() else {
-            return Err(ClassFileError::malformed(0, "a Utf8 entry is added by add_utf8"));
+        let Some(key) = Key::of(&constant) else {
+            return Err(ClassFileError::malformed(0, "a constant without a key"));
         };
-        let hash = Key::Other(tag, key).hash();
-        if let Some(existing) = self.find(Key::Other(tag, key), hash) {
+        let hash = key.hash();
+        if let Some(existing) = self.find(key, hash) {
             return Ok(existing);
         }
         self.push_indexed(constant, hash)
@@ -320,13 +328,7 @@ impl<'a> PoolBuilder<'a> {
         index.find(hash, |i| {
             let entry = match i.checked_sub(original_count) {
                 None => original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
-                Some(past) => added_at
-                    .get(usize::from(past))
-                    .and_then(|&at| added.get(at as usize))
-                    .and_then(|constant| match constant {
-                        Constant::Utf8(bytes) => Some(Key::Utf8(bytes)),
-                        other => other.key().map(|(tag, key)| Key::Other(tag, key)),
-                    }),
+                Some(past) => added_at.get(usize::from(past)).and_then(|&at| added.get(at as usize)).and_then(Key::of),
             };
             entry.is_some_and(|entry| entry.is(key))
         })
@@ -605,7 +607,8 @@ mod tests {
 
     /// A pool of `entries` (each a tag and its content after the tag).
     fn pool_of(entries: &[(u8, Vec<u8>)]) -> Vec<u8> {
-        let count = 1 + entries.iter().map(|(tag, _)| if matches!(*tag, 5 | 6) { 2 } else { 1 }).sum::<u16>();
+        let two_slots = |tag: u8| tag == crate::classfile::tag::LONG || tag == crate::classfile::tag::DOUBLE;
+        let count = 1 + entries.iter().map(|&(tag, _)| if two_slots(tag) { 2 } else { 1 }).sum::<u16>();
         let mut bytes = count.to_be_bytes().to_vec();
         for (tag, content) in entries {
             bytes.push(*tag);
