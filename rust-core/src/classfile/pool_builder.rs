@@ -199,10 +199,12 @@ impl Index {
     /// decoded (the first addition to a class's pool pays for this, and
     /// every class TF enhances gets additions).
     fn of(original: &ConstantPool<'_>) -> Self {
-        // Room for the additions too (an enhanced class gets dozens), so
-        // that the chains stay short without ever growing the table.
+        // Room for the additions too (an enhanced class gets dozens), and
+        // at least two buckets per entry: a lookup that walks past an entry
+        // mispredicts its way out of the chain, and half of the lookups
+        // find nothing. (One bucket per entry was 1.9% slower overall.)
         let entries = usize::from(original.count()) + 64;
-        let buckets = entries.next_power_of_two();
+        let buckets = (2 * entries).next_power_of_two();
         let mut index = Index { heads: vec![0; buckets], links: Vec::with_capacity(entries), mask: buckets - 1 };
         index.links.resize(usize::from(original.count()), Link::default());
         // Linked from the last entry to the first, so that the first of
