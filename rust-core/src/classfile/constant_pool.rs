@@ -135,6 +135,28 @@ impl Constant<'_> {
         ))
     }
 
+    /// Does this entry refer to pool entry `index`? (A bootstrap method's
+    /// number and a method handle's kind are no pool indexes.)
+    pub(crate) fn refers_to(&self, index: u16) -> bool {
+        match *self {
+            Constant::Class { name: a }
+            | Constant::String { value: a }
+            | Constant::MethodType { descriptor: a }
+            | Constant::Module { name: a }
+            | Constant::Package { name: a }
+            | Constant::MethodHandle { reference: a, .. }
+            | Constant::Dynamic { name_and_type: a, .. }
+            | Constant::InvokeDynamic { name_and_type: a, .. } => a == index,
+            Constant::Fieldref { class: a, name_and_type: b }
+            | Constant::Methodref { class: a, name_and_type: b }
+            | Constant::InterfaceMethodref { class: a, name_and_type: b }
+            | Constant::NameAndType { name: a, descriptor: b } => a == index || b == index,
+            Constant::Utf8(_) | Constant::Integer(_) | Constant::Float(_) | Constant::Long(_) | Constant::Double(_) => {
+                false
+            }
+        }
+    }
+
     /// Long and Double take two pool slots.
     pub fn slots(&self) -> u16 {
         match self {

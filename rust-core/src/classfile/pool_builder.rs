@@ -8,7 +8,7 @@ use super::error::{ClassFileError, Result};
 use super::mutf8;
 use std::borrow::Cow;
 use super::stack_depth::SlotCache;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
 pub const MAX_POOL_COUNT: u32 = 65_535;
@@ -89,25 +89,32 @@ pub struct PoolBuilder<'a> {
 /// (twice: the entry and its index key) was a seventh of all allocations.
 #[derive(Debug, Default)]
 pub struct KnownTexts {
-    texts: FxHashSet<&'static [u8]>,
+    /// By the pool index's hash of the text, which an addition has at hand
+    /// (hashing the whole text again cost more than the lookup). Of two
+    /// texts with one hash, the second is left out: it is copied when added.
+    texts: FxHashMap<u64, &'static [u8]>,
 }
 
 impl KnownTexts {
     /// The texts whose modified UTF-8 is their UTF-8 (no NUL, no character
     /// outside the Basic Multilingual Plane); the others are left out.
     pub fn new(texts: impl IntoIterator<Item = &'static str>) -> Self {
-        let plain = |t: &&'static str| matches!(mutf8::encode(t), Cow::Borrowed(_));
-        KnownTexts { texts: texts.into_iter().filter(plain).map(str::as_bytes).collect() }
+        let mut known = KnownTexts::default();
+        for text in texts.into_iter().filter(|t| matches!(mutf8::encode(t), Cow::Borrowed(_))) {
+            known.texts.entry(Key::Utf8(text.as_bytes()).hash()).or_insert(text.as_bytes());
+        }
+        known
     }
 
     /// Is `text` one of the known texts?
     pub fn contains(&self, text: &str) -> bool {
-        self.texts.contains(text.as_bytes())
+        let bytes = text.as_bytes();
+        self.get(bytes, Key::Utf8(bytes).hash()).is_some()
     }
 
-    /// `bytes` as a known text.
-    fn get(&self, bytes: &[u8]) -> Option<&'static [u8]> {
-        self.texts.get(bytes).copied()
+    /// `bytes`, of hash `hash`, as a known text.
+    fn get(&self, bytes: &[u8], hash: u64) -> Option<&'static [u8]> {
+        self.texts.get(&hash).copied().filter(|&text| text == bytes)
     }
 }
 
@@ -299,10 +306,22 @@ impl<'a> PoolBuilder<'a> {
             return Err(ClassFileError::malformed(0, "a constant without a key"));
         };
         let hash = key.hash();
-        if let Some(existing) = self.find(key, hash) {
-            return Ok(existing);
+        // An entry that refers to the entry added last is not in the pool
+        // yet: no entry before that one could refer to it. (Half of the
+        // lookups find nothing, most of them such member references.)
+        let refers_to_last = self.last_added().is_some_and(|last| constant.refers_to(last));
+        if !refers_to_last {
+            if let Some(existing) = self.find(key, hash) {
+                return Ok(existing);
+            }
         }
         self.push_indexed(constant, hash)
+    }
+
+    /// The index of the entry added last, if any.
+    fn last_added(&self) -> Option<u16> {
+        let last = self.added.last()?;
+        Some((self.count - u32::from(last.slots())) as u16)
     }
 
     /// The index of a Utf8 entry of `bytes` (modified UTF-8), adding it if needed.
@@ -314,7 +333,7 @@ impl<'a> PoolBuilder<'a> {
         if let Some(existing) = self.find(Key::Utf8(&bytes), hash) {
             return Ok(existing);
         }
-        let entry = match self.known_texts.and_then(|known| known.get(&bytes)) {
+        let entry = match self.known_texts.and_then(|known| known.get(&bytes, hash)) {
             Some(text) => Cow::Borrowed(text),
             None => Cow::Owned(bytes.into_owned()),
         };
@@ -652,5 +671,53 @@ mod tests {
         assert_eq!(pool.add(Constant::Long(8)).expect("that long again"), 9);
         assert_eq!(pool.integer(7).expect("an integer"), 11, "a Long takes two slots");
         assert_eq!(pool.count(), 12);
+    }
+
+    #[test]
+    fn known_texts_that_hash_alike_are_each_added_as_themselves() {
+        // One hash (see the test above): the map keeps the first, and the
+        // second, compared in full, is copied.
+        let (a, b) = ("java/lang/A/middle/Object", "java/lang/B/middle/Object");
+        assert_eq!(Key::Utf8(a.as_bytes()).hash(), Key::Utf8(b.as_bytes()).hash());
+        static ALIKE: std::sync::LazyLock<KnownTexts> =
+            std::sync::LazyLock::new(|| KnownTexts::new(["java/lang/A/middle/Object", "java/lang/B/middle/Object"]));
+        assert!(ALIKE.contains(a));
+        assert!(!ALIKE.contains(b), "left out of the map");
+        let bytes = pool_bytes();
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        pool.set_known_texts(&ALIKE);
+        assert_eq!((pool.utf8(b).expect("b"), pool.utf8(a).expect("a")), (2, 3));
+        assert!(matches!(pool.get(2), Ok(Constant::Utf8(Cow::Owned(ref t))) if t == b.as_bytes()));
+        assert!(matches!(pool.get(3), Ok(Constant::Utf8(Cow::Borrowed(t))) if t == a.as_bytes()));
+    }
+
+    #[test]
+    fn member_references_are_found_again_whether_or_not_their_parts_were_just_added() {
+        let bytes = pool_bytes();
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        // Utf8 2 "Owner", Class 3, Utf8 4 "run", Utf8 5 "()V", NameAndType 6, Methodref 7.
+        let run = pool.method_ref("Owner", "run", "()V").expect("run");
+        assert_eq!((run, pool.count()), (7, 8));
+        assert_eq!(pool.method_ref("Owner", "run", "()V").expect("run again"), 7);
+        // Only the descriptor is new (Utf8 8): its NameAndType and Fieldref too.
+        assert_eq!(pool.field_ref("Owner", "run", "I").expect("field"), 10);
+        assert_eq!(pool.field_ref("Owner", "run", "I").expect("field again"), 10);
+        assert_eq!(pool.name_and_type("run", "I").expect("its name and type"), 9);
+        // Entries that refer to the entry added last but were there before it.
+        assert_eq!(pool.add(Constant::Class { name: 2 }).expect("an earlier class"), 3);
+        assert_eq!(pool.utf8("Code").expect("an original text"), 1);
+        assert_eq!(pool.count(), 11);
+    }
+
+    #[test]
+    fn only_pool_indexes_count_as_references() {
+        let refers = |c: Constant<'_>| c.refers_to(5);
+        assert!(refers(Constant::Class { name: 5 }));
+        assert!(refers(Constant::NameAndType { name: 1, descriptor: 5 }));
+        assert!(refers(Constant::Methodref { class: 5, name_and_type: 1 }));
+        assert!(refers(Constant::InvokeDynamic { bootstrap_method: 1, name_and_type: 5 }));
+        assert!(!refers(Constant::InvokeDynamic { bootstrap_method: 5, name_and_type: 1 }), "a bootstrap method's number");
+        assert!(!refers(Constant::MethodHandle { kind: 5, reference: 1 }), "a handle's kind");
+        assert!(!refers(Constant::Integer(5)));
     }
 }
