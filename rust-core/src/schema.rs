@@ -348,7 +348,8 @@ fn splice_registration<'a>(
     if bodies.models.contains_key(&index) || !splice::enabled() {
         return Ok(false);
     }
-    let Ok(Prepared::Ready(ready)) = splice::prepare(class, method, &mut editor.pool) else { return Ok(false) };
+    // The caller found it by its descriptor, `()V`.
+    let Ok(Prepared::Ready(ready)) = splice::prepare(class, method, "()V", &mut editor.pool) else { return Ok(false) };
     let (model, splice) = *ready;
     let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
     let replacements = vec![None; kept];

@@ -122,9 +122,15 @@ pub enum Prepared<'a> {
 }
 
 /// The code of method `method` of `class`, scanned, and the model an edit
-/// changes. `pool` receives what the general path's lift gives it (the
-/// Class constants of the first frame), in the same order.
-pub fn prepare<'a>(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut PoolBuilder<'a>) -> Result<Prepared<'a>> {
+/// changes. `descriptor`: the method's, as the caller has it decoded (each
+/// decoding checks the text again). `pool` receives what the general path's
+/// lift gives it (the Class constants of the first frame), in the same order.
+pub fn prepare<'a>(
+    class: &ClassFile<'a>,
+    method: &Member<'a>,
+    descriptor: &str,
+    pool: &mut PoolBuilder<'a>,
+) -> Result<Prepared<'a>> {
     let Some(code) = class.code(method)? else {
         return Ok(Prepared::NoCode);
     };
@@ -140,14 +146,11 @@ pub fn prepare<'a>(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut PoolBu
         return Ok(Prepared::Declined);
     };
     let splice = Splice { code, sites, starts };
-    let Ok(descriptor) = method.descriptor() else {
-        return Ok(Prepared::Declined);
-    };
     let Ok(initial_frame) = Frame::initial(
         class.this_class_index(),
         method.access_flags & ACC_STATIC != 0,
         method.name_is("<init>"),
-        &descriptor,
+        descriptor,
         pool,
     ) else {
         return Ok(Prepared::Declined);
