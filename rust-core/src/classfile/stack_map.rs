@@ -437,14 +437,14 @@ fn write_frame(
             out.u8(kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED);
             out.u16(delta);
         }
-        return write_vtype(out, *item, offset_of);
+        return write_types(out, std::slice::from_ref(item), offset_of);
     }
     if frame.stack.is_empty() {
         let (now, before) = (frame.locals.len(), previous.locals.len());
         if now > before && now - before <= 3 && frame.locals.starts_with(&previous.locals) {
             out.u8(kind::SAME_FRAME_EXTENDED + (now - before) as u8);
             out.u16(delta);
-            return frame.locals.iter().skip(before).try_for_each(|&t| write_vtype(out, t, offset_of));
+            return write_types(out, frame.locals.get(before..).unwrap_or_default(), offset_of);
         }
         if now < before && before - now <= 3 && previous.locals.starts_with(&frame.locals) {
             out.u8(kind::SAME_FRAME_EXTENDED - (before - now) as u8);
@@ -458,28 +458,37 @@ fn write_frame(
         let count =
             u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
         out.u16(count);
-        list.iter().try_for_each(|&t| write_vtype(out, t, offset_of))?;
+        write_types(out, list, offset_of)?;
     }
     Ok(())
 }
 
-fn write_vtype(out: &mut Vec<u8>, t: VType, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
-    match t {
-        VType::Top => out.u8(0),
-        VType::Integer => out.u8(1),
-        VType::Float => out.u8(2),
-        VType::Double => out.u8(3),
-        VType::Long => out.u8(4),
-        VType::Null => out.u8(5),
-        VType::UninitializedThis => out.u8(6),
-        VType::Object(index) => {
-            out.u8(7);
-            out.u16(index);
-        }
-        VType::Uninitialized(label) => {
-            out.u8(8);
-            out.u16(offset_of(label)? as u16);
-        }
+/// Writes `types` (JVMS 4.7.4 `verification_type_info`). Most types are one
+/// byte, their tag: written in one loop with no call per type, as frames
+/// are a tenth of the bytes written.
+fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
+    out.reserve(3 * types.len());
+    for &t in types {
+        let tag = match t {
+            VType::Top => 0,
+            VType::Integer => 1,
+            VType::Float => 2,
+            VType::Double => 3,
+            VType::Long => 4,
+            VType::Null => 5,
+            VType::UninitializedThis => 6,
+            VType::Object(index) => {
+                let [high, low] = index.to_be_bytes();
+                out.extend_from_slice(&[7, high, low]);
+                continue;
+            }
+            VType::Uninitialized(label) => {
+                let [high, low] = (offset_of(label)? as u16).to_be_bytes();
+                out.extend_from_slice(&[8, high, low]);
+                continue;
+            }
+        };
+        out.push(tag);
     }
     Ok(())
 }
