@@ -178,7 +178,7 @@ pub fn enhance_class(
     schema::mark_enhanced(&parsed, settings.stage(), &fingerprint, &mut editor).map_err(enhance_error)?;
     let bytes = editor.to_bytes().map_err(enhance_error)?;
     // Never write a class the engine cannot read back.
-    ClassFile::parse_extending(&bytes, &parsed)
+    ClassFile::check_extending(&bytes, &parsed)
         .map_err(|e| enhance_error(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;
     Ok(Outcome::Enhanced { bytes, description: Description(tf) })
 }

@@ -1,4 +1,5 @@
-//! `ClassFile::parse_extending`, the check of every class TF writes: it takes
+//! `ClassFile::parse_extending` (and `check_extending`, the same keeping
+//! nothing: the check of every class TF writes): it takes
 //! the original's pool entries as already checked only when they are there
 //! byte for byte, and is otherwise exactly as strict as `ClassFile::parse`.
 //! The same for `ClassFile::parse_with_layout`, the enhancer's parse of a
@@ -71,6 +72,28 @@ fn a_changed_original_entry_is_checked_again() {
     let at = original.constant_pool().offset_of(this_class);
     edited[at + 1..at + 3].copy_from_slice(&added.to_be_bytes());
     refused_as_a_full_parse_refuses(&edited, |bytes| ClassFile::parse_extending(bytes, &original));
+}
+
+#[test]
+fn the_check_that_keeps_nothing_refuses_what_a_full_parse_refuses() {
+    let (original, edited, added) = original_and_edit();
+    let original = ClassFile::parse(&original).expect("parse original");
+    ClassFile::check_extending(&edited, &original).expect("the edit passes the check");
+    let parsed = ClassFile::parse(&edited).expect("parse the edit");
+    // A new pool entry pointing at itself; a file cut in its last
+    // attribute; a method's attribute named by a Class entry, not a Utf8.
+    let mut bad_entry = edited.clone();
+    let at = parsed.constant_pool().offset_of(added);
+    bad_entry[at + 1..at + 3].copy_from_slice(&added.to_be_bytes());
+    let cut = edited[..edited.len() - 1].to_vec();
+    let mut bad_name = edited.clone();
+    let attribute = parsed.methods().iter().flat_map(|m| &m.attributes).next().expect("a method attribute");
+    bad_name[attribute.offset..attribute.offset + 2].copy_from_slice(&added.to_be_bytes());
+    for bytes in [bad_entry, cut, bad_name] {
+        let full = ClassFile::parse(&bytes).expect_err("a full parse refuses it");
+        let checked = ClassFile::check_extending(&bytes, &original).expect_err("so does the check");
+        assert_eq!(full.to_string(), checked.to_string());
+    }
 }
 
 // `ClassFile::parse_with_layout`: the enhancer's parse of a class the scan

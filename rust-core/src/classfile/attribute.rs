@@ -72,8 +72,17 @@ impl<'a> Attribute<'a> {
 
 /// Reads `attributes_count` and the attributes after it, resolving each name.
 pub(crate) fn read_attributes<'a>(reader: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<Attribute<'a>>> {
+    read_attributes_keeping::<true>(reader, pool)
+}
+
+/// [`read_attributes`], or with `KEEP` false the same checks and nothing
+/// kept (an empty list, never allocated).
+pub(crate) fn read_attributes_keeping<'a, const KEEP: bool>(
+    reader: &mut Reader<'a>,
+    pool: &ConstantPool<'a>,
+) -> Result<Vec<Attribute<'a>>> {
     let count = reader.count(6)?;
-    let mut attributes = Vec::with_capacity(count);
+    let mut attributes = Vec::with_capacity(if KEEP { count } else { 0 });
     for _ in 0..count {
         let offset = reader.offset();
         let start = reader.position();
@@ -82,7 +91,9 @@ pub(crate) fn read_attributes<'a>(reader: &mut Reader<'a>, pool: &ConstantPool<'
         let len = reader.u32()? as usize;
         reader.skip(len)?;
         let raw = reader.data().get(start..reader.position()).unwrap_or_default();
-        attributes.push(Attribute { name_index, name, offset, raw });
+        if KEEP {
+            attributes.push(Attribute { name_index, name, offset, raw });
+        }
     }
     Ok(attributes)
 }

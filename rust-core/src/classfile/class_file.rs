@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::annotations::{self, Annotation, ElementValue};
-use super::attribute::{self, name, read_attributes, Attribute};
+use super::attribute::{self, name, read_attributes_keeping, Attribute};
 use super::code::CodeAttribute;
 use super::constant_pool::{ConstantPool, PoolLayout};
 use super::error::{ClassFileError, ErrorKind, Result};
@@ -119,7 +119,7 @@ pub struct Member<'a> {
 impl<'a> ClassFile<'a> {
     /// Checks the structure of `bytes` as a class file of version 45 to 69.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        Self::parse_with(bytes, KnownPool::Nothing)
+        Self::parse_with::<true>(bytes, KnownPool::Nothing)
     }
 
     /// [`ClassFile::parse`] of an edit of `original` whose constant pool
@@ -129,17 +129,25 @@ impl<'a> ClassFile<'a> {
     ///
     /// [`ClassEditor`]: super::ClassEditor
     pub fn parse_extending(bytes: &'a [u8], original: &ClassFile<'_>) -> Result<Self> {
-        Self::parse_with(bytes, KnownPool::Prefix(&original.pool))
+        Self::parse_with::<true>(bytes, KnownPool::Prefix(&original.pool))
+    }
+
+    /// Checks `bytes` as [`ClassFile::parse_extending`] does, keeping
+    /// nothing: no list of members or attributes is made.
+    pub fn check_extending(bytes: &[u8], original: &ClassFile<'_>) -> Result<()> {
+        ClassFile::parse_with::<false>(bytes, KnownPool::Prefix(&original.pool)).map(drop)
     }
 
     /// [`ClassFile::parse`] of the bytes a [`ClassHead`] was read from,
     /// given its pool's layout: the pool is not read and checked again. As
     /// strict as a full parse; bytes the layout does not fit are parsed in full.
     pub fn parse_with_layout(bytes: &'a [u8], layout: &PoolLayout) -> Result<Self> {
-        Self::parse_with(bytes, KnownPool::Layout(layout))
+        Self::parse_with::<true>(bytes, KnownPool::Layout(layout))
     }
 
-    fn parse_with(bytes: &'a [u8], known: KnownPool<'_, '_>) -> Result<Self> {
+    /// `KEEP` false: the lists (interfaces, members, attributes) are
+    /// checked and left empty.
+    fn parse_with<const KEEP: bool>(bytes: &'a [u8], known: KnownPool<'_, '_>) -> Result<Self> {
         let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class }) =
             ClassHead::read(bytes, known)?;
         let super_at = r.offset();
@@ -148,16 +156,18 @@ impl<'a> ClassFile<'a> {
             ConstantPool::at(pool.class_name(super_class), super_at)?;
         }
         let count = r.count(2)?;
-        let mut interfaces = Vec::with_capacity(count);
+        let mut interfaces = Vec::with_capacity(if KEEP { count } else { 0 });
         for _ in 0..count {
             let at = r.offset();
             let index = r.u16()?;
             ConstantPool::at(pool.class_name(index), at)?;
-            interfaces.push(index);
+            if KEEP {
+                interfaces.push(index);
+            }
         }
-        let fields = read_members(&mut r, &pool)?;
-        let methods = read_members(&mut r, &pool)?;
-        let attributes = read_attributes(&mut r, &pool)?;
+        let fields = read_members::<KEEP>(&mut r, &pool)?;
+        let methods = read_members::<KEEP>(&mut r, &pool)?;
+        let attributes = read_attributes_keeping::<KEEP>(&mut r, &pool)?;
         r.finish()?;
         Ok(ClassFile {
             bytes,
@@ -299,9 +309,9 @@ fn decode(bytes: &[u8], at: usize) -> Result<Cow<'_, str>> {
     mutf8::decode(bytes).ok_or_else(|| ClassFileError::malformed(at, "a name is not valid modified UTF-8"))
 }
 
-fn read_members<'a>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<Member<'a>>> {
+fn read_members<'a, const KEEP: bool>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<Member<'a>>> {
     let count = r.count(8)?;
-    let mut members = Vec::with_capacity(count);
+    let mut members = Vec::with_capacity(if KEEP { count } else { 0 });
     for _ in 0..count {
         let offset = r.offset();
         let start = r.position();
@@ -310,9 +320,11 @@ fn read_members<'a>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<M
         let name = ConstantPool::at(pool.utf8_bytes(name_index), offset + 2)?;
         let descriptor_index = r.u16()?;
         let descriptor = ConstantPool::at(pool.utf8_bytes(descriptor_index), offset + 4)?;
-        let attributes = read_attributes(r, pool)?;
-        let raw = r.data().get(start..r.position()).unwrap_or_default();
-        members.push(Member { offset, raw, access_flags, name_index, descriptor_index, name, descriptor, attributes });
+        let attributes = read_attributes_keeping::<KEEP>(r, pool)?;
+        if KEEP {
+            let raw = r.data().get(start..r.position()).unwrap_or_default();
+            members.push(Member { offset, raw, access_flags, name_index, descriptor_index, name, descriptor, attributes });
+        }
     }
     Ok(members)
 }
