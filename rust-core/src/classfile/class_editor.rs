@@ -46,8 +46,11 @@ impl AttributeEntry<'_> {
 /// A field or method to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MemberEntry<'a> {
-    /// Written as its original bytes.
-    Original(Member<'a>),
+    /// Written as its original bytes. Borrowed from the class read: a
+    /// class's members are most of its parse, and copying each one's list of
+    /// attributes for an editor that writes most of them unchanged cost an
+    /// allocation per member.
+    Original(&'a Member<'a>),
     Edited(MemberBuilder<'a>),
 }
 
@@ -134,8 +137,8 @@ pub struct ClassEditor<'a> {
 }
 
 impl<'a> ClassEditor<'a> {
-    /// Starts from `class`, everything original.
-    pub fn new(class: &ClassFile<'a>) -> Self {
+    /// Starts from `class`, everything original (and borrowed from it).
+    pub fn new(class: &'a ClassFile<'a>) -> Self {
         ClassEditor {
             minor_version: class.minor_version(),
             major_version: class.major_version(),
@@ -144,8 +147,8 @@ impl<'a> ClassEditor<'a> {
             this_class: class.this_class_index(),
             super_class: class.super_class_index(),
             interfaces: class.interface_indexes().to_vec(),
-            fields: class.fields().iter().cloned().map(MemberEntry::Original).collect(),
-            methods: class.methods().iter().cloned().map(MemberEntry::Original).collect(),
+            fields: class.fields().iter().map(MemberEntry::Original).collect(),
+            methods: class.methods().iter().map(MemberEntry::Original).collect(),
             attributes: class.attributes().iter().map(|a| AttributeEntry::Original(*a)).collect(),
             bootstrap_methods: None,
         }
