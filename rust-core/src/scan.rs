@@ -112,9 +112,10 @@ pub fn identify(file: &Path, bytes: &[u8]) -> Result<Identity, Diagnostic> {
     };
     let head = ClassHead::parse(bytes).map_err(|e| parse_error(&e))?;
     let name = binary_name(&head.this_class().map_err(|e| parse_error(&e))?);
-    let pool = head.pool_layout();
+    let is_annotation = head.access_flags() & ACC_ANNOTATION != 0;
+    let pool = head.into_pool_layout();
     let mut group = None;
-    if head.access_flags() & ACC_ANNOTATION != 0 {
+    if is_annotation {
         let class = ClassFile::parse_with_layout(bytes, &pool).map_err(|e| parse_error(&e))?;
         for annotation in class.annotations().map_err(|e| parse_error(&e))? {
             if annotation.type_descriptor == protocol::METHOD_MONITOR_GROUP {

@@ -102,7 +102,7 @@ fn the_check_that_keeps_nothing_refuses_what_a_full_parse_refuses() {
 #[test]
 fn a_parse_with_the_scans_layout_is_a_full_parse() {
     let (original, edited, _) = original_and_edit();
-    let layout = ClassHead::parse(&original).expect("head").pool_layout();
+    let layout = ClassHead::parse(&original).expect("head").into_pool_layout();
     let full = ClassFile::parse(&original).expect("full parse");
     let laid_out = ClassFile::parse_with_layout(&original, &layout).expect("parse with layout");
     assert_eq!(format!("{full:?}"), format!("{laid_out:?}"));
@@ -116,14 +116,14 @@ fn what_follows_the_head_is_still_checked() {
     let (original, _, _) = original_and_edit();
     // Cut in the last attribute: the pool and the name are whole.
     let cut = &original[..original.len() - 1];
-    let layout = ClassHead::parse(cut).expect("the head reads").pool_layout();
+    let layout = ClassHead::parse(cut).expect("the head reads").into_pool_layout();
     refused_as_a_full_parse_refuses(cut, |bytes| ClassFile::parse_with_layout(bytes, &layout));
 }
 
 #[test]
 fn a_layout_of_another_pool_is_not_taken() {
     let (original, _, _) = original_and_edit();
-    let layout = ClassHead::parse(&original).expect("head").pool_layout();
+    let layout = ClassHead::parse(&original).expect("head").into_pool_layout();
     // Same length, same count, a method reference whose class is a Utf8
     // entry: only checking the pool's references finds it.
     let parsed = ClassFile::parse(&original).expect("parse");

@@ -46,12 +46,13 @@ pub struct ClassHead<'a> {
 
 /// What a parse may take as already checked.
 #[derive(Clone, Copy)]
-enum KnownPool<'k, 'p> {
+enum KnownPool<'k, 'p, 'l> {
     Nothing,
     /// A pool the file's may begin with (`parse_extending`).
     Prefix(&'k ConstantPool<'p>),
-    /// The file's own pool, read before (`parse_with_layout`).
-    Layout(&'k PoolLayout),
+    /// The file's own pool, read before (`parse_with_layout`): borrowed by
+    /// the pool parsed, as long as the file's bytes are.
+    Layout(&'l PoolLayout),
 }
 
 impl<'a> ClassHead<'a> {
@@ -60,7 +61,7 @@ impl<'a> ClassHead<'a> {
     }
 
     /// The head, and a reader at the `super_class` item after it.
-    fn read(bytes: &'a [u8], known: KnownPool<'_, '_>) -> Result<(Reader<'a>, Self)> {
+    fn read(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<(Reader<'a>, Self)> {
         let mut r = Reader::new(bytes);
         let magic = r.u32()?;
         if magic != MAGIC {
@@ -96,8 +97,8 @@ impl<'a> ClassHead<'a> {
     }
 
     /// Where the pool's entries are, for [`ClassFile::parse_with_layout`].
-    pub fn pool_layout(&self) -> PoolLayout {
-        self.pool.layout()
+    pub fn into_pool_layout(self) -> PoolLayout {
+        self.pool.into_layout()
     }
 }
 
@@ -141,13 +142,13 @@ impl<'a> ClassFile<'a> {
     /// [`ClassFile::parse`] of the bytes a [`ClassHead`] was read from,
     /// given its pool's layout: the pool is not read and checked again. As
     /// strict as a full parse; bytes the layout does not fit are parsed in full.
-    pub fn parse_with_layout(bytes: &'a [u8], layout: &PoolLayout) -> Result<Self> {
+    pub fn parse_with_layout(bytes: &'a [u8], layout: &'a PoolLayout) -> Result<Self> {
         Self::parse_with::<true>(bytes, KnownPool::Layout(layout))
     }
 
     /// `KEEP` false: the lists (interfaces, members, attributes) are
     /// checked and left empty.
-    fn parse_with<const KEEP: bool>(bytes: &'a [u8], known: KnownPool<'_, '_>) -> Result<Self> {
+    fn parse_with<const KEEP: bool>(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<Self> {
         let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class }) =
             ClassHead::read(bytes, known)?;
         let super_at = r.offset();

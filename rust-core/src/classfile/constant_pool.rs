@@ -270,8 +270,10 @@ const LONG_ENTRY_SIZE: usize = 9;
 #[derive(Debug, Clone)]
 pub struct ConstantPool<'a> {
     data: &'a [u8],
-    /// Offset of each entry's tag byte in `data`, by pool index.
-    offsets: Vec<u32>,
+    /// Offset of each entry's tag byte in `data`, by pool index; borrowed
+    /// from the [`PoolLayout`] a parse was given, so that every copy of the
+    /// pool (an editor's, say) shares it.
+    offsets: Cow<'a, [u32]>,
     /// The pool's bytes, from the first entry to the end of the last.
     range: (usize, usize),
 }
@@ -314,19 +316,19 @@ impl<'a> ConstantPool<'a> {
     }
 
     /// Where this pool's entries are, for a later parse of the same bytes.
-    pub(crate) fn layout(&self) -> PoolLayout {
+    pub(crate) fn into_layout(self) -> PoolLayout {
         PoolLayout {
-            offsets: self.offsets.clone(),
+            hash: hash_bytes(self.raw_bytes()),
+            offsets: self.offsets.into_owned(),
             range: self.range,
             file_len: self.data.len(),
-            hash: hash_bytes(self.raw_bytes()),
         }
     }
 
     /// [`ConstantPool::parse`] of the pool `layout` describes, taken as it is
     /// (it was checked when the layout was made); a pool it does not fit
     /// (another count, start, file length or content) is parsed in full.
-    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &PoolLayout) -> Result<Self> {
+    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &'a PoolLayout) -> Result<Self> {
         let data = reader.data();
         let (from, to) = layout.range;
         let fits = layout.file_len == data.len()
@@ -337,7 +339,7 @@ impl<'a> ConstantPool<'a> {
             return Self::parse(reader);
         }
         reader.skip(2 + layout.range.1 - layout.range.0)?;
-        Ok(ConstantPool { data: reader.data(), offsets: layout.offsets.clone(), range: layout.range })
+        Ok(ConstantPool { data: reader.data(), offsets: Cow::Borrowed(&layout.offsets), range: layout.range })
     }
 
     fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
@@ -383,7 +385,7 @@ impl<'a> ConstantPool<'a> {
                 offsets.push(NO_ENTRY);
             }
         }
-        let pool = ConstantPool { data: reader.data(), offsets, range: (start, reader.offset()) };
+        let pool = ConstantPool { data: reader.data(), offsets: Cow::Owned(offsets), range: (start, reader.offset()) };
         pool.check_references(checked_entries)?;
         Ok(pool)
     }
