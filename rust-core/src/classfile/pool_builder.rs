@@ -720,4 +720,43 @@ mod tests {
         assert!(!refers(Constant::MethodHandle { kind: 5, reference: 1 }), "a handle's kind");
         assert!(!refers(Constant::Integer(5)));
     }
+
+    #[test]
+    fn every_original_entry_of_every_kind_is_found_by_its_value() {
+        use crate::classfile::tag;
+        let u16s = |values: &[u16]| values.iter().flat_map(|v| v.to_be_bytes()).collect::<Vec<u8>>();
+        let entries = [
+            utf8_entry(""),
+            utf8_entry("short"),
+            utf8_entry("exactly8"),
+            utf8_entry("nine char"),
+            utf8_entry("a text of more than sixteen bytes"),
+            (tag::INTEGER, (-7i32).to_be_bytes().to_vec()),
+            (tag::FLOAT, 1.5f32.to_bits().to_be_bytes().to_vec()),
+            (tag::LONG, (-3i64).to_be_bytes().to_vec()),
+            (tag::DOUBLE, 2.5f64.to_bits().to_be_bytes().to_vec()),
+            (tag::CLASS, u16s(&[2])),
+            (tag::STRING, u16s(&[1])),
+            (tag::NAME_AND_TYPE, u16s(&[2, 3])),
+            (tag::FIELDREF, u16s(&[12, 14])),
+            (tag::METHODREF, u16s(&[12, 14])),
+            (tag::INTERFACE_METHODREF, u16s(&[12, 14])),
+            (tag::METHOD_HANDLE, [vec![6], u16s(&[16])].concat()),
+            (tag::METHOD_TYPE, u16s(&[4])),
+            (tag::DYNAMIC, u16s(&[0, 14])),
+            (tag::INVOKE_DYNAMIC, u16s(&[1, 14])),
+            (tag::MODULE, u16s(&[2])),
+            (tag::PACKAGE, u16s(&[3])),
+        ];
+        // The class file goes on after its pool; so does this one.
+        let bytes = [pool_of(&entries), vec![0; 16]].concat();
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        let count = original.count();
+        let mut pool = PoolBuilder::new(original.clone());
+        for index in 1..count {
+            let Ok(constant) = original.get(index) else { continue }; // a Long's second slot
+            assert_eq!(pool.add(constant.clone()).expect("lookup"), index, "{constant:?}");
+        }
+        assert_eq!(u32::from(count), pool.count(), "nothing was added");
+    }
 }
