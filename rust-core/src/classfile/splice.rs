@@ -27,6 +27,7 @@ use super::chunk::{patch_branch, Chunk, Placed};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
+use super::descriptor;
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
@@ -368,6 +369,18 @@ impl<'a> Splice<'a> {
     /// up to it runs straight and holds no frame or handler. `None`: take the
     /// general path.
     pub fn chaining_call_end(&self, model: &CodeModel<'a>, pool: &mut PoolBuilder<'a>) -> Option<u32> {
+        let end = match plain_chaining_call_end(self.code.code, pool) {
+            Some(end) => end,
+            None => self.followed_chaining_call_end(model, pool)?,
+        };
+        let frame_before = model.frames.iter().any(|(l, _)| l.0 < end);
+        let handler_before = model.handlers.iter().any(|h| h.start.0 < end || h.handler.0 < end);
+        (!frame_before && !handler_before).then_some(end)
+    }
+
+    /// The end of the chaining call found by following the types, as the
+    /// general path finds it.
+    fn followed_chaining_call_end(&self, model: &CodeModel<'a>, pool: &mut PoolBuilder<'a>) -> Option<u32> {
         // The straight code at the start as the lift by runs has it: runs,
         // and each invokespecial an element of its own.
         let code = self.code.code;
@@ -404,10 +417,7 @@ impl<'a> Splice<'a> {
             pool,
         )
         .ok()??;
-        let end = *ends.get(after.checked_sub(1)?)?;
-        let frame_before = model.frames.iter().any(|(l, _)| l.0 < end);
-        let handler_before = model.handlers.iter().any(|h| h.start.0 < end || h.handler.0 < end);
-        (!frame_before && !handler_before).then_some(end)
+        ends.get(after.checked_sub(1)?).copied()
     }
 
     /// Assembles `model` (the one [`prepare`] gave, edited) with `edits`.
@@ -707,6 +717,38 @@ impl<'a> Splice<'a> {
     }
 }
 
+/// The end of a constructor's chaining call when its code starts as most
+/// do: `aload_0`, loads of locals and constants, `invokespecial <init>`
+/// taking just what they pushed. Its receiver is then `uninitializedThis`,
+/// and following the types (which these instructions add nothing to the
+/// pool for) would find the same call; `None` for any other start.
+fn plain_chaining_call_end(code: &[u8], pool: &PoolBuilder<'_>) -> Option<u32> {
+    if code.first() != Some(&op::ALOAD_0) {
+        return None;
+    }
+    let (mut at, mut pushed) = (1usize, 0u16);
+    loop {
+        let opcode = *code.get(at)?;
+        let (length, slots) = match opcode {
+            op::ACONST_NULL..=op::DCONST_1 => {
+                (1, if matches!(opcode, op::LCONST_0 | op::LCONST_1 | op::DCONST_0 | op::DCONST_1) { 2 } else { 1 })
+            }
+            op::BIPUSH => (2, 1),
+            op::SIPUSH => (3, 1),
+            op::ILOAD..=op::ALOAD => (2, if matches!(opcode, op::LLOAD | op::DLOAD) { 2 } else { 1 }),
+            op::ILOAD_0..=op::ALOAD_3 => (1, if matches!((opcode - op::ILOAD_0) / 4, 1 | 3) { 2 } else { 1 }),
+            op::INVOKESPECIAL => break,
+            _ => return None,
+        };
+        at += length;
+        pushed += slots;
+    }
+    let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
+    let (arguments, _) = pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes)?.ok()?;
+    let (_, name) = pool.method_owner_and_name(index).ok()?;
+    (name == "<init>" && arguments == i32::from(pushed)).then_some((at + 3) as u32)
+}
+
 /// The target of the branch at `at`, whose offset has `width` bytes.
 fn relative_target(code: &[u8], at: usize, width: usize) -> Option<u32> {
     let bytes = code.get(at + 1..at + 1 + width)?;
@@ -805,4 +847,36 @@ fn depth_of_list(insns: &[Insn], handlers: &[Handler], pool: &mut PoolBuilder<'_
         depth = if insn.opcode().is_some_and(op::ends_block) { None } else { Some(after) };
     }
     Ok(u16::try_from(max).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::constant_pool::ConstantPool;
+
+    #[test]
+    fn a_plain_chaining_call_is_the_first_init_taking_just_what_was_pushed_after_this() {
+        let empty = [0u8, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
+        let [none, int_long, other] =
+            [("<init>", "()V"), ("<init>", "(IJ)V"), ("helper", "()V")].map(|(name, descriptor)| {
+                pool.method_ref("p/Super", name, descriptor).expect("method ref").to_be_bytes()
+            });
+        let call = |index: [u8; 2]| [op::INVOKESPECIAL, index[0], index[1]];
+        let code = |parts: &[&[u8]]| parts.concat();
+        let end = |code: Vec<u8>| plain_chaining_call_end(&code, &pool);
+        // super(); super(i, l), the long pushed as two slots
+        assert_eq!(end(code(&[&[op::ALOAD_0], &call(none)])), Some(4));
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, op::LLOAD, 2], &call(int_long)])), Some(7));
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ICONST_0, op::LCONST_1], &call(int_long)])), Some(6));
+        let lload_2 = op::ILOAD_0 + 4 + 2;
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, lload_2], &call(int_long)])), Some(6));
+        // The receiver would not be `this`: more or fewer slots than the call takes.
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ALOAD_0 + 1], &call(none)])), None);
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, op::ILOAD_0 + 2], &call(int_long)])), None);
+        // Not `this` first; not a constructor; anything else before the call.
+        assert_eq!(end(code(&[&[op::ALOAD_0 + 1, op::ALOAD_0], &call(none)])), None);
+        assert_eq!(end(code(&[&[op::ALOAD_0], &call(other)])), None);
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::NOP], &call(none)])), None);
+    }
 }
