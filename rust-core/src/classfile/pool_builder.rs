@@ -89,9 +89,9 @@ pub struct PoolBuilder<'a> {
 /// (twice: the entry and its index key) was a seventh of all allocations.
 #[derive(Debug, Default)]
 pub struct KnownTexts {
-    /// By the pool index's hash of the text, which an addition has at hand
-    /// (hashing the whole text again cost more than the lookup). Of two
-    /// texts with one hash, the second is left out: it is copied when added.
+    /// By the pool index's hash of the text, which an addition has at hand:
+    /// no second hash of the whole text for every addition. Of two texts
+    /// with one hash, the second is left out: it is copied when added.
     texts: FxHashMap<u64, &'static [u8]>,
 }
 
@@ -307,8 +307,9 @@ impl<'a> PoolBuilder<'a> {
         };
         let hash = key.hash();
         // An entry that refers to the entry added last is not in the pool
-        // yet: no entry before that one could refer to it. (Half of the
-        // lookups find nothing, most of them such member references.)
+        // yet: no entry before that one could refer to it. (A new member
+        // reference usually comes right after its new NameAndType, and that
+        // right after its new descriptor.)
         let refers_to_last = self.last_added().is_some_and(|last| constant.refers_to(last));
         if !refers_to_last {
             if let Some(existing) = self.find(key, hash) {
