@@ -726,27 +726,23 @@ fn plain_chaining_call_end(code: &[u8], pool: &PoolBuilder<'_>) -> Option<u32> {
     if code.first() != Some(&op::ALOAD_0) {
         return None;
     }
-    let (mut at, mut pushed) = (1usize, 0u16);
+    let (mut at, mut pushed) = (1usize, 0i32);
     loop {
         let opcode = *code.get(at)?;
-        let (length, slots) = match opcode {
-            op::ACONST_NULL..=op::DCONST_1 => {
-                (1, if matches!(opcode, op::LCONST_0 | op::LCONST_1 | op::DCONST_0 | op::DCONST_1) { 2 } else { 1 })
-            }
-            op::BIPUSH => (2, 1),
-            op::SIPUSH => (3, 1),
-            op::ILOAD..=op::ALOAD => (2, if matches!(opcode, op::LLOAD | op::DLOAD) { 2 } else { 1 }),
-            op::ILOAD_0..=op::ALOAD_3 => (1, if matches!((opcode - op::ILOAD_0) / 4, 1 | 3) { 2 } else { 1 }),
+        match opcode {
             op::INVOKESPECIAL => break,
+            // Constants (but those `ldc` loads) and loads of locals.
+            op::ACONST_NULL..=op::ALOAD_3 if !matches!(opcode, op::LDC | op::LDC_W | op::LDC2_W) => {
+                at += op::plain_length(opcode)?;
+                pushed += op::fixed_stack_effect(opcode);
+            }
             _ => return None,
-        };
-        at += length;
-        pushed += slots;
+        }
     }
     let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
     let (arguments, _) = pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes)?.ok()?;
     let (_, name) = pool.method_owner_and_name(index).ok()?;
-    (name == "<init>" && arguments == i32::from(pushed)).then_some((at + 3) as u32)
+    (name == "<init>" && arguments == pushed).then_some((at + 3) as u32)
 }
 
 /// The target of the branch at `at`, whose offset has `width` bytes.
