@@ -91,7 +91,7 @@ fn describe(tf: &model::TfClass) -> String {
         .methods
         .iter()
         .map(|m| {
-            let id = tf.identifier(&m.tracing_name).unwrap_or(0);
+            let id = m.identifier;
             let text = match &m.role {
                 model::Role::Monitored { group, .. } => format!("{id}={} (monitored, {group})", m.tracing_name),
                 model::Role::Info { tp_type, .. } => format!("{id}={} (info, {tp_type})", m.tracing_name),

@@ -85,6 +85,9 @@ pub struct TfMethod {
     /// `@TracingName`, if given.
     pub explicit_tracing_name: Option<String>,
     pub tracing_name: String,
+    /// The index of its tracing name in [`TfClass::tracing_names`], which
+    /// lists the names of the methods with code (0 for the others).
+    pub identifier: usize,
     /// Every TF annotation on the method (more than one is an error).
     pub tf_annotations: Vec<String>,
     /// Slot indexes in the boxed argument array whose values are `@Redacted`.
@@ -133,11 +136,6 @@ pub struct TfClass {
 impl TfClass {
     pub fn binary_name(&self) -> String {
         self.internal_name.replace('/', ".")
-    }
-
-    /// The identifier of a method's tracing name.
-    pub fn identifier(&self, tracing_name: &str) -> Option<usize> {
-        self.tracing_names.binary_search_by(|n| n.as_str().cmp(tracing_name)).ok()
     }
 
     /// Is there anything for TF to do or check in this class?
@@ -189,10 +187,7 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
             }
         }
     }
-    // Sorted and unique: a sorted vector needs one allocation, a set one per name.
-    let mut tracing_names: Vec<String> = methods.iter().map(|m| m.tracing_name.clone()).collect();
-    tracing_names.sort_unstable();
-    tracing_names.dedup();
+    let tracing_names = number_tracing_names(&mut methods);
     Ok(TfClass {
         internal_name,
         class_groups,
@@ -202,6 +197,24 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
         tracing_names,
         enhanced,
     })
+}
+
+/// The methods' tracing names, sorted and unique (a sorted vector needs one
+/// allocation, a set one per name), each method given the index of its
+/// own: sorting the methods by name finds both, where finding each
+/// method's name again would compare as many texts as the sort.
+fn number_tracing_names(methods: &mut [TfMethod]) -> Vec<String> {
+    let mut order: Vec<usize> = (0..methods.len()).collect();
+    order.sort_unstable_by(|&a, &b| methods[a].tracing_name.cmp(&methods[b].tracing_name));
+    let mut names: Vec<String> = Vec::with_capacity(methods.len());
+    for i in order {
+        let method = &mut methods[i];
+        if names.last() != Some(&method.tracing_name) {
+            names.push(method.tracing_name.clone());
+        }
+        method.identifier = names.len() - 1;
+    }
+    names
 }
 
 fn method_role(
@@ -253,6 +266,7 @@ fn method_role(
         role,
         explicit_tracing_name,
         tracing_name,
+        identifier: 0,
         tf_annotations,
         redacted_parameters,
     }))
@@ -421,6 +435,7 @@ mod tests {
             role: Role::Monitored { group: "g.G".into(), selected },
             explicit_tracing_name: explicit.map(str::to_string),
             tracing_name: explicit.unwrap_or(name).into(),
+            identifier: 0,
             tf_annotations: Vec::new(),
             redacted_parameters: Vec::new(),
         }
@@ -444,6 +459,22 @@ mod tests {
         // Nothing to tell apart: names stay as they are.
         let plain = vec![method("a", "()V", true, None), method("b", "()V", false, Some("c"))];
         assert_eq!(tracing_names(plain), ["a", "c"]);
+    }
+
+    #[test]
+    fn each_method_gets_the_index_of_its_tracing_name_among_the_sorted_unique_names() {
+        // Two methods share "b" (an info method and a monitored one may).
+        let mut methods = vec![
+            method("c", "()V", false, None),
+            method("x", "()V", false, Some("b")),
+            method("a", "()V", false, None),
+            method("b", "()V", false, None),
+        ];
+        let names = number_tracing_names(&mut methods);
+        assert_eq!(names, ["a", "b", "c"]);
+        let identifiers: Vec<usize> = methods.iter().map(|m| m.identifier).collect();
+        assert_eq!(identifiers, [2, 1, 0, 1]);
+        assert_eq!(number_tracing_names(&mut []), Vec::<String>::new());
     }
 
     #[test]

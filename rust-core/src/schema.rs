@@ -173,7 +173,7 @@ pub fn apply<'a>(
     let holders = add_holder_fields(class, tf, editor)?;
     register_in_clinit(class, tf, &holders, editor, bodies)?;
     for info in tf.methods.iter().filter(|m| m.is_info()) {
-        rewrite_info_method(class, tf, info, editor, bodies).in_method(info.index)?;
+        rewrite_info_method(class, info, editor, bodies).in_method(info.index)?;
     }
     for monitored in tf.methods.iter().filter(|m| m.is_monitored()) {
         pass_null_to_info_calls(class, tf, monitored, editor, bodies).in_method(monitored.index)?;
@@ -393,7 +393,6 @@ fn empty_method_body<'a>(class: &ClassFile<'a>, pool: &mut PoolBuilder<'a>) -> R
 /// whose body reports the call to `mm` when there is one.
 fn rewrite_info_method<'a>(
     class: &ClassFile<'a>,
-    tf: &TfClass,
     info: &TfMethod,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
@@ -403,7 +402,7 @@ fn rewrite_info_method<'a>(
     };
     let signature = Signature::parse(&info.descriptor)?;
     let new_descriptor = info_descriptor(&info.descriptor);
-    let self_id = tf.identifier(&info.tracing_name).unwrap_or(0);
+    let self_id = info.identifier;
     let monitor_slot = 1 + signature.parameter_slots();
     let caller_slot = monitor_slot + 1;
 

@@ -96,7 +96,6 @@ pub fn apply<'a>(
                 let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
-                    tf,
                     method,
                     &monitor,
                     registration,
@@ -288,14 +287,13 @@ impl Plan<'_> {
 
 fn plan<'d>(
     class: &ClassFile<'_>,
-    tf: &TfClass,
     method: &'d TfMethod,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<Plan<'d>> {
     let signature = Signature::parse(&method.descriptor)?;
-    let id = i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0);
+    let id = method_id(method);
     let is_static = method.access_flags & ACC_STATIC != 0;
     plan_for(signature, is_static, id, class.this_class_index(), code, pool, constants)
 }
@@ -344,7 +342,7 @@ fn instrument<'a>(
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<()> {
-    let plan = plan(class, tf, method, code, pool, constants)?;
+    let plan = plan(class, method, code, pool, constants)?;
     let body_start = body_start(class, method, code, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
@@ -365,7 +363,6 @@ fn instrument<'a>(
 #[allow(clippy::too_many_arguments)]
 fn instrument_spliced<'a>(
     class: &ClassFile<'a>,
-    tf: &TfClass,
     method: &TfMethod,
     monitor: &[Insn],
     registration: Option<&Registration>,
@@ -375,11 +372,11 @@ fn instrument_spliced<'a>(
     constants: &mut Constants,
 ) -> Result<Option<SplicedCode>> {
     if registration.is_none() {
-        if let Some(spliced) = instrument_from_template(class, tf, method, monitor, code, splice, pool, constants)? {
+        if let Some(spliced) = instrument_from_template(class, method, monitor, code, splice, pool, constants)? {
             return Ok(spliced);
         }
     }
-    let plan = plan(class, tf, method, code, pool, constants)?;
+    let plan = plan(class, method, code, pool, constants)?;
     let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
         return Ok(None);
     };
@@ -441,7 +438,6 @@ fn instrument_spliced<'a>(
 #[allow(clippy::too_many_arguments)]
 fn instrument_from_template<'a>(
     class: &ClassFile<'a>,
-    tf: &TfClass,
     method: &TfMethod,
     monitor: &[Insn],
     code: &mut CodeModel<'a>,
@@ -453,7 +449,7 @@ fn instrument_from_template<'a>(
         return Ok(None);
     };
     let signature = Signature::parse(&method.descriptor)?;
-    let id = method_id(tf, method);
+    let id = method_id(method);
     let is_static = method.access_flags & ACC_STATIC != 0;
     let shape = Shape::of(&signature, method, true);
     let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature: &signature, method, shape };
@@ -486,8 +482,8 @@ fn instrument_from_template<'a>(
     assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool).map(Some)
 }
 
-fn method_id(tf: &TfClass, method: &TfMethod) -> i32 {
-    i32::try_from(tf.identifier(&method.tracing_name).unwrap_or(0)).unwrap_or(0)
+fn method_id(method: &TfMethod) -> i32 {
+    i32::try_from(method.identifier).unwrap_or(0)
 }
 
 fn is_indy(monitor: &[Insn]) -> bool {
