@@ -212,7 +212,7 @@ pub fn plain_length(opcode: u8) -> Option<usize> {
     }
 }
 
-const PLAIN_LENGTHS: [u8; 256] = {
+pub(crate) const PLAIN_LENGTHS: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut opcode = 0;
     while opcode < 256 {

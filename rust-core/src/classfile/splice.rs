@@ -189,6 +189,35 @@ pub fn prepare<'a>(
     Ok(Prepared::Ready(Box::new((model, splice))))
 }
 
+/// What [`scan`] needs of an opcode: its length, and the site it makes.
+/// Length 0: an opcode taken apart on its own (a switch, `wide`) or one a
+/// splice declines.
+#[derive(Clone, Copy)]
+struct ScanEntry {
+    length: u8,
+    is_site: bool,
+    kind: SiteKind,
+}
+
+const SCAN: [ScanEntry; 256] = {
+    let none = ScanEntry { length: 0, is_site: false, kind: SiteKind::Insert };
+    let mut table = [none; 256];
+    let mut opcode = 0;
+    while opcode < 256 {
+        let o = opcode as u8;
+        table[opcode] = match o {
+            op::IRETURN..=op::RETURN => ScanEntry { length: 1, is_site: true, kind: SiteKind::Return(o) },
+            op::ATHROW => ScanEntry { length: 1, is_site: true, kind: SiteKind::Throw },
+            op::GOTO | op::IFEQ..=op::IF_ACMPNE | op::IFNULL | op::IFNONNULL => {
+                ScanEntry { length: 3, is_site: true, kind: SiteKind::Branch }
+            }
+            _ => ScanEntry { length: op::PLAIN_LENGTHS[opcode], ..none },
+        };
+        opcode += 1;
+    }
+    table
+};
+
 /// Finds every instruction start and every site; `None` for code a splice
 /// does not handle (or that is malformed: the general path reports it).
 fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
@@ -199,43 +228,62 @@ fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
     let mut starts = vec![0u64; len / 64 + 1];
     // About one branch, return or throw per ten bytes of code.
     let mut sites = Vec::with_capacity(len / 8 + 2);
+    // Every instruction is written here as a site, and only a site is kept
+    // (the count moves on): which instructions are sites follows no
+    // pattern a branch predictor learns.
+    let mut pending = [Site { offset: 0, kind: SiteKind::Insert, length: 0 }; 16];
+    let mut kept = 0usize;
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
     while at < len {
         starts[at / 64] |= 1 << (at % 64);
         let opcode = code[at];
-        let (length, kind) = match opcode {
-            op::IRETURN..=op::RETURN => (1, Some(SiteKind::Return(opcode))),
-            op::ATHROW => (1, Some(SiteKind::Throw)),
-            op::JSR | op::JSR_W | op::GOTO_W | op::RET => return None,
-            op::GOTO => (3, Some(SiteKind::Branch)),
-            _ if op::is_conditional_branch(opcode) => (3, Some(SiteKind::Branch)),
-            op::TABLESWITCH | op::LOOKUPSWITCH => {
-                let operands = at + 1 + switch_padding(at as u32);
-                let entries = if opcode == op::TABLESWITCH {
-                    let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
-                    if high < low {
-                        return None;
-                    }
-                    12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
-                } else {
-                    let pairs = u32_at(operands + 4)? as i32;
-                    8 + 8 * usize::try_from(pairs).ok()?
-                };
-                (operands + entries - at, Some(SiteKind::Switch))
-            }
-            op::WIDE => match code.get(at + 1).copied()? {
-                op::IINC => (6, None),
-                op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => (4, None),
+        let entry = SCAN[usize::from(opcode)];
+        let length = if entry.length != 0 {
+            usize::from(entry.length)
+        } else {
+            let (length, site) = match opcode {
+                op::TABLESWITCH | op::LOOKUPSWITCH => {
+                    let operands = at + 1 + switch_padding(at as u32);
+                    let entries = if opcode == op::TABLESWITCH {
+                        let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
+                        if high < low {
+                            return None;
+                        }
+                        12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
+                    } else {
+                        let pairs = u32_at(operands + 4)? as i32;
+                        8 + 8 * usize::try_from(pairs).ok()?
+                    };
+                    (operands + entries - at, true)
+                }
+                op::WIDE => match code.get(at + 1).copied()? {
+                    op::IINC => (6, false),
+                    op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => (4, false),
+                    _ => return None,
+                },
+                // `jsr`, `ret`, `goto_w`, an invalid opcode.
                 _ => return None,
-            },
-            _ => (op::plain_length(opcode)?, None),
+            };
+            if site {
+                sites.extend_from_slice(pending.get(..kept).unwrap_or_default());
+                kept = 0;
+                sites.push(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 });
+            }
+            at += length;
+            continue;
         };
-        if let Some(kind) = kind {
-            sites.push(Site { offset: at as u32, kind, length: length as u32 });
+        if let Some(slot) = pending.get_mut(kept) {
+            *slot = Site { offset: at as u32, kind: entry.kind, length: length as u32 };
+        }
+        kept += usize::from(entry.is_site);
+        if kept == pending.len() {
+            sites.extend_from_slice(&pending);
+            kept = 0;
         }
         at += length;
     }
+    sites.extend_from_slice(pending.get(..kept).unwrap_or_default());
     (at == len).then_some((sites, starts))
 }
 
@@ -874,5 +922,62 @@ mod tests {
         assert_eq!(end(code(&[&[op::ALOAD_0 + 1, op::ALOAD_0], &call(none)])), None);
         assert_eq!(end(code(&[&[op::ALOAD_0], &call(other)])), None);
         assert_eq!(end(code(&[&[op::ALOAD_0, op::NOP], &call(none)])), None);
+    }
+
+    #[test]
+    fn the_scan_finds_every_site_in_code_order_and_every_instruction_start() {
+        // Twenty sites (more than the scan holds before it keeps them), then
+        // a tableswitch, then more: branches, returns, athrow, among plain
+        // instructions of each length and a `wide iinc`.
+        let mut code = Vec::new();
+        let mut expected = Vec::new();
+        let mut starts = Vec::new();
+        let mut put = |code: &mut Vec<u8>, bytes: &[u8], site: Option<SiteKind>| {
+            starts.push(code.len() as u32);
+            if let Some(kind) = site {
+                expected.push((code.len() as u32, kind, bytes.len() as u32));
+            }
+            code.extend_from_slice(bytes);
+        };
+        for i in 0..20u8 {
+            put(&mut code, &[op::NOP], None);
+            put(&mut code, &[op::SIPUSH, 0, i], None);
+            match i % 4 {
+                0 => put(&mut code, &[op::IFEQ, 0, 0], Some(SiteKind::Branch)),
+                1 => put(&mut code, &[op::ARETURN], Some(SiteKind::Return(op::ARETURN))),
+                2 => put(&mut code, &[op::ATHROW], Some(SiteKind::Throw)),
+                _ => put(&mut code, &[op::GOTO, 0, 0], Some(SiteKind::Branch)),
+            }
+        }
+        let at = code.len() as u32;
+        let padding = vec![0u8; switch_padding(at)];
+        // default, low 0, high 1, two offsets
+        let switch = [&[op::TABLESWITCH][..], &padding, &[0, 0, 0, 0], &[0, 0, 0, 0], &[0, 0, 0, 1], &[0; 8]].concat();
+        put(&mut code, &switch, Some(SiteKind::Switch));
+        put(&mut code, &[op::WIDE, op::IINC, 1, 0, 0, 1], None);
+        put(&mut code, &[op::INVOKEINTERFACE, 0, 1, 1, 0], None);
+        put(&mut code, &[op::RETURN], Some(SiteKind::Return(op::RETURN)));
+
+        let (sites, bits) = scan(&code).expect("code a splice takes");
+        let found: Vec<_> = sites.iter().map(|s| (s.offset, s.kind, s.length)).collect();
+        assert_eq!(found, expected);
+        let found_starts: Vec<u32> =
+            (0..code.len() as u32).filter(|&i| bits[i as usize / 64] & (1 << (i % 64)) != 0).collect();
+        assert_eq!(found_starts, starts);
+    }
+
+    #[test]
+    fn the_scan_declines_subroutines_wide_branches_and_bad_code() {
+        for code in [
+            vec![op::JSR, 0, 3, op::RETURN],
+            vec![op::GOTO_W, 0, 0, 0, 5, op::RETURN],
+            vec![op::RET, 1],
+            vec![op::NOP, 0xCB], // not an opcode
+            vec![op::WIDE, op::NOP, 0, 0],
+            vec![op::NOP, op::SIPUSH, 0], // cut short
+            vec![op::TABLESWITCH, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0], // high < low
+        ] {
+            assert!(scan(&code).is_none(), "{code:?}");
+        }
     }
 }
