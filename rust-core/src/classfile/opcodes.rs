@@ -129,7 +129,7 @@ pub fn fixed_stack_effect(opcode: u8) -> i32 {
     FIXED_STACK_EFFECTS.get(usize::from(opcode)).map_or(0, |&e| i32::from(e))
 }
 
-const FIXED_STACK_EFFECTS: [i8; 256] = {
+pub(crate) const FIXED_STACK_EFFECTS: [i8; 256] = {
     let mut table = [0i8; 256];
     let mut opcode = 0;
     while opcode < 256 {

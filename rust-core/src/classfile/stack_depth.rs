@@ -108,12 +108,32 @@ fn run_depths(code: &[u8], start: u32, end: u32, pool: &mut PoolBuilder<'_>) -> 
     Ok(RunDepths { low, high, net: depth, locals })
 }
 
+/// Length and stack effect of each plain instruction whose effect no
+/// constant decides; length 0 for the others. Read first for every
+/// instruction: one load, where the match below jumps by opcode.
+const FIXED_PLAIN: [(u8, i8); 256] = {
+    let mut table = [(0u8, 0i8); 256];
+    let mut opcode = 0;
+    while opcode < 256 {
+        let o = opcode as u8;
+        let depends_on_a_constant = matches!(o, op::LDC | op::LDC_W | op::GETSTATIC..=op::INVOKEDYNAMIC | op::MULTIANEWARRAY);
+        if !depends_on_a_constant {
+            table[opcode] = (op::PLAIN_LENGTHS[opcode], op::FIXED_STACK_EFFECTS[opcode]);
+        }
+        opcode += 1;
+    }
+    table
+};
+
 /// Length and stack effect of the plain instruction at `at` (one a run may
 /// hold: no branch, switch, return, `athrow` or `ret`).
 fn plain_effect(code: &[u8], at: usize, pool: &mut PoolBuilder<'_>) -> Result<(usize, i32)> {
     let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
     let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
     let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
+    if let (length @ 1.., effect) = FIXED_PLAIN[usize::from(opcode)] {
+        return Ok((usize::from(length), i32::from(effect)));
+    }
     Ok(match opcode {
         op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), pool)?),
         op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, pool)?),
@@ -161,7 +181,9 @@ pub(crate) fn depth_by_fall_through(
     let mut at = start as usize;
     while at < end as usize {
         let opcode = code.get(at).copied().unwrap_or(op::NOP);
-        let (length, effect) = if op::is_conditional_branch(opcode) {
+        let (length, effect) = if let (length @ 1.., effect) = FIXED_PLAIN[usize::from(opcode)] {
+            (usize::from(length), i32::from(effect))
+        } else if op::is_conditional_branch(opcode) {
             (3, op::fixed_stack_effect(opcode))
         } else if op::ends_block(opcode) || matches!(opcode, op::JSR | op::JSR_W) {
             return Ok(None);
