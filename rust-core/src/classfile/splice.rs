@@ -65,11 +65,10 @@ pub fn spliced_methods() -> u64 {
     SPLICED.with(|s| s.get())
 }
 
-/// An instruction a splice re-encodes.
+/// An instruction a splice re-encodes or moves the code after (16-bit
+/// branches, which only get a new offset, are kept apart: see [`Splice`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SiteKind {
-    /// A 16-bit branch: its offset is rewritten.
-    Branch,
     /// `tableswitch` or `lookupswitch`: padding and offsets are rewritten.
     Switch,
     /// A return (the opcode): replaced by generated code.
@@ -109,6 +108,11 @@ pub struct Site {
 pub struct Splice<'a> {
     code: CodeAttribute<'a>,
     sites: Vec<Site>,
+    /// The offset of each 16-bit branch, in code order. A branch keeps its
+    /// length: it is copied with the code around it, and its offset is
+    /// patched once the code is in place (most sites are branches, and
+    /// telling each apart from the others was a jump no predictor learns).
+    branches: Vec<u32>,
     /// One bit per code offset: an instruction starts there.
     starts: Vec<u64>,
 }
@@ -143,10 +147,10 @@ pub fn prepare<'a>(
     if !frames_required || has_type_annotations {
         return Ok(Prepared::Declined);
     }
-    let Some((sites, starts)) = scan(code.code) else {
+    let Some(Scanned { sites, branches, starts }) = scan(code.code) else {
         return Ok(Prepared::Declined);
     };
-    let splice = Splice { code, sites, starts };
+    let splice = Splice { code, sites, branches, starts };
     let Ok(initial_frame) = Frame::initial(
         class.this_class_index(),
         method.access_flags & ACC_STATIC != 0,
@@ -195,21 +199,22 @@ pub fn prepare<'a>(
 #[derive(Clone, Copy)]
 struct ScanEntry {
     length: u8,
+    is_branch: bool,
     is_site: bool,
     kind: SiteKind,
 }
 
 const SCAN: [ScanEntry; 256] = {
-    let none = ScanEntry { length: 0, is_site: false, kind: SiteKind::Insert };
+    let none = ScanEntry { length: 0, is_branch: false, is_site: false, kind: SiteKind::Insert };
     let mut table = [none; 256];
     let mut opcode = 0;
     while opcode < 256 {
         let o = opcode as u8;
         table[opcode] = match o {
-            op::IRETURN..=op::RETURN => ScanEntry { length: 1, is_site: true, kind: SiteKind::Return(o) },
-            op::ATHROW => ScanEntry { length: 1, is_site: true, kind: SiteKind::Throw },
+            op::IRETURN..=op::RETURN => ScanEntry { length: 1, is_site: true, kind: SiteKind::Return(o), ..none },
+            op::ATHROW => ScanEntry { length: 1, is_site: true, kind: SiteKind::Throw, ..none },
             op::GOTO | op::IFEQ..=op::IF_ACMPNE | op::IFNULL | op::IFNONNULL => {
-                ScanEntry { length: 3, is_site: true, kind: SiteKind::Branch }
+                ScanEntry { length: 3, is_branch: true, ..none }
             }
             _ => ScanEntry { length: op::PLAIN_LENGTHS[opcode], ..none },
         };
@@ -218,19 +223,29 @@ const SCAN: [ScanEntry; 256] = {
     table
 };
 
-/// Finds every instruction start and every site; `None` for code a splice
+/// The code's sites, branches and instruction starts (see [`Splice`]).
+struct Scanned {
+    sites: Vec<Site>,
+    branches: Vec<u32>,
+    starts: Vec<u64>,
+}
+
+/// Finds every instruction start, site and branch; `None` for code a splice
 /// does not handle (or that is malformed: the general path reports it).
-fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
+fn scan(code: &[u8]) -> Option<Scanned> {
     let len = code.len();
     if len == 0 || len > MAX_CODE_LENGTH {
         return None;
     }
     let mut starts = vec![0u64; len / 64 + 1];
-    // About one branch, return or throw per ten bytes of code.
-    let mut sites = Vec::with_capacity(len / 8 + 2);
-    // Every instruction is written here as a site, and only a site is kept
-    // (the count moves on): which instructions are sites follows no
-    // pattern a branch predictor learns.
+    // About one branch per fifteen bytes of code, one return or throw per forty.
+    let mut branches = Vec::with_capacity(len / 12 + 2);
+    let mut sites = Vec::with_capacity(len / 32 + 2);
+    // Every instruction is written here both as a branch and as a site,
+    // and only what it is is kept (a count moves on): which instructions
+    // are branches or sites follows no pattern a branch predictor learns.
+    let mut pending_branches = [0u32; 16];
+    let mut kept_branches = 0usize;
     let mut pending = [Site { offset: 0, kind: SiteKind::Insert, length: 0 }; 16];
     let mut kept = 0usize;
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
@@ -273,6 +288,14 @@ fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
             at += length;
             continue;
         };
+        if let Some(slot) = pending_branches.get_mut(kept_branches) {
+            *slot = at as u32;
+        }
+        kept_branches += usize::from(entry.is_branch);
+        if kept_branches == pending_branches.len() {
+            branches.extend_from_slice(&pending_branches);
+            kept_branches = 0;
+        }
         if let Some(slot) = pending.get_mut(kept) {
             *slot = Site { offset: at as u32, kind: entry.kind, length: length as u32 };
         }
@@ -283,8 +306,9 @@ fn scan(code: &[u8]) -> Option<(Vec<Site>, Vec<u64>)> {
         }
         at += length;
     }
+    branches.extend_from_slice(pending_branches.get(..kept_branches).unwrap_or_default());
     sites.extend_from_slice(pending.get(..kept).unwrap_or_default());
-    (at == len).then_some((sites, starts))
+    (at == len).then_some(Scanned { sites, branches, starts })
 }
 
 /// Where generated labels and the original sites land in the new code.
@@ -502,18 +526,6 @@ impl<'a> Splice<'a> {
             out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
             let at = site.offset as usize;
             let generated = match site.kind {
-                SiteKind::Branch => {
-                    let Some(target) = relative_target(code, at, 2).filter(|&t| self.is_start(t)) else {
-                        return Ok(None);
-                    };
-                    let delta = i64::from(layout.remap(&sites, target)) - i64::from(new_offset);
-                    let Ok(delta) = i16::try_from(delta) else {
-                        return Ok(None);
-                    };
-                    out.u8(code[at]);
-                    out.u16(delta as u16);
-                    None
-                }
                 SiteKind::Switch => {
                     let Some(()) = self.switch(at, new_offset, &sites, &layout, &mut out) else {
                         return Ok(None);
@@ -543,6 +555,15 @@ impl<'a> Splice<'a> {
         };
         if out.len() - base != layout.length as usize {
             return Ok(None);
+        }
+        // The branches were copied with the code around them: now their offsets.
+        for &at in &self.branches {
+            let Some(target) = relative_target(code, at as usize, 2).filter(|&t| self.is_start(t)) else {
+                return Ok(None);
+            };
+            if !patch_branch(&mut out[base..], layout.remap(&sites, at), layout.remap(&sites, target)) {
+                return Ok(None);
+            }
         }
 
         let offset_of = |l: Label| {
@@ -625,7 +646,6 @@ impl<'a> Splice<'a> {
         for site in sites {
             let new_offset = u32::try_from(i64::from(site.offset) + shift).ok()?;
             let new_length = match site.kind {
-                SiteKind::Branch => site.length,
                 SiteKind::Switch => {
                     let old_padding = switch_padding(site.offset);
                     site.length - old_padding as u32 + switch_padding(new_offset) as u32
@@ -675,7 +695,7 @@ impl<'a> Splice<'a> {
                     Some(Some(chunk)) => i32::from(chunk.peak()),
                     _ => 0,
                 },
-                SiteKind::Branch | SiteKind::Switch => 0,
+                SiteKind::Switch => 0,
             };
             if peak == 0 {
                 continue;
@@ -925,28 +945,33 @@ mod tests {
     }
 
     #[test]
-    fn the_scan_finds_every_site_in_code_order_and_every_instruction_start() {
-        // Twenty sites (more than the scan holds before it keeps them), then
-        // a tableswitch, then more: branches, returns, athrow, among plain
-        // instructions of each length and a `wide iinc`.
+    fn the_scan_finds_every_site_and_branch_in_code_order_and_every_instruction_start() {
+        // Forty sites and branches (more of each than the scan holds before
+        // it keeps them), then a tableswitch, then more: branches, returns,
+        // athrow, among plain instructions of each length and a `wide iinc`.
         let mut code = Vec::new();
         let mut expected = Vec::new();
+        let mut branches = Vec::new();
         let mut starts = Vec::new();
         let mut put = |code: &mut Vec<u8>, bytes: &[u8], site: Option<SiteKind>| {
             starts.push(code.len() as u32);
             if let Some(kind) = site {
                 expected.push((code.len() as u32, kind, bytes.len() as u32));
             }
+            if [op::IFEQ, op::GOTO, op::IFNONNULL].contains(&bytes[0]) {
+                branches.push(code.len() as u32);
+            }
             code.extend_from_slice(bytes);
         };
-        for i in 0..20u8 {
+        for i in 0..40u8 {
             put(&mut code, &[op::NOP], None);
             put(&mut code, &[op::SIPUSH, 0, i], None);
-            match i % 4 {
-                0 => put(&mut code, &[op::IFEQ, 0, 0], Some(SiteKind::Branch)),
+            match i % 5 {
+                0 => put(&mut code, &[op::IFEQ, 0, 0], None),
                 1 => put(&mut code, &[op::ARETURN], Some(SiteKind::Return(op::ARETURN))),
                 2 => put(&mut code, &[op::ATHROW], Some(SiteKind::Throw)),
-                _ => put(&mut code, &[op::GOTO, 0, 0], Some(SiteKind::Branch)),
+                3 => put(&mut code, &[op::IFNONNULL, 0, 0], None),
+                _ => put(&mut code, &[op::GOTO, 0, 0], None),
             }
         }
         let at = code.len() as u32;
@@ -958,9 +983,11 @@ mod tests {
         put(&mut code, &[op::INVOKEINTERFACE, 0, 1, 1, 0], None);
         put(&mut code, &[op::RETURN], Some(SiteKind::Return(op::RETURN)));
 
-        let (sites, bits) = scan(&code).expect("code a splice takes");
+        put(&mut code, &[op::GOTO, 0xFF, 0xFF], None);
+        let Scanned { sites, branches: found_branches, starts: bits } = scan(&code).expect("code a splice takes");
         let found: Vec<_> = sites.iter().map(|s| (s.offset, s.kind, s.length)).collect();
         assert_eq!(found, expected);
+        assert_eq!(found_branches, branches);
         let found_starts: Vec<u32> =
             (0..code.len() as u32).filter(|&i| bits[i as usize / 64] & (1 << (i % 64)) != 0).collect();
         assert_eq!(found_starts, starts);

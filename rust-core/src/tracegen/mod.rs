@@ -550,7 +550,7 @@ fn assemble_spliced<'a>(
         .filter_map(|site| match site.kind {
             SiteKind::Return(_) => Some(Some(ret)),
             SiteKind::Throw => Some(Some(throw)),
-            SiteKind::Branch | SiteKind::Switch | SiteKind::Insert => None,
+            SiteKind::Switch | SiteKind::Insert => None,
         })
         .collect();
     let edits = Edits { insert_at, prologue, replacements: &replacements, tail, frames_after };
