@@ -239,15 +239,8 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     }
     let mut starts = vec![0u64; len / 64 + 1];
     // About one branch per fifteen bytes of code, one return or throw per forty.
-    let mut branches = Vec::with_capacity(len / 12 + 2);
-    let mut sites = Vec::with_capacity(len / 32 + 2);
-    // Every instruction is written here both as a branch and as a site,
-    // and only what it is is kept (a count moves on): which instructions
-    // are branches or sites follows no pattern a branch predictor learns.
-    let mut pending_branches = [0u32; 16];
-    let mut kept_branches = 0usize;
-    let mut pending = [Site { offset: 0, kind: SiteKind::Insert, length: 0 }; 16];
-    let mut kept = 0usize;
+    let mut branches = Kept::new(0, len / 12 + 2);
+    let mut sites = Kept::new(Site { offset: 0, kind: SiteKind::Insert, length: 0 }, len / 32 + 2);
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
     while at < len {
@@ -281,34 +274,49 @@ fn scan(code: &[u8]) -> Option<Scanned> {
                 _ => return None,
             };
             if site {
-                sites.extend_from_slice(pending.get(..kept).unwrap_or_default());
-                kept = 0;
-                sites.push(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 });
+                sites.offer(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 }, true);
             }
             at += length;
             continue;
         };
-        if let Some(slot) = pending_branches.get_mut(kept_branches) {
-            *slot = at as u32;
-        }
-        kept_branches += usize::from(entry.is_branch);
-        if kept_branches == pending_branches.len() {
-            branches.extend_from_slice(&pending_branches);
-            kept_branches = 0;
-        }
-        if let Some(slot) = pending.get_mut(kept) {
-            *slot = Site { offset: at as u32, kind: entry.kind, length: length as u32 };
-        }
-        kept += usize::from(entry.is_site);
-        if kept == pending.len() {
-            sites.extend_from_slice(&pending);
-            kept = 0;
-        }
+        branches.offer(at as u32, entry.is_branch);
+        sites.offer(Site { offset: at as u32, kind: entry.kind, length: length as u32 }, entry.is_site);
         at += length;
     }
-    branches.extend_from_slice(pending_branches.get(..kept_branches).unwrap_or_default());
-    sites.extend_from_slice(pending.get(..kept).unwrap_or_default());
-    (at == len).then_some(Scanned { sites, branches, starts })
+    (at == len).then_some(Scanned { sites: sites.into_vec(), branches: branches.into_vec(), starts })
+}
+
+/// A list built from items offered one by one, only some of them kept.
+/// Every item is written to a small buffer and only the count of kept
+/// ones moves on, so that whether an item is kept decides no jump (the
+/// instructions that are branches or sites follow no pattern a branch
+/// predictor learns); the buffer goes to the list when full.
+struct Kept<T: Copy> {
+    pending: [T; 16],
+    count: usize,
+    list: Vec<T>,
+}
+
+impl<T: Copy> Kept<T> {
+    fn new(filler: T, capacity: usize) -> Self {
+        Kept { pending: [filler; 16], count: 0, list: Vec::with_capacity(capacity) }
+    }
+
+    fn offer(&mut self, item: T, keep: bool) {
+        if let Some(slot) = self.pending.get_mut(self.count) {
+            *slot = item;
+        }
+        self.count += usize::from(keep);
+        if self.count == self.pending.len() {
+            self.list.extend_from_slice(&self.pending);
+            self.count = 0;
+        }
+    }
+
+    fn into_vec(mut self) -> Vec<T> {
+        self.list.extend_from_slice(self.pending.get(..self.count).unwrap_or_default());
+        self.list
+    }
 }
 
 /// Where generated labels and the original sites land in the new code.
