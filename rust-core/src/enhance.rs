@@ -64,13 +64,13 @@ impl Settings {
 
 /// What became of one class.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Outcome<'c> {
     /// Nothing of TF in it.
     Untouched,
     /// Already enhanced with these settings.
     Current,
     /// The new bytes, and what TF made of the class (for `-debug`).
-    Enhanced { bytes: Vec<u8>, description: Description },
+    Enhanced { bytes: Vec<u8>, description: Description<'c> },
 }
 
 /// What TF made of a class, as a line of text when displayed:
@@ -78,9 +78,9 @@ pub enum Outcome {
 /// Kept as the class's model and written only when shown (`-debug`): most
 /// runs never show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Description(model::TfClass);
+pub struct Description<'c>(model::TfClass<'c>);
 
-impl std::fmt::Display for Description {
+impl std::fmt::Display for Description<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&describe(&self.0))
     }
@@ -104,12 +104,12 @@ fn describe(tf: &model::TfClass) -> String {
     format!("{}: groups [{}]; {}", tf.binary_name(), tf.holder_groups.join(", "), methods.join(" "))
 }
 
-pub fn enhance_class(
-    class: &ScannedClass,
-    groups: &Groups,
-    selections: &[Selection],
+pub fn enhance_class<'c>(
+    class: &'c ScannedClass,
+    groups: &'c Groups,
+    selections: &'c [Selection],
     settings: &Settings,
-) -> Result<Outcome, Vec<Diagnostic>> {
+) -> Result<Outcome<'c>, Vec<Diagnostic>> {
     // The file's name as text only for a diagnostic: most classes make none.
     let file = || Some(class.file.display().to_string());
     let diagnostic = |method: Option<String>, rule: &str, message: String| Diagnostic {

@@ -102,6 +102,11 @@ impl FilterSpec {
         Ok(FilterSpec { group, targets, source: text.to_string() })
     }
 
+    /// Does any target select by annotation (`@A`)?
+    pub fn names_annotations(&self) -> bool {
+        self.targets.iter().any(|t| matches!(t, Target::Annotation(_)))
+    }
+
     /// Does any target select this method?
     pub fn matches(&self, m: &MethodRef<'_>) -> bool {
         self.targets.iter().any(|t| t.matches(m))

@@ -6,7 +6,8 @@
 use crate::classfile::{Annotation, ClassFile, ClassFileError, ElementValue, Member};
 use crate::filter::{FilterSpec, MethodRef};
 use crate::protocol;
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 
 pub const ACC_PRIVATE: u16 = 0x0002;
 pub const ACC_STATIC: u16 = 0x0008;
@@ -20,17 +21,22 @@ pub const ACC_SYNTHETIC: u16 = 0x1000;
 #[derive(Debug, Clone, Default)]
 pub struct Groups {
     names: BTreeSet<String>,
+    /// Each name by its internal form (`com/ex/IO`), as annotation
+    /// descriptors have it: every annotation of every method is looked up.
+    by_internal_name: HashMap<String, String>,
 }
 
 impl Groups {
     pub fn new(names: impl IntoIterator<Item = String>) -> Self {
-        Groups { names: names.into_iter().collect() }
+        let names: BTreeSet<String> = names.into_iter().collect();
+        let by_internal_name = names.iter().map(|n| (n.replace('.', "/"), n.clone())).collect();
+        Groups { names, by_internal_name }
     }
 
     /// The group an annotation descriptor (`Lcom/ex/IO;`) names, if it is one.
-    pub fn of_descriptor(&self, descriptor: &str) -> Option<String> {
-        let name = descriptor_to_binary(descriptor)?;
-        self.names.contains(&name).then_some(name)
+    pub fn of_descriptor(&self, descriptor: &str) -> Option<&str> {
+        let internal = descriptor.strip_prefix('L')?.strip_suffix(';')?;
+        self.by_internal_name.get(internal).map(String::as_str)
     }
 
     /// Resolves a group as a user writes it: a binary name, or a simple name
@@ -66,35 +72,36 @@ pub struct Selection {
 
 /// What a method is to TF.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
+pub enum Role<'a> {
     /// Monitored under this group (binary name); `selected` when a filter, not
     /// an annotation, chose it.
-    Monitored { group: String, selected: bool },
+    Monitored { group: &'a str, selected: bool },
     Info { tp_type: String, tp_name: String },
 }
 
-/// A monitored or info method.
+/// A monitored or info method. Its texts borrow from the class file and
+/// the run's groups and filters: most are never copied.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TfMethod {
+pub struct TfMethod<'a> {
     /// Index in the class's method table.
     pub index: usize,
-    pub name: String,
-    pub descriptor: String,
+    pub name: Cow<'a, str>,
+    pub descriptor: Cow<'a, str>,
     pub access_flags: u16,
-    pub role: Role,
+    pub role: Role<'a>,
     /// `@TracingName`, if given.
-    pub explicit_tracing_name: Option<String>,
-    pub tracing_name: String,
+    pub explicit_tracing_name: Option<Cow<'a, str>>,
+    pub tracing_name: Cow<'a, str>,
     /// The index of its tracing name in [`TfClass::tracing_names`], which
     /// lists the names of the methods with code (0 for the others).
     pub identifier: usize,
     /// Every TF annotation on the method (more than one is an error).
-    pub tf_annotations: Vec<String>,
+    pub tf_annotations: Vec<&'a str>,
     /// Slot indexes in the boxed argument array whose values are `@Redacted`.
     pub redacted_parameters: Vec<usize>,
 }
 
-impl TfMethod {
+impl TfMethod<'_> {
     pub fn signature(&self) -> String {
         format!("{}{}", self.name, self.descriptor)
     }
@@ -117,23 +124,23 @@ pub struct EnhancedMark {
 
 /// TF's view of a class.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TfClass {
+pub struct TfClass<'a> {
     /// Internal name (`com/ex/Foo`).
-    pub internal_name: String,
+    pub internal_name: Cow<'a, str>,
     /// TF annotations on the class itself.
-    pub class_groups: Vec<String>,
+    pub class_groups: Vec<&'a str>,
     /// Groups of the holder fields: the class's own plus those filters bring, sorted.
-    pub holder_groups: Vec<String>,
-    pub methods: Vec<TfMethod>,
+    pub holder_groups: Vec<&'a str>,
+    pub methods: Vec<TfMethod<'a>>,
     /// Methods that carry a TF annotation or `@InfoMethod` but cannot be
     /// enhanced (abstract, native): kept for the validator's message.
-    pub without_code: Vec<TfMethod>,
+    pub without_code: Vec<TfMethod<'a>>,
     /// The sorted tracing names; a method's identifier is its index here.
-    pub tracing_names: Vec<String>,
+    pub tracing_names: Vec<Cow<'a, str>>,
     pub enhanced: Option<EnhancedMark>,
 }
 
-impl TfClass {
+impl TfClass<'_> {
     pub fn binary_name(&self) -> String {
         self.internal_name.replace('/', ".")
     }
@@ -145,13 +152,17 @@ impl TfClass {
 }
 
 /// Builds the TF view of `class`.
-pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -> Result<TfClass, ClassFileError> {
-    let internal_name = class.this_class()?.into_owned();
+pub fn build<'a>(
+    class: &ClassFile<'a>,
+    groups: &'a Groups,
+    selections: &'a [Selection],
+) -> Result<TfClass<'a>, ClassFileError> {
+    let internal_name = class.this_class()?;
     let binary_name = internal_name.replace('/', ".");
     let class_annotations = class.annotations()?;
     let class_annotation_names: Vec<String> =
         class_annotations.iter().filter_map(|a| descriptor_to_binary(&a.type_descriptor)).collect();
-    let class_groups: Vec<String> =
+    let class_groups: Vec<&str> =
         class_annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
     let enhanced = enhanced_mark(&class_annotations);
 
@@ -178,20 +189,18 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
     }
     name_selected_overloads(&mut methods);
 
-    let mut holder_groups: BTreeSet<String> = class_groups.iter().cloned().collect();
-    for m in &methods {
-        // Most methods share a group: copied once, not once per method.
-        if let Role::Monitored { group, .. } = &m.role {
-            if !holder_groups.contains(group) {
-                holder_groups.insert(group.clone());
-            }
-        }
-    }
+    let mut holder_groups: Vec<&str> = class_groups.clone();
+    holder_groups.extend(methods.iter().filter_map(|m| match m.role {
+        Role::Monitored { group, .. } => Some(group),
+        Role::Info { .. } => None,
+    }));
+    holder_groups.sort_unstable();
+    holder_groups.dedup();
     let tracing_names = number_tracing_names(&mut methods);
     Ok(TfClass {
         internal_name,
         class_groups,
-        holder_groups: holder_groups.into_iter().collect(),
+        holder_groups,
         methods,
         without_code,
         tracing_names,
@@ -203,10 +212,10 @@ pub fn build(class: &ClassFile<'_>, groups: &Groups, selections: &[Selection]) -
 /// allocation, a set one per name), each method given the index of its
 /// own: sorting the methods by name finds both, where finding each
 /// method's name again would compare as many texts as the sort.
-fn number_tracing_names(methods: &mut [TfMethod]) -> Vec<String> {
+fn number_tracing_names<'a>(methods: &mut [TfMethod<'a>]) -> Vec<Cow<'a, str>> {
     let mut order: Vec<usize> = (0..methods.len()).collect();
     order.sort_unstable_by(|&a, &b| methods[a].tracing_name.cmp(&methods[b].tracing_name));
-    let mut names: Vec<String> = Vec::with_capacity(methods.len());
+    let mut names: Vec<Cow<'a, str>> = Vec::with_capacity(methods.len());
     for i in order {
         let method = &mut methods[i];
         if names.last() != Some(&method.tracing_name) {
@@ -217,32 +226,31 @@ fn number_tracing_names(methods: &mut [TfMethod]) -> Vec<String> {
     names
 }
 
-fn method_role(
-    class: &ClassFile<'_>,
-    member: &Member<'_>,
+fn method_role<'a>(
+    class: &ClassFile<'a>,
+    member: &Member<'a>,
     index: usize,
-    groups: &Groups,
-    selections: &[Selection],
+    groups: &'a Groups,
+    selections: &'a [Selection],
     class_name: &str,
     class_annotation_names: &[String],
-) -> Result<Option<TfMethod>, ClassFileError> {
+) -> Result<Option<TfMethod<'a>>, ClassFileError> {
     let annotations = class.member_annotations(member)?;
-    let tf_annotations: Vec<String> =
+    let tf_annotations: Vec<&str> =
         annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
     let info = annotations.iter().find(|a| a.type_descriptor == protocol::INFO_METHOD);
     let explicit_tracing_name = annotations
         .iter()
         .find(|a| a.type_descriptor == protocol::TRACING_NAME)
         .and_then(|a| match a.element("value") {
-            Some(ElementValue::String(s)) => Some(s.to_string()),
+            Some(ElementValue::String(s)) => Some(s.clone()),
             _ => None,
         });
-    // Most methods of most classes have no role: their names stay borrowed.
     let name = member.name()?;
     let role = if let Some(info) = info {
         Role::Info { tp_type: enum_element(info, "tpType").unwrap_or_else(|| "NONE".into()), tp_name: string_element(info, "tpName") }
-    } else if let Some(group) = tf_annotations.first() {
-        Role::Monitored { group: group.clone(), selected: false }
+    } else if let Some(&group) = tf_annotations.first() {
+        Role::Monitored { group, selected: false }
     } else if let Some(group) = selected_group(member, selections, class_name, &name, class_annotation_names, &annotations) {
         Role::Monitored { group, selected: true }
     } else {
@@ -255,8 +263,7 @@ fn method_role(
         .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
         .map(|(i, _)| i)
         .collect();
-    let name = name.into_owned();
-    let descriptor = member.descriptor()?.into_owned();
+    let descriptor = member.descriptor()?;
     let tracing_name = explicit_tracing_name.clone().unwrap_or_else(|| name.clone());
     Ok(Some(TfMethod {
         index,
@@ -272,27 +279,31 @@ fn method_role(
     }))
 }
 
-fn selected_group(
+fn selected_group<'s>(
     member: &Member<'_>,
-    selections: &[Selection],
+    selections: &'s [Selection],
     class_name: &str,
     method_name: &str,
     class_annotations: &[String],
     method_annotations: &[Annotation<'_>],
-) -> Option<String> {
+) -> Option<&'s str> {
     // Bridges forward to the real method, and synthetic methods have no source.
     if member.access_flags & (ACC_BRIDGE | ACC_SYNTHETIC) != 0 || selections.is_empty() {
         return None;
     }
-    let method_annotations: Vec<String> =
-        method_annotations.iter().filter_map(|a| descriptor_to_binary(&a.type_descriptor)).collect();
+    // Their binary names only for a filter that asks for annotations.
+    let method_annotations: Vec<String> = if selections.iter().any(|s| s.spec.names_annotations()) {
+        method_annotations.iter().filter_map(|a| descriptor_to_binary(&a.type_descriptor)).collect()
+    } else {
+        Vec::new()
+    };
     let reference = MethodRef {
         class: class_name,
         method: method_name,
         class_annotations,
         method_annotations: &method_annotations,
     };
-    selections.iter().find(|s| s.spec.matches(&reference)).map(|s| s.group.clone())
+    selections.iter().find(|s| s.spec.matches(&reference)).map(|s| s.group.as_str())
 }
 
 /// Overloads that a filter selected (and that have no `@TracingName`) are told
@@ -302,12 +313,12 @@ fn selected_group(
 fn name_selected_overloads(methods: &mut [TfMethod]) {
     // Runs for every class: the names are counted borrowed, and only the
     // methods whose tracing name changes allocate.
-    let overloaded = repeated(methods.iter().map(|m| m.name.as_str()));
+    let overloaded = repeated(methods.iter().map(|m| &*m.name));
     let mut renamed = false;
     for (m, overloaded) in methods.iter_mut().zip(overloaded) {
         let selected = matches!(m.role, Role::Monitored { selected: true, .. });
         if selected && m.explicit_tracing_name.is_none() && overloaded {
-            m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor));
+            m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor)).into();
             renamed = true;
         }
     }
@@ -318,12 +329,12 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
     }
     // Overloads that differ only in their return type (the JVM allows them;
     // generated code has them) need it in the name too.
-    let clashing = repeated(methods.iter().map(|m| m.tracing_name.as_str()));
+    let clashing = repeated(methods.iter().map(|m| &*m.tracing_name));
     for (m, clashing) in methods.iter_mut().zip(clashing) {
         let selected = matches!(m.role, Role::Monitored { selected: true, .. });
         if selected && m.explicit_tracing_name.is_none() && clashing {
             let returns = m.descriptor.rsplit(')').next().unwrap_or("V");
-            m.tracing_name = format!("{}:{}", m.tracing_name, readable_parameters(&format!("({returns})V")));
+            m.tracing_name = format!("{}:{}", m.tracing_name, readable_parameters(&format!("({returns})V"))).into();
         }
     }
 }
@@ -426,14 +437,14 @@ pub fn descriptor_to_binary(descriptor: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn method(name: &str, descriptor: &str, selected: bool, explicit: Option<&str>) -> TfMethod {
+    fn method<'a>(name: &'a str, descriptor: &'a str, selected: bool, explicit: Option<&'a str>) -> TfMethod<'a> {
         TfMethod {
             index: 0,
             name: name.into(),
             descriptor: descriptor.into(),
             access_flags: 0,
             role: Role::Monitored { group: "g.G".into(), selected },
-            explicit_tracing_name: explicit.map(str::to_string),
+            explicit_tracing_name: explicit.map(Cow::Borrowed),
             tracing_name: explicit.unwrap_or(name).into(),
             identifier: 0,
             tf_annotations: Vec::new(),
@@ -443,7 +454,7 @@ mod tests {
 
     fn tracing_names(mut methods: Vec<TfMethod>) -> Vec<String> {
         name_selected_overloads(&mut methods);
-        methods.into_iter().map(|m| m.tracing_name).collect()
+        methods.into_iter().map(|m| m.tracing_name.into_owned()).collect()
     }
 
     #[test]

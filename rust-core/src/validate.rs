@@ -33,7 +33,7 @@ pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, 
 
 struct Offences<'t> {
     /// The class, named only in an offence: most classes have none.
-    tf: &'t TfClass,
+    tf: &'t TfClass<'t>,
     list: Vec<Diagnostic>,
 }
 
@@ -134,7 +134,7 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
             continue;
         }
         let tf_overloads: Vec<&TfMethod> = overloads.iter().flatten().copied().collect();
-        let mut names: Vec<&str> = tf_overloads.iter().map(|m| m.tracing_name.as_str()).collect();
+        let mut names: Vec<&str> = tf_overloads.iter().map(|m| &*m.tracing_name).collect();
         names.sort_unstable();
         names.dedup();
         if !tf_overloads.is_empty() && names.len() != tf_overloads.len() {
@@ -184,10 +184,10 @@ fn check_info_calls(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> 
                 continue;
             };
             let target = class.constant_pool().member_ref(*reference)?;
-            if target.owner != tf.internal_name.as_str() {
+            if target.owner != &*tf.internal_name {
                 continue;
             }
-            if let Some(info) = infos.iter().find(|i| target.name == i.name.as_str() && target.descriptor == i.descriptor.as_str()) {
+            if let Some(info) = infos.iter().find(|i| target.name == &*i.name && target.descriptor == &*i.descriptor) {
                 let caller_name = format!("{}{}", member.name()?, member.descriptor()?);
                 out.add_for(
                     Some(caller_name),

@@ -302,6 +302,10 @@ exit Plain.work = 8
 enter Plain.<init> []
 exit Plain.<init>
 (got 9)
+# a filter by annotation
+enter Picked.pick [1]
+exit Picked.pick = 2
+(got 3)
 # a factory on Other
 enter Multi.c []
 exit Multi.c = 3
@@ -317,7 +321,7 @@ fn records_enums_interfaces_bridges_groups_filters_and_redaction() {
             work.path(),
             release,
             &["Top", "Sub", "Other", "Recorder", "Zoo"],
-            &["fx.Zoo$Plain::<clinit>;fx.Zoo$Plain::<init>", "Filtered=fx.Zoo$Plain::work"],
+            &["fx.Zoo$Plain::<clinit>;fx.Zoo$Plain::<init>", "Filtered=fx.Zoo$Plain::work", "@fx.Zoo$Sampled"],
         );
         let out = run_verified_with(&jdk(release).java, &[&classes, &tf_runtime_classes()], "fx.Zoo");
         assert_eq!(out, ZOO_EVENTS, "javac --release {release}");

@@ -83,7 +83,7 @@ pub fn apply<'a>(
         // Most methods are spliced: their code is copied, not lifted. The
         // general path takes the others (classes with info methods, code a
         // splice declines), with the same result.
-        let pending = match method.name.as_str() {
+        let pending = match &*method.name {
             "<clinit>" => bodies.take_pending_registration(method.index),
             _ => None,
         };
@@ -208,14 +208,14 @@ fn monitor_lookup(
     editor: &mut ClassEditor<'_>,
     constants: &mut Constants,
 ) -> Result<Rc<[Insn]>> {
-    let crate::model::Role::Monitored { group, .. } = &method.role else {
+    let crate::model::Role::Monitored { group, .. } = method.role else {
         return Ok(Rc::new([]));
     };
     if let Some((_, lookup)) = constants.monitors.iter().find(|(g, _)| g == group) {
         return Ok(lookup.clone());
     }
     let lookup: Rc<[Insn]> = group_monitor_lookup(class, tf, group, editor)?.into();
-    constants.monitors.push((group.clone(), lookup.clone()));
+    constants.monitors.push((group.to_string(), lookup.clone()));
     Ok(lookup)
 }
 
@@ -225,7 +225,7 @@ fn group_monitor_lookup(
     group: &str,
     editor: &mut ClassEditor<'_>,
 ) -> Result<Vec<Insn>> {
-    let holder = tf.holder_groups.iter().position(|g| g == group).unwrap_or(0);
+    let holder = tf.holder_groups.iter().position(|&g| g == group).unwrap_or(0);
     if class.major_version() >= 51 {
         let pool = &mut editor.pool;
         let link = protocol::LINK_MONITOR;
@@ -499,7 +499,7 @@ fn body_start_for_splice<'a>(
     splice: &Splice<'a>,
     pool: &mut PoolBuilder<'a>,
 ) -> Option<u32> {
-    match method.name.as_str() {
+    match &*method.name {
         // java.lang.Object's constructor calls no other.
         "<init>" if class.super_class_index() != 0 => splice.chaining_call_end(code, pool),
         _ => Some(0),
@@ -687,7 +687,7 @@ fn body_start<'a>(
     code: &CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<usize> {
-    match method.name.as_str() {
+    match &*method.name {
         // java.lang.Object's constructor calls no other.
         "<init>" if class.super_class_index() == 0 => Ok(0),
         "<init>" => code.constructor_chaining_call(pool)?.ok_or_else(|| {
@@ -806,11 +806,11 @@ fn rewrite_body(
         .filter(|m| m.is_info())
         .map(|m| {
             let descriptor = if m.descriptor.contains(protocol::INFO_EXTRA_PARAMETERS) {
-                m.descriptor.clone()
+                m.descriptor.to_string()
             } else {
                 schema::info_descriptor(&m.descriptor)
             };
-            (m.name.clone(), descriptor)
+            (m.name.to_string(), descriptor)
         })
         .collect();
     // One pass that moves the body into a new list: splicing each

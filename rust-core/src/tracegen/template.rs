@@ -363,7 +363,7 @@ pub(super) struct Wanted<'w> {
     pub is_static: bool,
     pub id: i32,
     pub signature: &'w Signature<'w>,
-    pub method: &'w TfMethod,
+    pub method: &'w TfMethod<'w>,
     pub shape: Shape,
 }
 
