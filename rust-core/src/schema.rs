@@ -11,7 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::splice::{self, Edits, Prepared, SiteKind, SplicedCode};
+use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
     attribute_name, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, InsnSink,
     PoolBuilder,
@@ -351,14 +351,13 @@ fn splice_registration<'a>(
     // The caller found it by its descriptor, `()V`.
     let Ok(Prepared::Ready(ready)) = splice::prepare(class, method, "()V", &mut editor.pool) else { return Ok(false) };
     let (model, splice) = *ready;
-    let kept = splice.sites().iter().filter(|s| matches!(s.kind, SiteKind::Return(_) | SiteKind::Throw)).count();
-    let replacements = vec![None; kept];
     let Some(prologue) = sequence.chunk(None) else { return Ok(false) };
     let no_tail = Chunk::default();
     let edits = Edits {
         insert_at: 0,
         prologue: (&prologue).into(),
-        replacements: &replacements,
+        returns: None,
+        throws: None,
         tail: (&no_tail).into(),
         frames_after: None,
     };

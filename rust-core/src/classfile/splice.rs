@@ -85,15 +85,26 @@ pub struct Edits<'e> {
     /// labels at that offset name the first instruction after it.
     pub insert_at: u32,
     pub prologue: Placed<'e>,
-    /// One per return and `athrow` site, in code order: the code in its
-    /// place, or `None` to keep it. A chunk placed at several sites binds no
-    /// label.
-    pub replacements: &'e [Option<Placed<'e>>],
+    /// The code in place of every return, and of every `athrow`; `None`
+    /// keeps them. A chunk placed at several sites binds no label.
+    pub returns: Option<Placed<'e>>,
+    pub throws: Option<Placed<'e>>,
     /// After the last instruction.
     pub tail: Placed<'e>,
     /// Frames already encoded that follow the model's frame at this label,
     /// the last of its frames in code order.
     pub frames_after: Option<(Label, &'e EncodedFrames)>,
+}
+
+impl<'e> Edits<'e> {
+    /// The code in place of a return or `athrow` site.
+    fn replacement(&self, kind: SiteKind) -> Option<Placed<'e>> {
+        match kind {
+            SiteKind::Return(_) => self.returns,
+            SiteKind::Throw => self.throws,
+            SiteKind::Switch | SiteKind::Insert => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -322,9 +333,9 @@ impl<T: Copy> Kept<T> {
 /// Where generated labels and the original sites land in the new code.
 struct Layout {
     code_len: u32,
-    /// New offset of each site, and the shift of the code after it.
-    site_offsets: Vec<u32>,
-    shift_after: Vec<i64>,
+    /// New offset of each site, and the shift of the code after it (code
+    /// is at most 65,535 bytes long).
+    placed: Vec<(u32, i32)>,
     /// Offset of each generated label, by `label - code_len - 1`.
     generated: Vec<Option<u32>>,
     length: u32,
@@ -340,9 +351,9 @@ impl Layout {
         }
         let site = &sites[i - 1];
         if site.offset == offset && site.kind != SiteKind::Insert {
-            self.site_offsets[i - 1]
+            self.placed[i - 1].0
         } else {
-            (i64::from(offset) + self.shift_after[i - 1]) as u32
+            offset.wrapping_add_signed(self.placed[i - 1].1)
         }
     }
 
@@ -529,8 +540,7 @@ impl<'a> Splice<'a> {
         out.u32(layout.length);
         let base = out.len();
         let mut cursor = 0usize;
-        let mut replaced = edits.replacements.iter();
-        for (site, &new_offset) in sites.iter().zip(&layout.site_offsets) {
+        for (site, &(new_offset, _)) in sites.iter().zip(&layout.placed) {
             out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
             let at = site.offset as usize;
             let generated = match site.kind {
@@ -541,14 +551,13 @@ impl<'a> Splice<'a> {
                     None
                 }
                 SiteKind::Insert => Some(edits.prologue),
-                SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
-                    Some(Some(chunk)) => Some(*chunk),
-                    Some(None) => {
+                SiteKind::Return(_) | SiteKind::Throw => {
+                    let replacement = edits.replacement(site.kind);
+                    if replacement.is_none() {
                         out.u8(code[at]);
-                        None
                     }
-                    None => return Ok(None),
-                },
+                    replacement
+                }
             };
             if let Some(chunk) = generated {
                 let Some(()) = place(chunk, base, &label, &mut out) else {
@@ -648,9 +657,7 @@ impl<'a> Splice<'a> {
             Some(offset + chunk.len())
         };
         let mut shift = 0i64;
-        let mut site_offsets = Vec::with_capacity(sites.len());
-        let mut shift_after = Vec::with_capacity(sites.len());
-        let mut replaced = edits.replacements.iter();
+        let mut placed = Vec::with_capacity(sites.len());
         for site in sites {
             let new_offset = u32::try_from(i64::from(site.offset) + shift).ok()?;
             let new_length = match site.kind {
@@ -659,21 +666,17 @@ impl<'a> Splice<'a> {
                     site.length - old_padding as u32 + switch_padding(new_offset) as u32
                 }
                 SiteKind::Insert => bind(edits.prologue, new_offset)? - new_offset,
-                SiteKind::Return(_) | SiteKind::Throw => match replaced.next()? {
-                    Some(chunk) => bind(*chunk, new_offset)? - new_offset,
+                SiteKind::Return(_) | SiteKind::Throw => match edits.replacement(site.kind) {
+                    Some(chunk) => bind(chunk, new_offset)? - new_offset,
                     None => site.length,
                 },
             };
             shift += i64::from(new_length) - i64::from(site.length);
-            site_offsets.push(new_offset);
-            shift_after.push(shift);
-        }
-        if replaced.next().is_some() {
-            return None;
+            placed.push((new_offset, i32::try_from(shift).ok()?));
         }
         let body_end = u32::try_from(i64::from(code_len) + shift).ok()?;
         let length = bind(edits.tail, body_end)?;
-        (length as usize <= MAX_CODE_LENGTH).then_some(Layout { code_len, site_offsets, shift_after, generated, length })
+        (length as usize <= MAX_CODE_LENGTH).then_some(Layout { code_len, placed, generated, length })
     }
 
     /// max_stack as the general path computes it: the original's, or more
@@ -694,15 +697,11 @@ impl<'a> Splice<'a> {
         let originals = model.frames.iter().position(|(l, _)| l.0 > code_len).unwrap_or(model.frames.len());
         let frames = &model.frames[..originals];
         let mut max = i32::from(edits.tail.peak());
-        let mut replaced = edits.replacements.iter();
         for site in sites {
             // The peak of the generated code over the depth it starts at.
             let peak = match site.kind {
                 SiteKind::Insert => i32::from(edits.prologue.peak()),
-                SiteKind::Return(_) | SiteKind::Throw => match replaced.next() {
-                    Some(Some(chunk)) => i32::from(chunk.peak()),
-                    _ => 0,
-                },
+                SiteKind::Return(_) | SiteKind::Throw => edits.replacement(site.kind).map_or(0, |c| i32::from(c.peak())),
                 SiteKind::Switch => 0,
             };
             if peak == 0 {

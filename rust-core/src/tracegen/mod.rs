@@ -544,16 +544,7 @@ fn assemble_spliced<'a>(
     frames_after: Option<(Label, &EncodedFrames)>,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<Option<SplicedCode>> {
-    let replacements: Vec<Option<Placed<'_>>> = splice
-        .sites()
-        .iter()
-        .filter_map(|site| match site.kind {
-            SiteKind::Return(_) => Some(Some(ret)),
-            SiteKind::Throw => Some(Some(throw)),
-            SiteKind::Switch | SiteKind::Insert => None,
-        })
-        .collect();
-    let edits = Edits { insert_at, prologue, replacements: &replacements, tail, frames_after };
+    let edits = Edits { insert_at, prologue, returns: Some(ret), throws: Some(throw), tail, frames_after };
     splice.assemble(code, &edits, pool)
 }
 
