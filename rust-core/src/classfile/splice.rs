@@ -128,13 +128,15 @@ pub struct Splice<'a> {
     starts: Vec<u64>,
 }
 
-/// What [`prepare`] made of a method.
+/// What [`prepare`] made of a method. Not boxed: it is taken apart at
+/// once, and a box was an allocation for every method spliced.
+#[allow(clippy::large_enum_variant)]
 pub enum Prepared<'a> {
     /// Abstract or native.
     NoCode,
     /// A splice does not handle this code: take the general path.
     Declined,
-    Ready(Box<(CodeModel<'a>, Splice<'a>)>),
+    Ready(CodeModel<'a>, Splice<'a>),
 }
 
 /// The code of method `method` of `class`, scanned, and the model an edit
@@ -201,7 +203,7 @@ pub fn prepare<'a>(
         next_label: code_len + 1,
         code: splice.code.code,
     };
-    Ok(Prepared::Ready(Box::new((model, splice))))
+    Ok(Prepared::Ready(model, splice))
 }
 
 /// What [`scan`] needs of an opcode: its length, and the site it makes.

@@ -91,8 +91,7 @@ pub fn apply<'a>(
             && bodies.may_splice(method.index)
             && splice::enabled();
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
-            if let Prepared::Ready(ready) = splice::prepare(class, member, &method.descriptor, &mut editor.pool).in_method(method.index)? {
-                let (mut model, splice) = *ready;
+            if let Prepared::Ready(mut model, splice) = splice::prepare(class, member, &method.descriptor, &mut editor.pool).in_method(method.index)? {
                 let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
