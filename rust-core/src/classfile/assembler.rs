@@ -379,7 +379,12 @@ pub(crate) fn frames_in_code_order<'f>(
     frames: impl Iterator<Item = (Label, &'f Frame)>,
     offset_of: &dyn Fn(Label) -> Result<u32>,
 ) -> Result<Vec<(u32, &'f Frame)>> {
-    let mut sorted = frames.map(|(l, f)| Ok((offset_of(l)?, f))).collect::<Result<Vec<_>>>()?;
+    // Sized at once: collecting into a `Result` knows no length, and grew
+    // the list several times for every method.
+    let mut sorted = Vec::with_capacity(frames.size_hint().0);
+    for (label, frame) in frames {
+        sorted.push((offset_of(label)?, frame));
+    }
     sorted.sort_by_key(|(offset, _)| *offset);
     sorted.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
     Ok(sorted)

@@ -256,10 +256,18 @@ pub(crate) fn decode(
             }
             kind::FULL_FRAME => {
                 let delta = r.u16()?;
+                // Sized at once, the locals with the room the others get
+                // (collecting into a `Result` knows no length).
                 let n = r.count(1)?;
-                let locals = (0..n).map(|_| read_vtype(r, pool, label_at)).collect::<Result<Vec<_>>>()?;
+                let mut locals = Vec::with_capacity(locals_room.max(n));
+                for _ in 0..n {
+                    locals.push(read_vtype(r, pool, label_at)?);
+                }
                 let n = r.count(1)?;
-                let stack = (0..n).map(|_| read_vtype(r, pool, label_at)).collect::<Result<Vec<_>>>()?;
+                let mut stack = Vec::with_capacity(n);
+                for _ in 0..n {
+                    stack.push(read_vtype(r, pool, label_at)?);
+                }
                 (delta, Frame { locals, stack })
             }
             _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
