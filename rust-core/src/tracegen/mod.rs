@@ -154,6 +154,10 @@ struct Constants {
     monitors: Vec<(String, Rc<[Insn]>)>,
     /// The pool indexes of templates' constants, by symbol (0: not asked yet).
     symbols: Vec<u16>,
+    /// Lists each method's copy of a template fills, kept for the next
+    /// method: one allocation per class rather than one per method.
+    resolved: Vec<u16>,
+    operands: Vec<crate::classfile::OperandValue>,
 }
 
 impl Constants {
@@ -457,7 +461,8 @@ fn instrument_from_template<'a>(
     };
     template.warm();
     // The pool is asked what the general path asks, in its order.
-    let mut resolved = Vec::with_capacity(template.constant_count());
+    let (mut resolved, mut operands) = (std::mem::take(&mut constants.resolved), std::mem::take(&mut constants.operands));
+    resolved.clear();
     template.resolve(0..template.planned(), signature.returns, pool, &mut constants.symbols, &mut resolved)?;
     let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
         return Ok(Some(None));
@@ -475,10 +480,11 @@ fn instrument_from_template<'a>(
     let live = template.live_locals(&resolved);
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
-    let mut operands = Vec::new();
     let values = template::MethodValues { constants: &resolved, monitor, id };
     let (chunks, (after, frames)) = template.copy(&values, &entry, depths, code, &mut operands);
-    assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool).map(Some)
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool);
+    (constants.resolved, constants.operands) = (resolved, operands);
+    spliced.map(Some)
 }
 
 fn method_id(method: &TfMethod) -> i32 {
