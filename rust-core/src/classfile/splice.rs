@@ -446,15 +446,6 @@ impl<'a> Splice<'a> {
         Some(frames)
     }
 
-    /// The sites, with the prologue's place among them.
-    fn sites_with_insert(&self, insert_at: u32) -> Vec<Site> {
-        let mut sites = Vec::with_capacity(self.sites.len() + 1);
-        let i = self.sites.partition_point(|s| s.offset < insert_at);
-        sites.extend_from_slice(&self.sites[..i]);
-        sites.push(Site { offset: insert_at, kind: SiteKind::Insert, length: 0 });
-        sites.extend_from_slice(&self.sites[i..]);
-        sites
-    }
 
     /// Where a constructor's body starts: after its `super(...)`/`this(...)`
     /// call, found as the general path finds it (following the types, which
@@ -516,7 +507,7 @@ impl<'a> Splice<'a> {
     /// Assembles `model` (the one [`prepare`] gave, edited) with `edits`.
     /// `None`: the general path must assemble this method.
     pub fn assemble(
-        &self,
+        &mut self,
         model: &CodeModel<'a>,
         edits: &Edits<'_>,
         pool: &mut PoolBuilder<'a>,
@@ -524,7 +515,24 @@ impl<'a> Splice<'a> {
         if !self.is_start(edits.insert_at) {
             return Ok(None);
         }
-        let sites = self.sites_with_insert(edits.insert_at);
+        // The prologue's place goes among the sites for the assembly (in
+        // place: a list of its own was an allocation for every method).
+        let i = self.sites.partition_point(|s| s.offset < edits.insert_at);
+        self.sites.insert(i, Site { offset: edits.insert_at, kind: SiteKind::Insert, length: 0 });
+        let sites = std::mem::take(&mut self.sites);
+        let assembled = self.assemble_at(&sites, model, edits, pool);
+        self.sites = sites;
+        self.sites.remove(i);
+        assembled
+    }
+
+    fn assemble_at(
+        &self,
+        sites: &[Site],
+        model: &CodeModel<'a>,
+        edits: &Edits<'_>,
+        pool: &mut PoolBuilder<'a>,
+    ) -> Result<Option<SplicedCode>> {
         let Some(layout) = self.layout(model, &sites, edits) else {
             return Ok(None);
         };

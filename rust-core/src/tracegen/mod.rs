@@ -91,7 +91,7 @@ pub fn apply<'a>(
             && bodies.may_splice(method.index)
             && splice::enabled();
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
-            if let Prepared::Ready(mut model, splice) = splice::prepare(class, member, &method.descriptor, &mut editor.pool).in_method(method.index)? {
+            if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, &method.descriptor, &mut editor.pool).in_method(method.index)? {
                 let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
@@ -99,7 +99,7 @@ pub fn apply<'a>(
                     &monitor,
                     registration,
                     &mut model,
-                    &splice,
+                    &mut splice,
                     &mut editor.pool,
                     &mut constants,
                 )
@@ -370,7 +370,7 @@ fn instrument_spliced<'a>(
     monitor: &[Insn],
     registration: Option<&Registration>,
     code: &mut CodeModel<'a>,
-    splice: &Splice<'a>,
+    splice: &mut Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<Option<SplicedCode>> {
@@ -444,7 +444,7 @@ fn instrument_from_template<'a>(
     method: &TfMethod,
     monitor: &[Insn],
     code: &mut CodeModel<'a>,
-    splice: &Splice<'a>,
+    splice: &mut Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<Option<Option<SplicedCode>>> {
@@ -543,7 +543,7 @@ fn entry_frame(code: &CodeModel<'_>, method: &TfMethod, this: VType, live: &[(u1
 /// into the method's code.
 fn assemble_spliced<'a>(
     code: &CodeModel<'a>,
-    splice: &Splice<'a>,
+    splice: &mut Splice<'a>,
     insert_at: u32,
     [prologue, tail, ret, throw]: [Placed<'_>; 4],
     frames_after: Option<(Label, &EncodedFrames)>,
