@@ -126,18 +126,23 @@ impl<'c> Placed<'c> {
 
     /// Appends the chunk's bytes, operands replaced, to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
-        let start = out.len();
-        out.extend_from_slice(self.chunk.bytes);
-        let placed = &mut out[start..];
-        for patch in self.patches {
-            let at = patch.at as usize;
-            if patch.wide {
-                if let Some(slot) = placed.get_mut(at..at + 2) {
-                    slot.copy_from_slice(&patch.value.to_be_bytes());
-                }
-            } else if let Some(slot) = placed.get_mut(at) {
-                *slot = patch.value as u8;
+        write_patched(self.chunk.bytes, self.patches, out);
+    }
+}
+
+/// Appends `bytes` to `out` with `patches` written over them.
+pub fn write_patched(bytes: &[u8], patches: &[OperandValue], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(bytes);
+    let placed = &mut out[start..];
+    for patch in patches {
+        let at = patch.at as usize;
+        if patch.wide {
+            if let Some(slot) = placed.get_mut(at..at + 2) {
+                slot.copy_from_slice(&patch.value.to_be_bytes());
             }
+        } else if let Some(slot) = placed.get_mut(at) {
+            *slot = patch.value as u8;
         }
     }
 }

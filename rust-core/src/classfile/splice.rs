@@ -23,7 +23,7 @@
 
 use super::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
 use super::attribute::name;
-use super::chunk::{patch_branch, Chunk, Placed};
+use super::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
@@ -91,9 +91,18 @@ pub struct Edits<'e> {
     pub throws: Option<Placed<'e>>,
     /// After the last instruction.
     pub tail: Placed<'e>,
-    /// Frames already encoded that follow the model's frame at this label,
-    /// the last of its frames in code order.
-    pub frames_after: Option<(Label, &'e EncodedFrames)>,
+    /// Frames already encoded that follow the model's frames.
+    pub frames_after: Option<FramesAfter<'e>>,
+}
+
+/// Encoded frames that follow the model's frame at `label`, the last of
+/// its frames in code order, with `patches` written over them as they are
+/// copied (a template's frames name the class's constants there).
+#[derive(Clone, Copy)]
+pub struct FramesAfter<'e> {
+    pub label: Label,
+    pub frames: &'e EncodedFrames,
+    pub patches: &'e [OperandValue],
 }
 
 impl<'e> Edits<'e> {
@@ -606,8 +615,8 @@ impl<'a> Splice<'a> {
         if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
             return Ok(None);
         }
-        if let Some((label, _)) = edits.frames_after {
-            if frames.last().map(|(o, _)| *o) != Some(offset_of(label)?) {
+        if let Some(after) = edits.frames_after {
+            if frames.last().map(|(o, _)| *o) != Some(offset_of(after.label)?) {
                 return Ok(None);
             }
         }
@@ -848,9 +857,9 @@ fn encode_frames(
 ) -> Result<()> {
     let count_at = out.len();
     stack_map::encode_into(frames, &model.initial_frame, offset_of, out)?;
-    if let Some((_, after)) = edits.frames_after {
-        let count = count16(frames.len() + usize::from(after.count), "frames")?;
-        out.extend_from_slice(&after.bytes);
+    if let Some(after) = edits.frames_after {
+        let count = count16(frames.len() + usize::from(after.frames.count), "frames")?;
+        write_patched(&after.frames.bytes, after.patches, out);
         patch_u16(out, count_at, count);
     }
     Ok(())

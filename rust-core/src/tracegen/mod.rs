@@ -36,8 +36,7 @@
 //! body learn the three locals that live across it (`mm`, `reported`, `token`).
 #![forbid(unsafe_code)]
 
-use crate::classfile::splice::{self, Edits, Prepared, SiteKind, Splice, SplicedCode};
-use crate::classfile::stack_map::EncodedFrames;
+use crate::classfile::splice::{self, Edits, FramesAfter, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
     BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
     Handler, Insn, InsnSink, Label, Placed, PoolBuilder, VType,
@@ -481,8 +480,8 @@ fn instrument_from_template<'a>(
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
     let values = template::MethodValues { constants: &resolved, monitor, id };
-    let (chunks, (after, frames)) = template.copy(&values, &entry, depths, code, &mut operands);
-    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some((after, &frames)), pool);
+    let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), pool);
     (constants.resolved, constants.operands) = (resolved, operands);
     spliced.map(Some)
 }
@@ -546,7 +545,7 @@ fn assemble_spliced<'a>(
     splice: &mut Splice<'a>,
     insert_at: u32,
     [prologue, tail, ret, throw]: [Placed<'_>; 4],
-    frames_after: Option<(Label, &EncodedFrames)>,
+    frames_after: Option<FramesAfter<'_>>,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<Option<SplicedCode>> {
     let edits = Edits { insert_at, prologue, returns: Some(ret), throws: Some(throw), tail, frames_after };

@@ -18,6 +18,7 @@
 
 use super::{plan_for, replace_return, replace_throw, surround, Constants, GeneratedDepths, Shape, Shared};
 use crate::classfile::stack_map::EncodedFrames;
+use crate::classfile::splice::FramesAfter;
 use crate::classfile::opcodes as op;
 use crate::classfile::{
     Chunk, ChunkView, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
@@ -577,8 +578,8 @@ impl Template {
 
     /// The generated code of one method: adds the template's locals, labels,
     /// frames and handler to `code` and returns the prologue, tail, return
-    /// and throw chunks as the method places them (their operands written
-    /// into `operands`), and the tail's frames after its first, encoded.
+    /// and throw chunks as the method places them, and the tail's frames
+    /// after its first, encoded (the operands of both written into `operands`).
     /// `entry`: the method's frame where its body starts.
     pub(super) fn copy<'t>(
         &'t self,
@@ -587,7 +588,7 @@ impl Template {
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
         operands: &'t mut Vec<OperandValue>,
-    ) -> ([Placed<'t>; 4], (Label, EncodedFrames)) {
+    ) -> ([Placed<'t>; 4], FramesAfter<'t>) {
         COPIED.with(|c| c.set(c.get() + 1));
         let constants = values.constants;
         let first = code.next_label;
@@ -600,23 +601,27 @@ impl Template {
         code.frames.extend(frames.map(|(label, frame)| (moved(label), frame)));
         let h = self.handler;
         code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
-        let (after, encoded, classes) = &self.tail_frames;
-        let mut tail_frames = encoded.clone();
-        for &at in classes {
-            if let Some(operand) = tail_frames.bytes.get_mut(at..at + 2) {
-                let placeholder = u16::from_be_bytes([operand[0], operand[1]]);
-                let VType::Object(class) = real_type(VType::Object(placeholder), constants) else { continue };
-                operand.copy_from_slice(&class.to_be_bytes());
-            }
-        }
         self.parts.operands(values, operands);
+        // The tail frames' classes are patched as they are copied, not in a
+        // copy of their own.
+        let in_chunks = operands.len();
+        let (after, encoded, classes) = &self.tail_frames;
+        for &at in classes {
+            let Some(&[high, low]) = encoded.bytes.get(at..at + 2) else { continue };
+            let VType::Object(class) = real_type(VType::Object(u16::from_be_bytes([high, low])), constants) else {
+                continue;
+            };
+            operands.push(OperandValue { at: at as u32, value: class, wide: true });
+        }
         let operands: &'t [OperandValue] = operands;
         let peaks = [depths.prologue, depths.tail, depths.ret, depths.throw.unwrap_or(0)];
         let placed = |i: usize| {
             let patches = operands.get(self.parts.range(i, 3)).unwrap_or_default();
             Placed::new(self.parts.chunk(i), first, patches, peaks[i])
         };
-        ([placed(0), placed(1), placed(2), placed(3)], (moved(*after), tail_frames))
+        let frames_after =
+            FramesAfter { label: moved(*after), frames: encoded, patches: operands.get(in_chunks..).unwrap_or_default() };
+        ([placed(0), placed(1), placed(2), placed(3)], frames_after)
     }
 }
 
