@@ -443,7 +443,7 @@ mod tests {
             name: name.into(),
             descriptor: descriptor.into(),
             access_flags: 0,
-            role: Role::Monitored { group: "g.G".into(), selected },
+            role: Role::Monitored { group: "g.G", selected },
             explicit_tracing_name: explicit.map(Cow::Borrowed),
             tracing_name: explicit.unwrap_or(name).into(),
             identifier: 0,
@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(g.resolve("Timing").unwrap(), "a.Timing");
         assert!(g.resolve("IO").unwrap_err().contains("could be any of a.IO, b.IO"));
         assert!(g.resolve("Nope").unwrap_err().contains("is not a TF annotation"));
-        assert_eq!(g.of_descriptor("La/IO;").as_deref(), Some("a.IO"));
+        assert_eq!(g.of_descriptor("La/IO;"), Some("a.IO"));
         assert_eq!(g.of_descriptor("La/Other;"), None);
     }
 }

@@ -522,8 +522,8 @@ fn pass_null_to_info_calls<'a>(
             }
         };
         let target = class.constant_pool().member_ref(reference)?;
-        let is_info = target.owner == &*tf.internal_name
-            && infos.iter().any(|m| target.name == &*m.name && target.descriptor == &*m.descriptor);
+        let is_info = target.owner == *tf.internal_name
+            && infos.iter().any(|m| target.name == *m.name && target.descriptor == *m.descriptor);
         if !is_info {
             i += 1;
             continue;

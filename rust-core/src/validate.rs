@@ -184,10 +184,10 @@ fn check_info_calls(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> 
                 continue;
             };
             let target = class.constant_pool().member_ref(*reference)?;
-            if target.owner != &*tf.internal_name {
+            if target.owner != *tf.internal_name {
                 continue;
             }
-            if let Some(info) = infos.iter().find(|i| target.name == &*i.name && target.descriptor == &*i.descriptor) {
+            if let Some(info) = infos.iter().find(|i| target.name == *i.name && target.descriptor == *i.descriptor) {
                 let caller_name = format!("{}{}", member.name()?, member.descriptor()?);
                 out.add_for(
                     Some(caller_name),

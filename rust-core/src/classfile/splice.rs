@@ -542,13 +542,13 @@ impl<'a> Splice<'a> {
         edits: &Edits<'_>,
         pool: &mut PoolBuilder<'a>,
     ) -> Result<Option<SplicedCode>> {
-        let Some(layout) = self.layout(model, &sites, edits) else {
+        let Some(layout) = self.layout(model, sites, edits) else {
             return Ok(None);
         };
-        let Some(max_stack) = self.max_stack(model, &sites, edits, pool)? else {
+        let Some(max_stack) = self.max_stack(model, sites, edits, pool)? else {
             return Ok(None);
         };
-        let label = |l: Label| layout.label(&sites, l);
+        let label = |l: Label| layout.label(sites, l);
         let code = self.code.code;
 
         // The code, the original attribute's tables, and room for the new frames.
@@ -564,7 +564,7 @@ impl<'a> Splice<'a> {
             let at = site.offset as usize;
             let generated = match site.kind {
                 SiteKind::Switch => {
-                    let Some(()) = self.switch(at, new_offset, &sites, &layout, &mut out) else {
+                    let Some(()) = self.switch(at, new_offset, sites, &layout, &mut out) else {
                         return Ok(None);
                     };
                     None
@@ -597,7 +597,7 @@ impl<'a> Splice<'a> {
             let Some(target) = relative_target(code, at as usize, 2).filter(|&t| self.is_start(t)) else {
                 return Ok(None);
             };
-            if !patch_branch(&mut out[base..], layout.remap(&sites, at), layout.remap(&sites, target)) {
+            if !patch_branch(&mut out[base..], layout.remap(sites, at), layout.remap(sites, target)) {
                 return Ok(None);
             }
         }
@@ -638,11 +638,11 @@ impl<'a> Splice<'a> {
             if is_frames {
                 encode_frames(&frames, model, edits, &offset_of, &mut out)?;
             } else if attribute.is(name::LINE_NUMBER_TABLE) {
-                let Some(()) = self.line_numbers(attribute.data(), &sites, &layout, &mut out) else {
+                let Some(()) = self.line_numbers(attribute.data(), sites, &layout, &mut out) else {
                     return Ok(None);
                 };
             } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
-                let Some(()) = self.local_variables(attribute.data(), &sites, &layout, &mut out) else {
+                let Some(()) = self.local_variables(attribute.data(), sites, &layout, &mut out) else {
                     return Ok(None);
                 };
             } else {
