@@ -455,7 +455,6 @@ impl<'a> Splice<'a> {
         Some(frames)
     }
 
-
     /// Where a constructor's body starts: after its `super(...)`/`this(...)`
     /// call, found as the general path finds it (following the types, which
     /// may add Class constants to the pool, in the same order), when the code

@@ -256,18 +256,9 @@ pub(crate) fn decode(
             }
             kind::FULL_FRAME => {
                 let delta = r.u16()?;
-                // Sized at once, the locals with the room the others get
-                // (collecting into a `Result` knows no length).
-                let n = r.count(1)?;
-                let mut locals = Vec::with_capacity(locals_room.max(n));
-                for _ in 0..n {
-                    locals.push(read_vtype(r, pool, label_at)?);
-                }
-                let n = r.count(1)?;
-                let mut stack = Vec::with_capacity(n);
-                for _ in 0..n {
-                    stack.push(read_vtype(r, pool, label_at)?);
-                }
+                // The locals with the room the other frames get.
+                let locals = read_vtypes(r, locals_room, pool, label_at)?;
+                let stack = read_vtypes(r, 0, pool, label_at)?;
                 (delta, Frame { locals, stack })
             }
             _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
@@ -281,6 +272,22 @@ pub(crate) fn decode(
         frames.push((label, frame));
     }
     Ok(frames)
+}
+
+/// A count and as many types, in a list with room for `room` at least:
+/// sized at once (collecting into a `Result` knows no length).
+fn read_vtypes(
+    r: &mut Reader<'_>,
+    room: usize,
+    pool: &mut PoolBuilder<'_>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<Vec<VType>> {
+    let n = r.count(1)?;
+    let mut types = Vec::with_capacity(room.max(n));
+    for _ in 0..n {
+        types.push(read_vtype(r, pool, label_at)?);
+    }
+    Ok(types)
 }
 
 fn read_vtype(

@@ -39,7 +39,7 @@
 use crate::classfile::splice::{self, Edits, FramesAfter, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
     BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
-    Handler, Insn, InsnSink, Label, Placed, PoolBuilder, VType,
+    Handler, Insn, InsnSink, Label, OperandValue, Placed, PoolBuilder, VType,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
@@ -156,7 +156,7 @@ struct Constants {
     /// Lists each method's copy of a template fills, kept for the next
     /// method: one allocation per class rather than one per method.
     resolved: Vec<u16>,
-    operands: Vec<crate::classfile::OperandValue>,
+    operands: Vec<OperandValue>,
 }
 
 impl Constants {
