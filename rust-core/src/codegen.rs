@@ -128,16 +128,15 @@ pub struct Signature<'d> {
 impl<'d> Signature<'d> {
     pub fn parse(descriptor: &'d str) -> Result<Self> {
         let bad = || ClassFileError::malformed(0, format!("bad method descriptor '{descriptor}'"));
-        let inner = descriptor.strip_prefix('(').ok_or_else(bad)?;
-        let (params, returns) = inner.split_once(')').ok_or_else(bad)?;
+        // One pass: the parameters up to `)`, then the return type.
+        let mut rest = descriptor.strip_prefix('(').ok_or_else(bad)?;
         let mut parameters = Vec::new();
-        let mut rest = params;
-        while !rest.is_empty() {
+        while !rest.starts_with(')') {
             let (t, after) = one_type(rest).ok_or_else(bad)?;
             parameters.push(t);
             rest = after;
         }
-        let returns = match returns {
+        let returns = match &rest[1..] {
             "V" => None,
             r => match one_type(r) {
                 Some((t, "")) => Some(t),
@@ -279,5 +278,15 @@ mod tests {
         assert_eq!(Signature::parse("()V").unwrap().returns, None);
         assert!(Signature::parse("(Q)V").is_err());
         assert!(Signature::parse("(I").is_err());
+        assert!(Signature::parse("(I)").is_err());
+        assert!(Signature::parse("(I)VV").is_err());
+    }
+
+    #[test]
+    fn a_class_name_may_hold_a_parenthesis() {
+        // JVMS 4.2.1 forbids only `.`, `;`, `[` and `/` in a name's parts.
+        let s = Signature::parse("(La)b;I)La(;").unwrap();
+        assert_eq!(s.parameters, [JavaType::Reference("a)b"), JavaType::Int]);
+        assert_eq!(s.returns, Some(JavaType::Reference("a(")));
     }
 }

@@ -3,6 +3,7 @@
 //! Built from the class file alone; [`crate::validate`] judges it.
 #![forbid(unsafe_code)]
 
+use crate::classfile::descriptor::split_method;
 use crate::classfile::{Annotation, ClassFile, ClassFileError, ElementValue, Member};
 use crate::filter::{FilterSpec, MethodRef};
 use crate::protocol;
@@ -333,8 +334,8 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
     for (m, clashing) in methods.iter_mut().zip(clashing) {
         let selected = matches!(m.role, Role::Monitored { selected: true, .. });
         if selected && m.explicit_tracing_name.is_none() && clashing {
-            let returns = m.descriptor.rsplit(')').next().unwrap_or("V");
-            m.tracing_name = format!("{}:{}", m.tracing_name, readable_parameters(&format!("({returns})V"))).into();
+            let returns = split_method(&m.descriptor).map_or("V", |(_, returns)| returns);
+            m.tracing_name = format!("{}:{}", m.tracing_name, readable_types(returns)).into();
         }
     }
 }
@@ -362,11 +363,16 @@ fn repeated<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<bool> {
 
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.
 pub fn readable_parameters(descriptor: &str) -> String {
-    let params = descriptor.strip_prefix('(').and_then(|d| d.split(')').next()).unwrap_or("");
+    readable_types(split_method(descriptor).map_or("", |(parameters, _)| parameters))
+}
+
+/// `I[BLjava/lang/String;` → `int,byte[],String`; a character that starts no
+/// type (`V`) stands for itself.
+fn readable_types(types: &str) -> String {
     // Every overloaded method of every class gets one: built in one string.
-    let mut out = String::with_capacity(params.len() + 16);
+    let mut out = String::with_capacity(types.len() + 16);
     let (mut dims, mut first) = (0, true);
-    let mut rest = params;
+    let mut rest = types;
     while let Some(c) = rest.chars().next() {
         rest = &rest[c.len_utf8()..];
         if c == '[' {
@@ -493,7 +499,9 @@ mod tests {
         assert_eq!(readable_parameters("()V"), "");
         assert_eq!(readable_parameters("(I[BLjava/lang/String;[[J)V"), "int,byte[],String,long[][]");
         assert_eq!(readable_parameters("(LFoo;[Ljava/util/Map$Entry;ZCDFS)V"), "Foo,Map$Entry[],boolean,char,double,float,short");
-        assert_eq!(readable_parameters("(Lp/Unterminated)V"), "Unterminated");
+        assert_eq!(readable_parameters("(Lp/a)b;I)V"), "a)b,int");
+        // Malformed: enhancing the method reports it; its name lists nothing.
+        assert_eq!(readable_parameters("(Lp/Unterminated)V"), "");
     }
 
     #[test]

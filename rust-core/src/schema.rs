@@ -11,6 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
+use crate::classfile::descriptor;
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
     attribute_name, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, InsnSink,
@@ -183,9 +184,20 @@ pub fn apply<'a>(
 
 /// The new descriptor of an info method: two parameters appended.
 pub fn info_descriptor(descriptor: &str) -> String {
-    match descriptor.split_once(')') {
-        Some((params, ret)) => format!("{params}{}){ret}", protocol::INFO_EXTRA_PARAMETERS),
-        None => descriptor.to_string(),
+    with_info_parameters(descriptor, descriptor::parameters_end(descriptor))
+}
+
+/// The new generic signature of an info method: the same two parameters appended.
+fn info_signature(signature: &str) -> String {
+    with_info_parameters(signature, descriptor::signature_parameters_end(signature))
+}
+
+/// `text` with the info parameters at `end` (where its parameters end);
+/// unchanged if that was not found.
+fn with_info_parameters(text: &str, end: Option<usize>) -> String {
+    match end.and_then(|end| text.split_at_checked(end)) {
+        Some((parameters, rest)) => format!("{parameters}{}{rest}", protocol::INFO_EXTRA_PARAMETERS),
+        None => text.to_string(),
     }
 }
 
@@ -466,7 +478,7 @@ fn extended_attributes(
     if let Some(signature) = member.attribute(attribute_name::SIGNATURE) {
         let index = u16::from_be_bytes(fixed(signature.data())?);
         let text = class.constant_pool().utf8(index)?;
-        let new_text = info_descriptor(&text);
+        let new_text = info_signature(&text);
         out.push((
             attribute_name::SIGNATURE,
             pool.utf8(attribute_name::SIGNATURE)?,
@@ -604,4 +616,22 @@ pub fn mark_enhanced<'a>(
         }
     };
     editor.set_attribute(attribute_name::RUNTIME_VISIBLE_ANNOTATIONS, data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_info_method_gets_its_two_parameters_after_the_others() {
+        let extra = protocol::INFO_EXTRA_PARAMETERS;
+        assert_eq!(info_descriptor("()V"), format!("({extra})V"));
+        assert_eq!(info_descriptor("(J[I)V"), format!("(J[I{extra})V"));
+        // A class name may hold a parenthesis (JVMS 4.2.1).
+        assert_eq!(info_descriptor("(La)b;)V"), format!("(La)b;{extra})V"));
+        assert_eq!(
+            info_signature("<T:Ljava/lang/Object;>(Ljava/util/List<Lp/a)b;>;TT;)V"),
+            format!("<T:Ljava/lang/Object;>(Ljava/util/List<Lp/a)b;>;TT;{extra})V")
+        );
+    }
 }

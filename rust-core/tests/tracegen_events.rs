@@ -31,16 +31,24 @@ fn enhanced(work: &Path, release: &str, names: &[&str]) -> std::path::PathBuf {
 }
 
 fn enhanced_with_filters(work: &Path, release: &str, names: &[&str], filters: &[&str]) -> std::path::PathBuf {
+    let classes = compiled(work, release, names);
+    enhance(&classes, filters);
+    classes
+}
+
+fn compiled(work: &Path, release: &str, names: &[&str]) -> std::path::PathBuf {
     let sources: Vec<(String, String)> = names.iter().map(|n| fixture(n)).collect();
     let refs: Vec<(&str, &str)> = sources.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    let classes = javac_with(&jdk(release).javac, work, release, &[&tf_runtime_classes()], &refs);
+    javac_with(&jdk(release).javac, work, release, &[&tf_runtime_classes()], &refs)
+}
+
+fn enhance(classes: &Path, filters: &[&str]) {
     let mut request = EnhanceRequest::new(classes.to_str().unwrap());
     request.classpath = vec![tf_runtime_classes().display().to_string()];
     request.filters = filters.iter().map(|f| f.to_string()).collect();
     let report = pipeline::run(&request);
     assert!(report.ok, "{report:#?}");
     assert!(report.classes_enhanced > 0);
-    classes
 }
 
 const SHAPES_EVENTS: &str = "\
@@ -326,6 +334,53 @@ fn records_enums_interfaces_bridges_groups_filters_and_redaction() {
         let out = run_verified_with(&jdk(release).java, &[&classes, &tf_runtime_classes()], "fx.Zoo");
         assert_eq!(out, ZOO_EVENTS, "javac --release {release}");
     }
+}
+
+const ODD_EVENTS: &str = "\
+# an info method taking the odd class
+enter Noted.use [odd]
+info Noted.seen from Noted.use [odd, 1] NONE
+info Noted.listed from Noted.use [[2], odd] NONE
+exit Noted.use = odd
+(got odd)
+# overloads taking the odd class
+enter Picked.take(Odd$P)9) [odd]
+exit Picked.take(Odd$P)9) = one odd
+enter Picked.take(Odd$P)9,long) [odd, 2]
+exit Picked.take(Odd$P)9,long) = two odd2
+(got one odd two odd2)
+private <T> void fx.Odd$Noted.listed(java.util.List<T>,fx.Odd$P)9,org.tracingfacility.runtime.MethodMonitor,int)
+";
+
+/// A `)` inside a method descriptor's parameters: a class name may hold one
+/// (JVMS 4.2.1), javac cannot write one, so the fixture's class `Pq9` is
+/// renamed `P)9` in the class files (same length: every Utf8 entry stays
+/// well-formed). Info methods taking it get their two parameters after it,
+/// in the descriptor and in a generic one's Signature, and overloads taking
+/// it get tracing names that list it.
+#[test]
+fn a_parenthesis_in_a_class_name() {
+    let work = tempfile::tempdir().unwrap();
+    let classes = compiled(work.path(), "17", &["Top", "Sub", "Recorder", "Odd"]);
+    for entry in std::fs::read_dir(classes.join("fx")).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let mut renamed = bytes.clone();
+        for at in 0..bytes.len().saturating_sub(2) {
+            if &bytes[at..at + 3] == b"Pq9" {
+                renamed[at + 1] = b')';
+            }
+        }
+        std::fs::write(&path, renamed).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        if name.contains("Pq9") {
+            std::fs::rename(&path, path.with_file_name(name.replace("Pq9", "P)9"))).unwrap();
+        }
+    }
+    assert!(classes.join("fx/Odd$P)9.class").is_file());
+    enhance(&classes, &["fx.Odd$Picked::take"]);
+    let out = run_verified_with(&jdk("17").java, &[&classes, &tf_runtime_classes()], "fx.Odd");
+    assert_eq!(out, ODD_EVENTS);
 }
 
 /// A class left at stage 1 (`tracegen = false`) is upgraded by a later run,

@@ -94,6 +94,76 @@ pub fn parse_method(descriptor: &str) -> Result<MethodType<'_>> {
     Ok(MethodType { parameters, returns })
 }
 
+/// A method descriptor's parameter types and return type as texts:
+/// `(IJ)V` gives `IJ` and `V`. The `)` that ends the parameters is found by
+/// reading them, not by searching: a class name may hold one (JVMS 4.2.1
+/// forbids only `.`, `;`, `[` and `/` in its parts).
+pub fn split_method(descriptor: &str) -> Option<(&str, &str)> {
+    let end = parameters_end(descriptor)?;
+    Some((descriptor.get(1..end)?, descriptor.get(end + 1..)?))
+}
+
+/// Where the `)` that ends a method descriptor's parameters is.
+pub fn parameters_end(descriptor: &str) -> Option<usize> {
+    let mut rest = descriptor.strip_prefix('(')?;
+    while !rest.starts_with(')') {
+        rest = field_type(rest, descriptor).ok()?.1;
+    }
+    Some(descriptor.len() - rest.len())
+}
+
+/// Where the `)` that ends a generic method signature's parameters (JVMS
+/// 4.7.9.1) is: `<T:Ljava/lang/Object;>(TT;Ljava/util/List<TT;>;)V` → 36.
+/// Names in a signature hold no `<`, `>` or `;`, but may hold a `)`.
+pub fn signature_parameters_end(signature: &str) -> Option<usize> {
+    let bytes = signature.as_bytes();
+    let mut at = 0;
+    // Type parameters: up to the matching `>`.
+    if bytes.first() == Some(&b'<') {
+        let mut depth = 0usize;
+        loop {
+            match bytes.get(at)? {
+                b'<' => depth += 1,
+                b'>' => depth -= 1,
+                _ => {}
+            }
+            at += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+    if bytes.get(at) != Some(&b'(') {
+        return None;
+    }
+    at += 1;
+    while *bytes.get(at)? != b')' {
+        while bytes.get(at) == Some(&b'[') {
+            at += 1;
+        }
+        match bytes.get(at)? {
+            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => at += 1,
+            // A type variable or a class type, whose type arguments nest:
+            // its own `;` is the first outside every `<…>`.
+            b'T' | b'L' => {
+                let mut depth = 0usize;
+                loop {
+                    at += 1;
+                    match bytes.get(at)? {
+                        b'<' => depth += 1,
+                        b'>' => depth = depth.checked_sub(1)?,
+                        b';' if depth == 0 => break,
+                        _ => {}
+                    }
+                }
+                at += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some(at)
+}
+
 /// Walks method descriptor `descriptor`: `each` gets its parameter types in
 /// order, and the return type (`None` for void) is returned. What needs the
 /// parameters one by one collects nothing.
@@ -145,6 +215,29 @@ mod tests {
         assert_eq!(t.parameter_slots(), 6);
         assert_eq!(t.returns, Some(FieldType::Reference("[Ljava/lang/Object;")));
         assert_eq!(parse_method("()V").unwrap().return_slots(), 0);
+    }
+
+    #[test]
+    fn splits_at_the_parenthesis_that_ends_the_parameters() {
+        assert_eq!(split_method("(IJ)V"), Some(("IJ", "V")));
+        assert_eq!(split_method("()[I"), Some(("", "[I")));
+        assert_eq!(split_method("(La)b;[La);)La(;"), Some(("La)b;[La);", "La(;")));
+        assert_eq!(split_method("(I"), None);
+        assert_eq!(split_method("IJ)V"), None);
+    }
+
+    #[test]
+    fn finds_where_a_generic_signatures_parameters_end() {
+        fn end(s: &str) -> Option<&str> {
+            signature_parameters_end(s).map(|at| &s[at..])
+        }
+        assert_eq!(end("<T:Ljava/lang/Object;>(TT;Ljava/util/List<TT;>;)V"), Some(")V"));
+        assert_eq!(end("(Ljava/util/Map<Ljava/lang/String;[I>;[[TT;JZ)TT;"), Some(")TT;"));
+        assert_eq!(end("<T::Ljava/lang/Comparable<-TT;>;>(Ljava/util/List<+TT;>;Lp/a)b<*>;)V"), Some(")V"));
+        assert_eq!(end("(La)b;)V"), Some(")V"));
+        for bad in ["", "<T:Ljava/lang/Object;", "(I", "(Ljava/util/List<TT;;)V", "(Q)V", "(La>;)V"] {
+            assert_eq!(signature_parameters_end(bad), None, "{bad}");
+        }
     }
 
     #[test]
