@@ -2,6 +2,7 @@
 //! constants, loads by type, boxing, and `Object[]` of a method's arguments.
 #![forbid(unsafe_code)]
 
+use crate::classfile::descriptor::FieldType;
 use crate::classfile::{ClassFileError, ConstantSource, Insn, InsnSink};
 
 pub mod op {
@@ -60,6 +61,18 @@ pub enum JavaType<'d> {
 }
 
 impl<'d> JavaType<'d> {
+    /// The type as the class-file engine reads descriptors: `int` for the
+    /// types the JVM holds as one.
+    pub fn field_type(self) -> FieldType<'d> {
+        match self {
+            JavaType::Boolean | JavaType::Byte | JavaType::Char | JavaType::Short | JavaType::Int => FieldType::Int,
+            JavaType::Long => FieldType::Long,
+            JavaType::Float => FieldType::Float,
+            JavaType::Double => FieldType::Double,
+            JavaType::Reference(name) => FieldType::Reference(name),
+        }
+    }
+
     pub fn slots(self) -> u16 {
         match self {
             JavaType::Long | JavaType::Double => 2,

@@ -361,7 +361,7 @@ fn splice_registration<'a>(
         return Ok(false);
     }
     // The caller found it by its descriptor, `()V`.
-    let Ok(Prepared::Ready(model, mut splice)) = splice::prepare(class, method, "()V", &mut editor.pool) else { return Ok(false) };
+    let Ok(Prepared::Ready(model, mut splice)) = splice::prepare(class, method, std::iter::empty(), &mut editor.pool) else { return Ok(false) };
     let Some(prologue) = sequence.chunk(None) else { return Ok(false) };
     let no_tail = Chunk::default();
     let edits = Edits {

@@ -27,7 +27,7 @@ use super::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
 use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
-use super::descriptor;
+use super::descriptor::{self, FieldType};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
@@ -149,13 +149,13 @@ pub enum Prepared<'a> {
 }
 
 /// The code of method `method` of `class`, scanned, and the model an edit
-/// changes. `descriptor`: the method's, as the caller has it decoded (each
-/// decoding checks the text again). `pool` receives what the general path's
+/// changes. `parameters`: the method's parameter types, as the caller has
+/// read them from its descriptor. `pool` receives what the general path's
 /// lift gives it (the Class constants of the first frame), in the same order.
-pub fn prepare<'a>(
+pub fn prepare<'a, 'd>(
     class: &ClassFile<'a>,
     method: &Member<'a>,
-    descriptor: &str,
+    parameters: impl ExactSizeIterator<Item = FieldType<'d>>,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<Prepared<'a>> {
     let Some(code) = class.code(method)? else {
@@ -173,11 +173,11 @@ pub fn prepare<'a>(
         return Ok(Prepared::Declined);
     };
     let splice = Splice { code, sites, branches, starts };
-    let Ok(initial_frame) = Frame::initial(
+    let Ok(initial_frame) = Frame::initial_with(
         class.this_class_index(),
         method.access_flags & ACC_STATIC != 0,
         method.name_is("<init>"),
-        descriptor,
+        parameters,
         pool,
     ) else {
         return Ok(Prepared::Declined);

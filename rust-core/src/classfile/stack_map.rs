@@ -63,7 +63,34 @@ impl Frame {
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Frame> {
         // Each parameter takes a character or more of "(...)R": room for them and `this`.
-        let mut locals = Vec::with_capacity(descriptor.len().saturating_sub(2));
+        let mut frame = Frame::receiver(class_index, is_static, is_constructor, descriptor.len().saturating_sub(2), pool);
+        descriptor::walk_method(descriptor, |parameter| {
+            frame.locals.push(VType::of(parameter, pool)?);
+            Ok(())
+        })?;
+        Ok(frame)
+    }
+
+    /// [`Frame::initial`] of a method whose descriptor the caller has read
+    /// already: `parameters` are its parameter types.
+    pub fn initial_with<'d>(
+        class_index: u16,
+        is_static: bool,
+        is_constructor: bool,
+        parameters: impl ExactSizeIterator<Item = FieldType<'d>>,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Frame> {
+        let mut frame = Frame::receiver(class_index, is_static, is_constructor, parameters.len() + 1, pool);
+        for parameter in parameters {
+            frame.locals.push(VType::of(parameter, pool)?);
+        }
+        Ok(frame)
+    }
+
+    /// A first frame's `this` (nothing for a static method), with room for
+    /// `room` locals.
+    fn receiver(class_index: u16, is_static: bool, is_constructor: bool, room: usize, pool: &PoolBuilder<'_>) -> Frame {
+        let mut locals = Vec::with_capacity(room);
         if !is_static {
             // java/lang/Object's constructor has no superclass constructor to call.
             let is_object = || pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
@@ -73,11 +100,7 @@ impl Frame {
                 VType::Object(class_index)
             });
         }
-        descriptor::walk_method(descriptor, |parameter| {
-            locals.push(VType::of(parameter, pool)?);
-            Ok(())
-        })?;
-        Ok(Frame { locals, stack: Vec::new() })
+        Frame { locals, stack: Vec::new() }
     }
 
     /// Locals as one entry per slot: the second slot of a Long/Double is `Top`.

@@ -90,11 +90,14 @@ pub fn apply<'a>(
             && bodies.may_splice(method.index)
             && splice::enabled();
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
-            if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, &method.descriptor, &mut editor.pool).in_method(method.index)? {
+            let signature = Signature::parse(&method.descriptor).in_method(method.index)?;
+            let parameters = signature.parameters.iter().map(|t| t.field_type());
+            if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, parameters, &mut editor.pool).in_method(method.index)? {
                 let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
                     method,
+                    &signature,
                     &monitor,
                     registration,
                     &mut model,
@@ -366,6 +369,7 @@ fn instrument<'a>(
 fn instrument_spliced<'a>(
     class: &ClassFile<'a>,
     method: &TfMethod,
+    signature: &Signature<'_>,
     monitor: &[Insn],
     registration: Option<&Registration>,
     code: &mut CodeModel<'a>,
@@ -374,7 +378,7 @@ fn instrument_spliced<'a>(
     constants: &mut Constants,
 ) -> Result<Option<SplicedCode>> {
     if registration.is_none() {
-        if let Some(spliced) = instrument_from_template(class, method, monitor, code, splice, pool, constants)? {
+        if let Some(spliced) = instrument_from_template(class, method, signature, monitor, code, splice, pool, constants)? {
             return Ok(spliced);
         }
     }
@@ -441,6 +445,7 @@ fn instrument_spliced<'a>(
 fn instrument_from_template<'a>(
     class: &ClassFile<'a>,
     method: &TfMethod,
+    signature: &Signature<'_>,
     monitor: &[Insn],
     code: &mut CodeModel<'a>,
     splice: &mut Splice<'a>,
@@ -450,11 +455,10 @@ fn instrument_from_template<'a>(
     let [Insn::InvokeDynamic { index: monitor }] = *monitor else {
         return Ok(None);
     };
-    let signature = Signature::parse(&method.descriptor)?;
     let id = method_id(method);
     let is_static = method.access_flags & ACC_STATIC != 0;
-    let shape = Shape::of(&signature, method, true);
-    let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature: &signature, method, shape };
+    let shape = Shape::of(signature, method, true);
+    let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature, method, shape };
     let Some(template) = template::for_method(&wanted) else {
         return Ok(None);
     };
