@@ -282,17 +282,26 @@ fn id_width(id: i32) -> Option<u8> {
 /// identifier's width, the kinds of the parameters and the result, the
 /// redacted parameters. Kept inline, so that finding a template reads no
 /// memory but the table's; a shape too long for it (some 25 parameters)
-/// takes no template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// takes no template. Held as words (the first byte is the length): every
+/// method looks its shape up, and words compare and hash without a loop
+/// over bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ShapeKey {
-    len: u8,
-    bytes: [u8; 31],
+    words: [u64; 4],
+}
+
+impl std::hash::Hash for ShapeKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for word in self.words {
+            state.write_u64(word);
+        }
+    }
 }
 
 impl ShapeKey {
     fn of(wanted: &Wanted<'_>) -> Option<ShapeKey> {
         let Wanted { max_locals, is_static, id, signature, method, .. } = *wanted;
-        let mut key = ShapeKey { len: 0, bytes: [0; 31] };
+        let mut key = KeyBytes { len: 1, bytes: [0; 32] };
         key.push(&max_locals.to_be_bytes())?;
         key.push(&[u8::from(is_static), id_width(id)?])?;
         for &t in &signature.parameters {
@@ -302,13 +311,23 @@ impl ShapeKey {
         for &p in &method.redacted_parameters {
             key.push(&(p as u32).to_be_bytes())?;
         }
-        Some(key)
+        key.bytes[0] = key.len as u8;
+        let (chunks, _) = key.bytes.as_chunks::<8>();
+        Some(ShapeKey { words: std::array::from_fn(|i| u64::from_le_bytes(chunks[i])) })
     }
+}
 
+/// A [`ShapeKey`] being written.
+struct KeyBytes {
+    len: usize,
+    bytes: [u8; 32],
+}
+
+impl KeyBytes {
     fn push(&mut self, bytes: &[u8]) -> Option<()> {
-        let (start, end) = (usize::from(self.len), usize::from(self.len) + bytes.len());
-        self.bytes.get_mut(start..end)?.copy_from_slice(bytes);
-        self.len = end as u8;
+        let end = self.len + bytes.len();
+        self.bytes.get_mut(self.len..end)?.copy_from_slice(bytes);
+        self.len = end;
         Some(())
     }
 }
