@@ -201,7 +201,6 @@ fn with_info_parameters(text: &str, end: Option<usize>) -> String {
     }
 }
 
-
 fn add_holder_fields(class: &ClassFile<'_>, tf: &TfClass, editor: &mut ClassEditor<'_>) -> Result<Vec<String>> {
     let signature = editor.pool.utf8(protocol::HOLDER_FIELD_SIGNATURE)?;
     let signature_name = editor.pool.utf8(attribute_name::SIGNATURE)?;
