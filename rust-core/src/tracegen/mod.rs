@@ -79,6 +79,8 @@ pub fn apply<'a>(
     let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
         let monitor = monitor_lookup(class, tf, method, editor, &mut constants).in_method(method.index)?;
+        // Read once: the splice's first frame, the template and the plan take it.
+        let signature = Signature::parse(&method.descriptor).in_method(method.index)?;
         // Most methods are spliced: their code is copied, not lifted. The
         // general path takes the others (classes with info methods, code a
         // splice declines), with the same result.
@@ -90,7 +92,6 @@ pub fn apply<'a>(
             && bodies.may_splice(method.index)
             && splice::enabled();
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
-            let signature = Signature::parse(&method.descriptor).in_method(method.index)?;
             let parameters = signature.parameters.iter().map(|t| t.field_type());
             if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, parameters, &mut editor.pool).in_method(method.index)? {
                 let registration = pending.as_ref();
@@ -121,7 +122,8 @@ pub fn apply<'a>(
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
             continue;
         };
-        instrument(class, tf, method, &monitor, code, &mut editor.pool, &mut constants).in_method(method.index)?;
+        instrument(class, tf, method, &signature, &monitor, code, &mut editor.pool, &mut constants)
+            .in_method(method.index)?;
     }
     Ok(())
 }
@@ -292,12 +294,12 @@ impl Plan<'_> {
 
 fn plan<'d>(
     class: &ClassFile<'_>,
-    method: &'d TfMethod,
+    method: &TfMethod,
+    signature: Signature<'d>,
     code: &mut CodeModel<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<Plan<'d>> {
-    let signature = Signature::parse(&method.descriptor)?;
     let id = method_id(method);
     let is_static = method.access_flags & ACC_STATIC != 0;
     plan_for(signature, is_static, id, class.this_class_index(), code, pool, constants)
@@ -338,16 +340,18 @@ fn plan_for<'d>(
     Ok(Plan { signature, is_static, id, locals, types, labels })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn instrument<'a>(
     class: &ClassFile<'a>,
     tf: &TfClass,
     method: &TfMethod,
+    signature: &Signature<'_>,
     monitor: &[Insn],
     code: &mut CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<()> {
-    let plan = plan(class, method, code, pool, constants)?;
+    let plan = plan(class, method, signature.clone(), code, pool, constants)?;
     let body_start = body_start(class, method, code, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
@@ -382,7 +386,7 @@ fn instrument_spliced<'a>(
             return Ok(spliced);
         }
     }
-    let plan = plan(class, method, code, pool, constants)?;
+    let plan = plan(class, method, signature.clone(), code, pool, constants)?;
     let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
         return Ok(None);
     };
