@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Enhancement throughput: TF (tf-core, 1 and 2 threads) against the ASM 9
 # baseline (1 thread, warm JVM) on the JDK 17 java.base classes, -filter '**'.
-#   bench/enhance/run.sh [PASSES]      (default 7 timed passes each)
+#   bench/enhance/run.sh [PASSES] [ROUNDS]
+# PASSES timed passes per measurement (default 7). TF on one thread and ASM
+# are measured ROUNDS times (default 5), one right after the other in each
+# round, each ASM round in a JVM of its own: the machine's speed drifts over
+# minutes and a JVM's compiled code differs from one start to the next, so
+# the ratio is taken per round and its median reported.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 passes="${1:-7}"
+rounds="${2:-5}"
 jdk17="${JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 jimage="${JIMAGE:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/jimage}"
 classes="$here/target/jdk17/java.base"
@@ -54,25 +60,51 @@ mvn -q -B -f "$here/asm/pom.xml" package
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 log="$here/target/last-run.txt"
 {
-    "$tf_bench" "$classes" --passes "$passes" --threads 1,2 --general --cold
-    "$jdk17/bin/java" -cp "$here/asm/target/classes:$(cat "$here/asm/target/classpath.txt")" \
-        org.tracingfacility.bench.asm.AsmBaselineBenchmark "$classes" --warmup 5 --passes "$passes"
+    "$tf_bench" "$classes" --passes "$passes" --threads 2 --general --cold
+    for round in $(seq "$rounds"); do
+        echo "round $round of $rounds"
+        "$tf_bench" "$classes" --passes "$passes" --threads 1
+        "$jdk17/bin/java" -cp "$here/asm/target/classes:$(cat "$here/asm/target/classpath.txt")" \
+            org.tracingfacility.bench.asm.AsmBaselineBenchmark "$classes" --warmup 5 --passes "$passes"
+    done
 } | tee "$log"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The comparison table, from the RESULT lines.
+# The comparison table, from the RESULT lines: each row's median over its
+# measurements; TF/ASM as the median of the rounds' ratios.
 awk '
+function median(list, n,    sorted, i, j, t) {
+    for (i = 1; i <= n; i++) sorted[i] = list[i]
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) { t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t }
+    return n % 2 ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
+}
 /^RESULT/ {
     for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-    label = toupper($2) " " v["threads"] " thread" (v["threads"] > 1 ? "s" : "")
-    rows[++n] = sprintf("%-16s %10s %8s %9s %8s %7s", label, v["classes_per_s"], v["mb_per_s"], v["enhanced"], v["failed"], v["median_ms"])
-    cps[$2 v["threads"]] = v["classes_per_s"]
+    key = $2 v["threads"]
+    ms[key, ++count[key]] = v["median_ms"]
+    classes = v["classes"]; megabytes = v["classes"] / v["classes_per_s"] * v["mb_per_s"]
+    enhanced[key] = v["enhanced"]; failed[key] = v["failed"]
+    if (key == "asm1" && count["tf1"] == count["asm1"]) ratio[++rounds] = ms["tf1", count["tf1"]] > 0 ? v["median_ms"] / ms["tf1", count["tf1"]] : 0
 }
 END {
-    printf "\n%-16s %10s %8s %9s %8s %7s\n", "enhancer", "classes/s", "MB/s", "enhanced", "failed", "ms"
-    for (i = 1; i <= n; i++) print rows[i]
-    if (cps["asm1"] > 0) printf "\nTF/ASM, one thread: %.2fx (target: 3x)\n", cps["tf1"] / cps["asm1"]
-    if (cps["tf1"] > 0) printf "TF 2 threads / 1 thread: %.2fx\n", cps["tf2"] / cps["tf1"]
-    if (cps["tf-general1"] > 0) printf "TF spliced / general path, one thread: %.2fx\n", cps["tf1"] / cps["tf-general1"]
-    if (cps["tf-cold1"] > 0 && cps["asm1"] > 0) printf "TF/ASM, one thread, templates made in every pass (a first build): %.2fx\n", cps["tf-cold1"] / cps["asm1"]
+    label["tf1"] = "TF 1 thread"; label["tf2"] = "TF 2 threads"; label["tf-general1"] = "TF general path, 1 thread"
+    label["tf-cold1"] = "TF first build, 1 thread"; label["asm1"] = "ASM 1 thread"
+    printf "\n%-26s %10s %8s %9s %7s %7s %5s\n", "enhancer", "classes/s", "MB/s", "enhanced", "failed", "ms", "runs"
+    split("tf1 tf2 tf-general1 tf-cold1 asm1", order, " ")
+    for (r = 1; r <= 5; r++) {
+        key = order[r]
+        if (!(key in count)) continue
+        for (i = 1; i <= count[key]; i++) list[i] = ms[key, i]
+        m[key] = median(list, count[key])
+        printf "%-26s %10.0f %8.1f %9s %7s %7.1f %5d\n", label[key], classes / m[key] * 1000, megabytes / m[key] * 1000, enhanced[key], failed[key], m[key], count[key]
+    }
+    if (rounds > 0) {
+        line = ""; above = 0
+        for (i = 1; i <= rounds; i++) { line = line sprintf(" %.3fx", ratio[i]); if (ratio[i] >= 3) above++ }
+        printf "\nTF/ASM, one thread: %.2fx, median of %d rounds (target: 3x)\n", median(ratio, rounds), rounds
+        printf "  the rounds:%s; %d of %d at 3x or more\n", line, above, rounds
+    }
+    if (m["tf1"] > 0) printf "TF 2 threads / 1 thread: %.2fx\n", m["tf1"] / m["tf2"]
+    if (m["tf-general1"] > 0) printf "TF spliced / general path, one thread: %.2fx\n", m["tf-general1"] / m["tf1"]
+    if (m["tf-cold1"] > 0 && m["asm1"] > 0) printf "TF/ASM, one thread, templates made in every pass (a first build): %.2fx\n", m["asm1"] / m["tf-cold1"]
 }' "$log"
