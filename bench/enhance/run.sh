@@ -104,7 +104,7 @@ END {
         printf "\nTF/ASM, one thread: %.2fx, median of %d rounds (target: 3x)\n", median(ratio, rounds), rounds
         printf "  the rounds:%s; %d of %d at 3x or more\n", line, above, rounds
     }
-    if (m["tf1"] > 0) printf "TF 2 threads / 1 thread: %.2fx\n", m["tf1"] / m["tf2"]
+    if (m["tf1"] > 0 && m["tf2"] > 0) printf "TF 2 threads / 1 thread: %.2fx\n", m["tf1"] / m["tf2"]
     if (m["tf-general1"] > 0) printf "TF spliced / general path, one thread: %.2fx\n", m["tf-general1"] / m["tf1"]
     if (m["tf-cold1"] > 0 && m["asm1"] > 0) printf "TF/ASM, one thread, templates made in every pass (a first build): %.2fx\n", m["asm1"] / m["tf-cold1"]
 }' "$log"
