@@ -29,10 +29,17 @@ final class MonitoredMethodAdapter extends AdviceAdapter {
     private int token;
     private boolean entered;
 
-    /** @param beforeMonitoring emits code that must run first (a {@code <clinit>}'s registration) */
+    /**
+     * @param beforeMonitoring emits code that must run first (a {@code <clinit>}'s registration)
+     * @param callsNoConstructor a constructor that calls no other ({@code java/lang/Object}'s),
+     *     monitored from its first instruction as TF does: {@code AdviceAdapter} takes every
+     *     {@code <init>} for one whose entry follows a {@code super(...)} call, and this one has none,
+     *     so it is given another name
+     */
     MonitoredMethodAdapter(MethodVisitor next, int access, String name, String descriptor, int id,
-                           boolean indyAvailable, String owner, Runnable beforeMonitoring) {
-        super(Opcodes.ASM9, next, access, name, descriptor);
+                           boolean indyAvailable, String owner, Runnable beforeMonitoring,
+                           boolean callsNoConstructor) {
+        super(Opcodes.ASM9, next, access, callsNoConstructor ? "<init> calling no other" : name, descriptor);
         this.id = id;
         this.indyAvailable = indyAvailable;
         this.owner = owner;

@@ -27,6 +27,8 @@ final class TfClassEnhancer extends ClassVisitor {
     private String owner;
     private boolean isInterface;
     private boolean indyAvailable;
+    /** {@code java/lang/Object}: its constructor calls no other. */
+    private boolean isRoot;
     private boolean hasStaticInitializer;
     private final List<String> names = new ArrayList<>();
     private final List<String> descriptors = new ArrayList<>();
@@ -45,6 +47,7 @@ final class TfClassEnhancer extends ClassVisitor {
         owner = name;
         isInterface = (access & Opcodes.ACC_INTERFACE) != 0;
         indyAvailable = (version & 0xFFFF) >= Opcodes.V1_7;
+        isRoot = superName == null;
         super.visit(version, access, name, signature, superName, interfaces);
         AnnotationVisitor mark = super.visitAnnotation(Protocol.TF_ENHANCED, true);
         mark.visit("stage", Protocol.STAGE_TRACEGEN);
@@ -66,7 +69,9 @@ final class TfClassEnhancer extends ClassVisitor {
             hasStaticInitializer = true;
             beforeMonitoring = () -> next.visitMethodInsn(Opcodes.INVOKESTATIC, owner, REGISTER_METHOD, "()V", isInterface);
         }
-        return new MonitoredMethodAdapter(next, access, name, descriptor, id, indyAvailable, owner, beforeMonitoring);
+        boolean callsNoConstructor = isRoot && name.equals("<init>");
+        return new MonitoredMethodAdapter(next, access, name, descriptor, id, indyAvailable, owner, beforeMonitoring,
+                callsNoConstructor);
     }
 
     @Override
