@@ -265,8 +265,17 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     let mut sites = Kept::new(Site { offset: 0, kind: SiteKind::Insert, length: 0 }, len / 32 + 2);
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
+    // The word of `starts` being filled, kept in a register and stored
+    // whole at every instruction: or-ing into memory made each start wait
+    // for the last one's store.
+    let (mut word_at, mut word) = (0usize, 0u64);
     while at < len {
-        starts[at / 64] |= 1 << (at % 64);
+        let same_word = u64::from(at / 64 == word_at).wrapping_neg();
+        word_at = at / 64;
+        word = (word & same_word) | 1 << (at % 64);
+        if let Some(slot) = starts.get_mut(word_at) {
+            *slot = word;
+        }
         let opcode = code[at];
         let entry = SCAN[usize::from(opcode)];
         let length = if entry.length != 0 {
