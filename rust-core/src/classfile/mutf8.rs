@@ -77,12 +77,16 @@ fn is_plain(bytes: &[u8]) -> bool {
     let flagged = |w: u64| (w.wrapping_sub(ONES) & !w) | (w & (w << 1) & (w << 2) & (w << 3));
     let (words, rest) = bytes.as_chunks::<8>();
     let found = words.iter().fold(0, |found, word| found | flagged(u64::from_le_bytes(*word)));
-    // The rest padded with bytes that are neither.
-    let mut last = [1u8; 8];
-    if let Some(start) = last.get_mut(..rest.len()) {
-        start.copy_from_slice(rest);
-    }
-    (found | flagged(u64::from_le_bytes(last))) & HIGH_BITS == 0
+    // The rest: as the last eight bytes, which overlap words already
+    // checked (checking a byte twice changes nothing); in a text shorter
+    // than eight, put together in a register, above bytes that are
+    // neither. (Copied into a padded array, it was a call and a load
+    // waiting on the copy's small stores: a fifth of adding a Class entry.)
+    let last = match bytes.last_chunk::<8>() {
+        Some(word) => u64::from_le_bytes(*word),
+        None => rest.iter().rev().fold(ONES, |word, &b| (word << 8) | u64::from(b)),
+    };
+    (found | flagged(last)) & HIGH_BITS == 0
 }
 
 #[cfg(test)]
