@@ -263,6 +263,22 @@ const ENTRY_SIZE: [u8; 256] = {
     sizes
 };
 
+/// For each tag, how far right its entry's first eight bytes after the tag,
+/// read as one big-endian number, shift to leave the entry's [`raw_key`]
+/// (its content is 2, 3, 4 or 8 bytes); 64 for Utf8 and for a byte that is
+/// no tag. Read so, the key of an entry takes no jump on its kind.
+pub(crate) const KEY_SHIFT: [u8; 256] = {
+    let mut shifts = [64u8; 256];
+    let mut tag = 0;
+    while tag < 256 {
+        if ENTRY_SIZE[tag] != 0 {
+            shifts[tag] = 64 - 8 * (ENTRY_SIZE[tag] - 1);
+        }
+        tag += 1;
+    }
+    shifts
+};
+
 /// The size of a Long or Double entry, the only ones that take two slots
 /// (and the only entries of nine bytes but for some Utf8 entries).
 const LONG_ENTRY_SIZE: usize = 9;
@@ -491,6 +507,12 @@ impl<'a> ConstantPool<'a> {
     /// The bytes of every entry, as they appear in the file.
     pub fn raw_bytes(&self) -> &'a [u8] {
         self.data.get(self.range.0..self.range.1).unwrap_or_default()
+    }
+
+    /// The bytes the pool was read from (the whole class file), and where
+    /// each entry's tag is in them by index (`u32::MAX`: no entry).
+    pub(crate) fn file_and_offsets(&self) -> (&'a [u8], &[u32]) {
+        (self.data, &self.offsets)
     }
 
     /// Where entry `index` starts in the file (0 for an invalid index).

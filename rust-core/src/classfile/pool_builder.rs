@@ -2,7 +2,7 @@
 //! indexes and bytes; an addition equal to an existing entry reuses it.
 #![forbid(unsafe_code)]
 
-use super::constant_pool::{raw_key, Constant, ConstantPool};
+use super::constant_pool::{raw_key, tag, Constant, ConstantPool, KEY_SHIFT};
 use super::encode::Put;
 use super::error::{ClassFileError, Result};
 use super::mutf8;
@@ -159,7 +159,6 @@ impl Key<'_> {
     /// when the index is built, and a weaker hash only makes a chain
     /// longer, never a lookup wrong (entries are compared in full).
     fn hash(self) -> u64 {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
         let x = match self {
             Key::Utf8(bytes) => {
                 let word = |b: &[u8]| b.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b));
@@ -168,12 +167,58 @@ impl Key<'_> {
                     (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
                     _ => (word(bytes), 0),
                 };
-                (head.wrapping_mul(K) ^ tail).wrapping_add(n as u64)
+                Self::utf8_word(head, tail, n)
             }
-            Key::Other(tag, key) => key ^ (u64::from(tag) << 56),
+            Key::Other(tag, key) => Self::other_word(tag, key),
         };
-        let x = x.wrapping_mul(K);
+        Self::mix(x)
+    }
+
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    fn utf8_word(head: u64, tail: u64, len: usize) -> u64 {
+        (head.wrapping_mul(Self::K) ^ tail).wrapping_add(len as u64)
+    }
+
+    fn other_word(tag: u8, key: u64) -> u64 {
+        key ^ (u64::from(tag) << 56)
+    }
+
+    fn mix(x: u64) -> u64 {
+        let x = x.wrapping_mul(Self::K);
         x ^ (x >> 29)
+    }
+
+    /// `Key::of_raw(tag, content).hash()` of the entry whose tag is at `at`
+    /// in `file`, read with no jump on the entry's kind: both hashes, a Utf8
+    /// entry's and any other's, are made from fixed reads, and one is kept.
+    /// (Building a pool's index, the kinds follow no order a predictor
+    /// learns, and a jump on them missed for every other entry.) `None`
+    /// where the file ends before a read (the caller hashes that entry as
+    /// read) or for a byte that is no tag.
+    fn hash_in_file(file: &[u8], at: usize) -> Option<u64> {
+        let tag = *file.get(at)?;
+        let shift = KEY_SHIFT[usize::from(tag)];
+        let is_utf8 = tag == tag::UTF8;
+        if shift == 64 && !is_utf8 {
+            return None;
+        }
+        let read = |from: usize| file.get(from..).and_then(<[u8]>::first_chunk::<8>).copied();
+        let after_tag = u64::from_be_bytes(read(at + 1)?);
+        // Another kind's key: its content, the first 2 to 8 of those bytes.
+        let other = Self::other_word(tag, after_tag.checked_shr(u32::from(shift)).unwrap_or(0));
+        // A Utf8 entry's: its text's first and last eight bytes, or the
+        // number its bytes make when it has fewer (read from the first
+        // eight, the bytes past the text shifted out; the last eight then
+        // end at the text's end and start before it, and are not used).
+        let len = if is_utf8 { (after_tag >> 48) as usize } else { 0 };
+        let text_at = at + 3;
+        let first = read(text_at)?;
+        let last = read((text_at + len).checked_sub(8)?)?;
+        let short = u64::from_be_bytes(first) >> (63 - 8 * len.min(7)) >> 1;
+        let (head, tail) = if len >= 8 { (u64::from_le_bytes(first), u64::from_le_bytes(last)) } else { (short, 0) };
+        let utf8 = Self::utf8_word(head, tail, len);
+        Some(Self::mix(if is_utf8 { utf8 } else { other }))
     }
 
     /// The key of an entry added or about to be.
@@ -218,10 +263,17 @@ impl Index {
         index.links.resize(usize::from(original.count()), Link::default());
         // Linked from the last entry to the first, so that the first of
         // equal entries heads its chain and is the one reused.
-        for i in (1..original.count()).rev() {
-            if let Some((tag, content)) = original.raw_entry(i) {
-                index.link(i, Key::of_raw(tag, content).hash());
-            }
+        let (file, offsets) = original.file_and_offsets();
+        for (i, &at) in offsets.iter().enumerate().skip(1).rev() {
+            let i = i as u16; // a pool has at most 65,535 slots
+            let hash = match Key::hash_in_file(file, at as usize) {
+                Some(hash) if at != u32::MAX => hash,
+                _ => match original.raw_entry(i) {
+                    Some((tag, content)) => Key::of_raw(tag, content).hash(),
+                    None => continue,
+                },
+            };
+            index.link(i, hash);
         }
         index
     }
