@@ -369,12 +369,11 @@ impl Layout {
         if i == 0 {
             return offset;
         }
-        let site = &sites[i - 1];
-        if site.offset == offset && site.kind != SiteKind::Insert {
-            self.placed[i - 1].0
-        } else {
-            offset.wrapping_add_signed(self.placed[i - 1].1)
-        }
+        let (site, (placed_at, shift)) = (&sites[i - 1], self.placed[i - 1]);
+        // Chosen without a jump: whether an offset is a replaced site's
+        // follows no pattern.
+        let at_replaced = site.offset == offset && !matches!(site.kind, SiteKind::Insert);
+        std::hint::select_unpredictable(at_replaced, placed_at, offset.wrapping_add_signed(shift))
     }
 
     fn label(&self, sites: &[Site], label: Label) -> Option<u32> {
