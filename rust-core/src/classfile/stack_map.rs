@@ -507,26 +507,22 @@ fn write_frame(
 fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
     out.reserve(3 * types.len());
     for &t in types {
-        let tag = match t {
-            VType::Top => 0,
-            VType::Integer => 1,
-            VType::Float => 2,
-            VType::Double => 3,
-            VType::Long => 4,
-            VType::Null => 5,
-            VType::UninitializedThis => 6,
-            VType::Object(index) => {
-                let [high, low] = index.to_be_bytes();
-                out.extend_from_slice(&[7, high, low]);
-                continue;
-            }
-            VType::Uninitialized(label) => {
-                let [high, low] = (offset_of(label)? as u16).to_be_bytes();
-                out.extend_from_slice(&[8, high, low]);
-                continue;
-            }
+        // Every type written as three bytes, then cut to its length: one
+        // path for all, as objects and the others alternate unpredictably.
+        let (tag, operand) = match t {
+            VType::Top => (0, None),
+            VType::Integer => (1, None),
+            VType::Float => (2, None),
+            VType::Double => (3, None),
+            VType::Long => (4, None),
+            VType::Null => (5, None),
+            VType::UninitializedThis => (6, None),
+            VType::Object(index) => (7, Some(index)),
+            VType::Uninitialized(label) => (8, Some(offset_of(label)? as u16)),
         };
-        out.push(tag);
+        let [high, low] = operand.unwrap_or(0).to_be_bytes();
+        out.extend_from_slice(&[tag, high, low]);
+        out.truncate(out.len() - if operand.is_some() { 0 } else { 2 });
     }
     Ok(())
 }
