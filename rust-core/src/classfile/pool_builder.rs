@@ -700,6 +700,36 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_hashed_where_it_is_in_the_file_hashes_as_its_value() {
+        use crate::classfile::tag;
+        let text = "abcdefghijklmnopqrstu";
+        let mut entries: Vec<(u8, Vec<u8>)> = (0..=text.len()).map(|n| utf8_entry(&text[..n])).collect();
+        // Texts of 0 to 21 bytes at #1 to #22, then one entry of each size.
+        entries.extend([
+            (tag::INTEGER, vec![0x80, 1, 2, 0xFF]),        // #23
+            (tag::LONG, vec![0xF0, 1, 2, 3, 4, 5, 6, 0x0F]), // #24, #25
+            (tag::CLASS, vec![0, 22]),                     // #26
+            (tag::NAME_AND_TYPE, vec![0, 2, 0, 1]),        // #27
+            (tag::METHODREF, vec![0, 26, 0, 27]),          // #28
+            (tag::METHOD_HANDLE, vec![6, 0, 28]),          // #29
+        ]);
+        // As in a class file: magic and versions before the pool, 14 bytes
+        // at least after it.
+        let bytes = [vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52], pool_of(&entries), vec![0xEE; 14]].concat();
+        let mut reader = Reader::new(&bytes);
+        reader.skip(8).expect("header");
+        let original = ConstantPool::parse(&mut reader).expect("pool");
+        let (file, offsets) = original.file_and_offsets();
+        let mut hashed = 0;
+        for (i, &at) in offsets.iter().enumerate().skip(1) {
+            let Some((tag, content)) = original.raw_entry(i as u16) else { continue }; // a Long's second slot
+            assert_eq!(Key::hash_in_file(file, at as usize), Some(Key::of_raw(tag, content).hash()), "entry {i}");
+            hashed += 1;
+        }
+        assert_eq!(hashed, entries.len());
+    }
+
+    #[test]
     fn every_lookup_finds_the_first_equal_entry_even_among_texts_that_hash_alike() {
         // The same length, first eight and last eight bytes: one hash, one
         // chain, told apart only by comparing them in full.
