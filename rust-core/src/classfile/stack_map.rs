@@ -27,6 +27,21 @@ pub enum VType {
 }
 
 impl VType {
+    /// The `verification_type_info` tag (JVMS 4.7.4).
+    pub fn tag(&self) -> u8 {
+        match self {
+            VType::Top => 0,
+            VType::Integer => 1,
+            VType::Float => 2,
+            VType::Double => 3,
+            VType::Long => 4,
+            VType::Null => 5,
+            VType::UninitializedThis => 6,
+            VType::Object(_) => 7,
+            VType::Uninitialized(_) => 8,
+        }
+    }
+
     pub fn slots(&self) -> usize {
         match self {
             VType::Long | VType::Double => 2,
@@ -505,25 +520,26 @@ fn write_frame(
 /// byte, their tag: written in one loop with no call per type, as frames
 /// are a tenth of the bytes written.
 fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
-    out.reserve(3 * types.len());
+    // Every type written as three bytes into room made for all of them, the
+    // next one then written one or three bytes on: one path for all types,
+    // as objects and the others alternate unpredictably, its tag read from
+    // a table (a `match` writing each was a jump through a table).
+    let start = out.len();
+    out.resize(start + 3 * types.len(), 0);
+    let mut at = start;
     for &t in types {
-        // Every type written as three bytes, then cut to its length: one
-        // path for all, as objects and the others alternate unpredictably.
-        let (tag, operand) = match t {
-            VType::Top => (0, None),
-            VType::Integer => (1, None),
-            VType::Float => (2, None),
-            VType::Double => (3, None),
-            VType::Long => (4, None),
-            VType::Null => (5, None),
-            VType::UninitializedThis => (6, None),
-            VType::Object(index) => (7, Some(index)),
-            VType::Uninitialized(label) => (8, Some(offset_of(label)? as u16)),
-        };
-        let [high, low] = operand.unwrap_or(0).to_be_bytes();
-        out.extend_from_slice(&[tag, high, low]);
-        out.truncate(out.len() - if operand.is_some() { 0 } else { 2 });
+        let tag = t.tag();
+        let mut operand = if let VType::Object(index) = t { index } else { 0 };
+        if let VType::Uninitialized(label) = t {
+            operand = offset_of(label)? as u16;
+        }
+        let [high, low] = operand.to_be_bytes();
+        if let Some(slot) = out.get_mut(at..at + 3) {
+            slot.copy_from_slice(&[tag, high, low]);
+        }
+        at += if tag >= 7 { 3 } else { 1 };
     }
+    out.truncate(at);
     Ok(())
 }
 
