@@ -266,13 +266,10 @@ impl Index {
         let (file, offsets) = original.file_and_offsets();
         for (i, &at) in offsets.iter().enumerate().skip(1).rev() {
             let i = i as u16; // a pool has at most 65,535 slots
-            let hash = match Key::hash_in_file(file, at as usize) {
-                Some(hash) if at != u32::MAX => hash,
-                _ => match original.raw_entry(i) {
-                    Some((tag, content)) => Key::of_raw(tag, content).hash(),
-                    None => continue,
-                },
-            };
+            // A slot with no entry (`u32::MAX`) is past the file's end too.
+            let hash = Key::hash_in_file(file, at as usize)
+                .or_else(|| original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content).hash()));
+            let Some(hash) = hash else { continue };
             index.link(i, hash);
         }
         index
