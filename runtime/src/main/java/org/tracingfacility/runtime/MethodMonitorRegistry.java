@@ -20,8 +20,10 @@ import org.tracingfacility.annotation.MethodMonitorGroup;
  *
  * <p>Start-up configuration, read when this class initializes (on the first enhanced class):
  * <ul>
- *   <li>{@code -Dtf.monitor=Group=factory[,Group=factory...]} registers factories by name
- *       ({@code noOp, dprint, operationTracer, timing, jfr}) on groups named by their simple
+ *   <li>{@code -Dtf.monitor=Group=factory[,Group=factory...]} (or {@code ;} between entries)
+ *       registers factories by name (a built-in one: {@code noOp, dprint, operationTracer,
+ *       timing, jfr}; a {@link MethodMonitorFactoryProvider}'s; or a factory class's full
+ *       name) on groups named by their simple
  *       or full annotation name, as listed in {@code META-INF/tf/tfannotations.properties};
  *   <li>{@code -Dtf.registry.locked=true} then {@linkplain #lock() locks} the registry;
  *   <li>{@code -Dtf.jmx=false} keeps the management bean

@@ -42,13 +42,15 @@ final class StartupConfiguration {
     }
 
     /**
-     * Registers the factories that a {@code Group=factory[,Group=factory...]} value names.
+     * Registers the factories that a {@code Group=factory[,Group=factory...]} value names;
+     * entries are separated by {@code ,} or {@code ;} (as in {@code tf.filters}). A factory is
+     * named as {@link FactoryNames} finds it.
      *
      * @return one message per entry that could not be applied; the others are applied
      */
     static List<String> applyMonitorProperty(String value, ClassLoader loader) {
         List<String> problems = new ArrayList<>();
-        for (String entry : value.split(",")) {
+        for (String entry : value.split("[,;]")) {
             String trimmed = entry.trim();
             if (trimmed.isEmpty()) {
                 continue;
@@ -62,13 +64,12 @@ final class StartupConfiguration {
             String factoryName = trimmed.substring(equals + 1).trim();
             MethodMonitorFactory factory;
             try {
-                factory = MethodMonitorFactoryDefaults.byName(factoryName);
-            } catch (LinkageError e) {
-                problems.add("factory '" + factoryName + "' is not available in this JVM: " + e);
+                factory = FactoryNames.resolve(factoryName, loader);
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
                 continue;
-            }
-            if (factory == null) {
-                problems.add("unknown factory '" + factoryName + "'; known: " + MethodMonitorFactoryDefaults.names());
+            } catch (RuntimeException | LinkageError e) {
+                problems.add("factory '" + factoryName + "' is not available in this JVM: " + e);
                 continue;
             }
             try {

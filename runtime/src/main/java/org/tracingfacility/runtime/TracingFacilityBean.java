@@ -49,7 +49,7 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
 
     @Override
     public List<String> getFactoryNames() {
-        return MethodMonitorFactoryDefaults.names();
+        return FactoryNames.known(loader);
     }
 
     @Override
@@ -69,12 +69,7 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
 
     @Override
     public void register(String group, String factory) {
-        MethodMonitorFactory named = MethodMonitorFactoryDefaults.byName(factory);
-        if (named == null) {
-            throw new IllegalArgumentException("unknown factory '" + factory + "'; known: "
-                    + MethodMonitorFactoryDefaults.names());
-        }
-        MethodMonitorRegistry.register(GroupNames.resolve(group, loader), named);
+        MethodMonitorRegistry.register(GroupNames.resolve(group, loader), FactoryNames.resolve(factory, loader));
     }
 
     @Override

@@ -18,7 +18,12 @@ public interface TracingFacilityMXBean {
     /** Each group that has a factory of its own, with the factory's name. */
     Map<String, String> getRegistrations();
 
-    /** The names of the factories {@link #register} accepts. */
+    /**
+     * The names of the factories {@link #register} accepts: the built-in ones, then those of
+     * the {@link MethodMonitorFactoryProvider}s on the class path. {@link #register} also
+     * accepts the full name of a {@link MethodMonitorFactory} class with a public no-argument
+     * constructor.
+     */
     List<String> getFactoryNames();
 
     /** The names of the enhanced classes loaded so far. */

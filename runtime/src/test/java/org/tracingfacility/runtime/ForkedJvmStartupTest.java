@@ -24,6 +24,19 @@ class ForkedJvmStartupTest {
     }
 
     @Test
+    void factoriesOfAProviderAndOfAClassNameNeedNoCode() throws Exception {
+        List<String> lines = run("-Dtf.monitor=IORead=printing;IOWrite=org.tracingfacility.runtime.PrintingFactory", "3");
+        assertEquals(List.of(
+                "by class name: enter WriterFixture.copy",
+                "provided: enter ReaderFixture.readInt",
+                "provided: exit ReaderFixture.readInt",
+                "by class name: enter WriterFixture.write",
+                "by class name: exit WriterFixture.write",
+                "by class name: exit WriterFixture.copy",
+                "copied 6"), lines);
+    }
+
+    @Test
     void aMistakeIsReportedAndTheApplicationRuns() throws Exception {
         List<String> lines = run("-Dtf.monitor=Nowhere=dprint", "2");
         assertEquals(2, lines.size(), lines.toString());

@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
 import java.rmi.server.UnicastRemoteObject;
+import java.util.List;
 import java.util.Map;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
@@ -63,12 +64,13 @@ class ManagementTest {
 
     @Test
     void listsGroupsFactoriesAndClasses() {
-        assertTrue(bean.getGroups().containsAll(java.util.List.of(
+        assertTrue(bean.getGroups().containsAll(List.of(
                 "org.tracingfacility.annotation.Filtered",
                 "org.tracingfacility.runtime.TestGroups$Audit",
                 "org.tracingfacility.runtime.TestGroups$IO",
                 "org.tracingfacility.runtime.TestGroups$IORead")), bean.getGroups().toString());
-        assertEquals(MethodMonitorFactoryDefaults.names(), bean.getFactoryNames());
+        assertEquals(List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "printing"), bean.getFactoryNames(),
+                "the built-in names, then those of the providers on the class path");
         assertTrue(bean.getEnhancedClasses().contains(ReaderFixture.class.getName()));
         assertFalse(bean.isLocked());
     }
@@ -82,6 +84,14 @@ class ManagementTest {
         bean.clear("org.tracingfacility.runtime.TestGroups$IORead");
         assertEquals(Map.of(), bean.getRegistrations());
         assertEquals(null, ReaderFixture.currentMonitor());
+    }
+
+    @Test
+    void attachesAFactoryOfAProviderOrByClassName() {
+        bean.register("IORead", "printing");
+        bean.register("IO", PrintingFactory.class.getName());
+        assertEquals(Map.of("org.tracingfacility.runtime.TestGroups$IORead", "PrintingFactory(provided)",
+                "org.tracingfacility.runtime.TestGroups$IO", "PrintingFactory(by class name)"), bean.getRegistrations());
     }
 
     @Test

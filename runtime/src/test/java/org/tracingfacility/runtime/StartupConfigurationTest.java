@@ -57,6 +57,61 @@ class StartupConfigurationTest {
     }
 
     @Test
+    void namesAFactoryByProviderOrClassNameAndAcceptsSemicolons() {
+        List<String> problems = StartupConfiguration.applyMonitorProperty(
+                "IORead=printing; Audit=org.tracingfacility.runtime.PrintingFactory", LOADER);
+
+        assertEquals(List.of(), problems);
+        assertEquals("PrintingFactory(provided)", String.valueOf(MethodMonitorRegistry.registeredFactory(IORead.class)));
+        assertEquals("PrintingFactory(by class name)", String.valueOf(MethodMonitorRegistry.registeredFactory(Audit.class)));
+    }
+
+    @Test
+    void saysWhyAClassCannotServeAsAFactory() {
+        List<String> problems = StartupConfiguration.applyMonitorProperty(String.join(";",
+                "IO=java.lang.String",
+                "IO=org.tracingfacility.runtime.RecordingFactory",
+                "IO=org.tracingfacility.runtime.StartupConfigurationTest$NeedsAnArgument",
+                "IO=org.tracingfacility.runtime.StartupConfigurationTest$FailsToStart",
+                "IO=com.example.Missing"), LOADER);
+
+        assertEquals(List.of(
+                "factory class 'java.lang.String' does not implement org.tracingfacility.runtime.MethodMonitorFactory",
+                "factory class 'org.tracingfacility.runtime.RecordingFactory' is not a public concrete class",
+                "factory class 'org.tracingfacility.runtime.StartupConfigurationTest$NeedsAnArgument'"
+                        + " has no public no-argument constructor",
+                "factory class 'org.tracingfacility.runtime.StartupConfigurationTest$FailsToStart'"
+                        + " failed in its constructor: java.lang.IllegalStateException: no licence",
+                "unknown factory 'com.example.Missing'; known: [noOp, dprint, operationTracer, timing, jfr, printing],"
+                        + " or the full name of a MethodMonitorFactory class with a public no-argument constructor"),
+                problems);
+        assertNull(MethodMonitorRegistry.registeredFactory(IO.class));
+    }
+
+    /** A factory class {@code -Dtf.monitor} cannot create: its constructor takes an argument. */
+    public static final class NeedsAnArgument implements MethodMonitorFactory {
+        public NeedsAnArgument(String unused) {
+        }
+
+        @Override
+        public MethodMonitor create(Class<?> cls) {
+            return new NoOpMonitor(cls);
+        }
+    }
+
+    /** A factory class whose constructor throws. */
+    public static final class FailsToStart implements MethodMonitorFactory {
+        public FailsToStart() {
+            throw new IllegalStateException("no licence");
+        }
+
+        @Override
+        public MethodMonitor create(Class<?> cls) {
+            return new NoOpMonitor(cls);
+        }
+    }
+
+    @Test
     void aSimpleNameListedTwiceIsAmbiguous(@TempDir Path dir) throws Exception {
         Path resource = dir.resolve(GroupNames.RESOURCE);
         Files.createDirectories(resource.getParent());
