@@ -12,7 +12,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import org.tracingfacility.annotation.Filtered;
-import org.tracingfacility.annotation.MethodMonitorGroup;
 
 /**
  * Finds TF annotations by name, as people type them: {@code IO} or {@code com.example.IO}.
@@ -42,7 +41,7 @@ final class GroupNames {
      * The group of a simple or full name.
      *
      * @throws IllegalArgumentException if no group or several groups have that name, or the
-     *     class is not a TF annotation
+     *     class is not a TF annotation ({@link TfAnnotationRule})
      */
     static Class<? extends Annotation> resolve(String name, ClassLoader loader) {
         for (Class<? extends Annotation> known : MethodMonitorRegistry.knownGroups()) {
@@ -68,10 +67,7 @@ final class GroupNames {
             throw new IllegalArgumentException("unknown TF group '" + name + "': not listed in any " + RESOURCE
                     + " on the class path, and no class of that name", e);
         }
-        if (!cls.isAnnotation() || !cls.isAnnotationPresent(MethodMonitorGroup.class)) {
-            throw new IllegalArgumentException(fullName + " is not a TF annotation (no @MethodMonitorGroup)");
-        }
-        return cls.asSubclass(Annotation.class);
+        return TfAnnotationRule.require(cls);
     }
 
     /** The group names listed in the class path's annotation resources. */

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.tracingfacility.annotation.MethodMonitorGroup;
 
 /**
  * Controls the whole tracing facility: which {@link MethodMonitorFactory} is attached to
@@ -93,7 +92,9 @@ public final class MethodMonitorRegistry {
     /**
      * Attaches a factory to a TF annotation, replacing the previous one.
      *
-     * @throws IllegalArgumentException if {@code annot} is not annotated {@code @MethodMonitorGroup}
+     * @throws IllegalArgumentException if {@code annot} is not a TF annotation: an annotation
+     *     type carrying {@code @MethodMonitorGroup}, or a subgroup that another TF annotation's
+     *     {@code @MethodMonitorGroup} lists
      * @throws SecurityException if the registry is {@linkplain #lock() locked}
      */
     public static void register(Class<? extends Annotation> annot, MethodMonitorFactory mmf) {
@@ -165,9 +166,6 @@ public final class MethodMonitorRegistry {
 
     private static void requireGroup(Class<? extends Annotation> annot) {
         Objects.requireNonNull(annot, "annot");
-        if (!annot.isAnnotation() || !annot.isAnnotationPresent(MethodMonitorGroup.class)) {
-            throw new IllegalArgumentException(annot.getName()
-                    + " is not a TF annotation (an annotation type carrying @MethodMonitorGroup)");
-        }
+        TfAnnotationRule.require(annot);
     }
 }

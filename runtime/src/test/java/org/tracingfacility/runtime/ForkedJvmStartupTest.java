@@ -24,6 +24,17 @@ class ForkedJvmStartupTest {
     }
 
     @Test
+    void aSubgroupWithoutMethodMonitorGroupIsSwitchedOnByItself() throws Exception {
+        List<String> lines = run("-Dtf.monitor=IOWrite=dprint", "3");
+        assertEquals(List.of(
+                "TF [main] > org.tracingfacility.runtime.WriterFixture.copy(3)",
+                "TF [main]   > org.tracingfacility.runtime.WriterFixture.write(\"6\")",
+                "TF [main]   < org.tracingfacility.runtime.WriterFixture.write",
+                "TF [main] < org.tracingfacility.runtime.WriterFixture.copy = \"6\"",
+                "copied 6"), lines);
+    }
+
+    @Test
     void factoriesOfAProviderAndOfAClassNameNeedNoCode() throws Exception {
         List<String> lines = run("-Dtf.monitor=IORead=printing;IOWrite=org.tracingfacility.runtime.PrintingFactory", "3");
         assertEquals(List.of(

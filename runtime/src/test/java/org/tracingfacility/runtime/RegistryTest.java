@@ -191,10 +191,21 @@ class RegistryTest {
                 () -> MethodMonitorRegistry.getMethodMonitorForClass(String.class, IORead.class));
         assertThrows(IllegalArgumentException.class,
                 () -> MethodMonitorRegistry.getMethodMonitorForClass(ReaderFixture.class, IOWrite.class));
-        assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException notAGroup = assertThrows(IllegalArgumentException.class,
                 () -> MethodMonitorRegistry.register(NotAGroup.class, new RecordingFactory("x")));
+        assertEquals("org.tracingfacility.runtime.TestGroups$NotAGroup is not a TF annotation: a TF annotation is an"
+                + " annotation type that carries @MethodMonitorGroup, or that the @MethodMonitorGroup of a TF"
+                + " annotation lists as a subgroup", notAGroup.getMessage());
         assertThrows(NullPointerException.class, () -> MethodMonitorRegistry.register(IO.class, null));
         assertNull(MethodMonitorRegistry.registeredFactory(IO.class));
+    }
+
+    @Test
+    void aSubgroupWithoutMethodMonitorGroupIsRegisteredByItself() {
+        RecordingFactory factory = new RecordingFactory("w");
+        MethodMonitorRegistry.register(IOWrite.class, factory);
+        new WriterFixture().write("x");
+        assertEquals(List.of("w:enter WriterFixture.write[x]", "w:exit WriterFixture.write"), factory.events());
     }
 
     @Test

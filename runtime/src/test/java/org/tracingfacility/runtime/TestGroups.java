@@ -9,7 +9,8 @@ import org.tracingfacility.annotation.MethodMonitorGroup;
 /**
  * The TF groups of the tests, as a user would write them: {@code IO} has the subgroups
  * {@code IORead} and {@code IOWrite}; {@code IOWrite} is also under {@code Audit}; {@code Deep}
- * is a grandchild of {@code IO} through {@code IORead}.
+ * is a grandchild of {@code IO} through {@code IORead}. {@code IOWrite} is a TF annotation
+ * only by being listed as a subgroup.
  */
 final class TestGroups {
     private TestGroups() {
@@ -27,7 +28,7 @@ final class TestGroups {
     @interface IORead {
     }
 
-    @MethodMonitorGroup
+    /** A subgroup as the README declares one: without {@code @MethodMonitorGroup} of its own. */
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.TYPE, ElementType.METHOD})
     @interface IOWrite {
