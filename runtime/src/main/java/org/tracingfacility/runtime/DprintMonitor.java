@@ -9,7 +9,8 @@ import java.io.PrintStream;
  * TF [main]     . com.example.IOStream.writeLong: interestingWriteLong("An odd value", 42)
  * TF [main]   &lt; com.example.IOStream.writeLong
  * </pre>
- * {@code >} enter, {@code .} info, {@code !} exception, {@code <} exit ({@code = result}).
+ * {@code >} enter, {@code .} info, {@code !} exception, {@code <} exit ({@code = result}, or
+ * {@code threw} and the throwable when the method ended by one).
  */
 final class DprintMonitor implements MethodMonitor {
     /** Nesting depth per thread, shared by all dprint monitors so indentation spans classes. */
@@ -43,12 +44,14 @@ final class DprintMonitor implements MethodMonitor {
 
     @Override
     public void exit(int ident) {
-        print(leave(), "< " + method(ident));
+        Throwable ending = EnhancedCodeSupport.endingThrowable();
+        print(leave(), "< " + method(ident) + (ending == null ? "" : " threw " + ending));
     }
 
     @Override
     public void exit(int ident, Object result) {
-        print(leave(), "< " + method(ident) + " = " + ValueFormat.format(result));
+        Throwable ending = EnhancedCodeSupport.endingThrowable();
+        print(leave(), "< " + method(ident) + (ending == null ? " = " + ValueFormat.format(result) : " threw " + ending));
     }
 
     @Override

@@ -21,6 +21,13 @@ public final class EnhancedCodeSupport {
 
     private static final MethodType MONITOR_TYPE = MethodType.methodType(MethodMonitor.class);
 
+    /**
+     * The throwable that ends the invocation whose exit is being reported on this thread, set
+     * only while {@link #failed} reports it: the exit itself carries a null result, which a
+     * printing monitor must not show as {@code = null}. Failures alone pay for it.
+     */
+    private static final ThreadLocal<Throwable> ENDING = new ThreadLocal<>();
+
     private EnhancedCodeSupport() {
     }
 
@@ -157,7 +164,13 @@ public final class EnhancedCodeSupport {
             long token) {
         if (monitor != null) {
             thrown(thrown, lastReported, monitor, ident);
-            monitor.exitWithToken(ident, token);
+            Throwable outer = ENDING.get();
+            ENDING.set(thrown);
+            try {
+                monitor.exitWithToken(ident, token);
+            } finally {
+                ENDING.set(outer);
+            }
         }
     }
 
@@ -166,8 +179,22 @@ public final class EnhancedCodeSupport {
             int ident, long token) {
         if (monitor != null) {
             thrown(thrown, lastReported, monitor, ident);
-            monitor.exitWithToken(ident, null, token);
+            Throwable outer = ENDING.get();
+            ENDING.set(thrown);
+            try {
+                monitor.exitWithToken(ident, null, token);
+            } finally {
+                ENDING.set(outer);
+            }
         }
+    }
+
+    /**
+     * During the exit of an invocation that ends by a throwable, that throwable; otherwise
+     * null. For the printing monitors, which show it in place of a result.
+     */
+    static Throwable endingThrowable() {
+        return ENDING.get();
     }
 
     /** The marker for redacted values: prints as {@code <redacted>}, equals only itself. */

@@ -36,6 +36,29 @@ class DefaultsTest {
     }
 
     @Test
+    void dprintShowsTheThrowableThatEndedAMethodNotANullResult() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        MethodMonitor dprint = MethodMonitorFactoryDefaults.dprint(new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .create(new ReaderFixture().getClass());
+
+        // What readInt's catch-all handler does when the method ends by an exception.
+        long token = dprint.enterWithToken(ReaderFixture.READ_INT, 7);
+        EnhancedCodeSupport.failedWithResult(new IllegalStateException("empty"), null, dprint, ReaderFixture.READ_INT,
+                token);
+        // A method that returns null still shows it.
+        dprint.exitWithToken(ReaderFixture.READ_INT, null, dprint.enterWithToken(ReaderFixture.READ_INT, 8));
+
+        String thread = "TF [" + Thread.currentThread().getName() + "] ";
+        assertEquals(List.of(
+                thread + "> org.tracingfacility.runtime.ReaderFixture.readInt(7)",
+                thread + "! org.tracingfacility.runtime.ReaderFixture.readInt threw java.lang.IllegalStateException: empty",
+                thread + "< org.tracingfacility.runtime.ReaderFixture.readInt threw java.lang.IllegalStateException: empty",
+                thread + "> org.tracingfacility.runtime.ReaderFixture.readInt(8)",
+                thread + "< org.tracingfacility.runtime.ReaderFixture.readInt = null"),
+                List.of(bytes.toString(StandardCharsets.UTF_8).split(System.lineSeparator())));
+    }
+
+    @Test
     void dprintPrintsEveryEventIndentedByNesting() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         MethodMonitorRegistry.register(IO.class, MethodMonitorFactoryDefaults.dprint(
@@ -60,7 +83,7 @@ class DefaultsTest {
                 thread + "< org.tracingfacility.runtime.ReaderFixture.marshal = 9",
                 thread + "> org.tracingfacility.runtime.ReaderFixture.readFails()",
                 thread + "! org.tracingfacility.runtime.ReaderFixture.readFails threw java.io.IOException: disk gone",
-                thread + "< org.tracingfacility.runtime.ReaderFixture.readFails"),
+                thread + "< org.tracingfacility.runtime.ReaderFixture.readFails threw java.io.IOException: disk gone"),
                 List.of(bytes.toString(StandardCharsets.UTF_8).split(System.lineSeparator())));
     }
 

@@ -55,7 +55,7 @@ class JfrTest {
         assertEquals("java.io.IOException", traces.get(2).getString("exception"));
 
         RecordedEvent timing = ofType(events, TIMING).stream()
-                .filter(e -> e.getString("method").equals("org.tracingfacility.runtime.ReaderFixture.marshal()"))
+                .filter(e -> e.getString("method").equals("org.tracingfacility.runtime.ReaderFixture.marshal(long,long)"))
                 .reduce((first, last) -> last)
                 .orElseThrow(() -> new AssertionError("no timing event for marshal in " + events));
         assertEquals(2, timing.getLong("invocations"));

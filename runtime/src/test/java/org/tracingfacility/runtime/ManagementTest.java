@@ -104,7 +104,7 @@ class ManagementTest {
         }
         String table = bean.getTimingReport();
         assertTrue(table.contains("Timed Method"), table);
-        assertTrue(table.matches("(?s).*\norg\\.tracingfacility\\.runtime\\.ReaderFixture\\.readInt\\(\\) +10 .*"), table);
+        assertTrue(table.matches("(?s).*\norg\\.tracingfacility\\.runtime\\.ReaderFixture\\.readInt\\(int\\) +10 .*"), table);
         bean.clearTiming();
         assertFalse(bean.getTimingReport().contains("readInt"));
     }

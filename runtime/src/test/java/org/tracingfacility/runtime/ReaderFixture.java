@@ -59,10 +59,7 @@ final class ReaderFixture {
         try {
             result = value * 2;
         } catch (Throwable t) {
-            if (mm != null) {
-                mm.exception(READ_INT, t);
-                mm.exitWithToken(READ_INT, null, token);
-            }
+            EnhancedCodeSupport.failedWithResult(t, null, mm, READ_INT, token);
             throw t;
         }
         if (mm != null) {
@@ -78,16 +75,14 @@ final class ReaderFixture {
         if (mm != null) {
             token = mm.enterWithToken(READ_FAILS, EnhancedCodeSupport.NO_ARGS);
         }
+        Throwable lastReported = null;
         try {
             IOException thrown = new IOException("disk gone");
-            if (mm != null) {
-                mm.exception(READ_FAILS, thrown); // an explicit throw is reported before it happens
-            }
+            lastReported = thrown;
+            EnhancedCodeSupport.thrown(thrown, null, mm, READ_FAILS); // reported before it happens
             throw thrown;
         } catch (Throwable t) {
-            if (mm != null) {
-                mm.exitWithToken(READ_FAILS, token);
-            }
+            EnhancedCodeSupport.failed(t, lastReported, mm, READ_FAILS, token);
             throw t;
         }
     }
@@ -105,10 +100,7 @@ final class ReaderFixture {
             endMarshal(mm, MARSHAL);
             note("done", value, mm, MARSHAL);
         } catch (Throwable t) {
-            if (mm != null) {
-                mm.exception(MARSHAL, t);
-                mm.exitWithToken(MARSHAL, null, token);
-            }
+            EnhancedCodeSupport.failedWithResult(t, null, mm, MARSHAL, token);
             throw t;
         }
         if (mm != null) {

@@ -39,7 +39,7 @@ public final class TimingClockMain {
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
 
         TimingReport report = timing.report();
-        TimingReport.Row marshal = report.row("org.tracingfacility.runtime.ReaderFixture.marshal()");
+        TimingReport.Row marshal = report.row("org.tracingfacility.runtime.ReaderFixture.marshal(long,long)");
         for (String line : report.toString().split("\n")) {
             if (line.startsWith("Clock: ")) {
                 System.out.println(line);

@@ -17,9 +17,9 @@ import org.tracingfacility.runtime.timing.TimingReport;
 
 @ExtendWith(RegistryCleanup.class)
 class TimingTest {
-    private static final String MARSHAL = "org.tracingfacility.runtime.ReaderFixture.marshal()";
+    private static final String MARSHAL = "org.tracingfacility.runtime.ReaderFixture.marshal(long,long)";
     private static final String MARSHAL_INTERVAL = "org.tracingfacility.runtime.ReaderFixture [marshal]";
-    private static final String READ_INT = "org.tracingfacility.runtime.ReaderFixture.readInt()";
+    private static final String READ_INT = "org.tracingfacility.runtime.ReaderFixture.readInt(int)";
     private static final long SLEEP_MILLIS = 20;
 
     @Test
@@ -56,7 +56,7 @@ class TimingTest {
         assertTrue(interval.totalNanos() <= marshal.totalNanos(), "the interval lies inside the method");
 
         assertEquals(1000, report.row(READ_INT).invocations());
-        assertNull(report.row("org.tracingfacility.runtime.ReaderFixture.startMarshal()"),
+        assertNull(report.row("org.tracingfacility.runtime.ReaderFixture.startMarshal(MethodMonitor,int)"),
                 "info methods are points, not timed methods");
         assertEquals(MARSHAL, report.rows().get(0).name(), "slowest mean first");
     }
@@ -146,6 +146,54 @@ class TimingTest {
         new ReaderFixture().readInt(0);
         assertEquals(2L * calls + 1003, timing.report().row(READ_INT).invocations());
         assertEquals(2L * calls + 1003, timing.report().row(READ_INT).invocations(), "and counts each once");
+    }
+
+    @Test
+    void methodsAreNamedWithTheirParameterTypesAndOverloadsOnce() {
+        new Cart(); // registers, as its enhanced static initializer would
+        TimingFactory timing = new TimingFactory();
+        MethodMonitor monitor = timing.create(Cart.class);
+        for (int ident = 0; ident < Cart.NAMES.length; ident++) {
+            monitor.exitWithToken(ident, null, monitor.enterWithToken(ident));
+        }
+
+        List<String> names = new java.util.ArrayList<>();
+        timing.report().rows().forEach(row -> names.add(row.name()));
+        names.sort(null);
+        String cart = Cart.class.getName();
+        assertEquals(List.of(cart + ".<init>()", cart + ".checkout(String)", cart + ".join(int[],char)",
+                cart + ".join(long[],char)", cart + ".total()"), names);
+    }
+
+    /**
+     * A class as the registry sees it once enhanced: its tracing names, the overloads of
+     * {@code join} told apart by the enhancer, {@code sum} renamed by {@code @TracingName}.
+     */
+    @IO
+    static final class Cart {
+        static final String[] NAMES = {"<init>", "checkout", "join(int[],char)", "join(long[],char)", "total"};
+
+        static {
+            EnhancedCodeSupport.registerClass(Cart.class, NAMES.clone(), new Class<?>[] {IO.class},
+                    new SynchronizedHolder<?>[] {new SynchronizedHolder<MethodMonitor>()});
+        }
+
+        String checkout(String customer) {
+            return customer;
+        }
+
+        static String join(int[] values, char separator) {
+            return "" + values.length + separator;
+        }
+
+        static String join(long[] values, char separator) {
+            return "" + values.length + separator;
+        }
+
+        @org.tracingfacility.annotation.TracingName("total")
+        int sum() {
+            return 0;
+        }
     }
 
     @Test

@@ -21,8 +21,8 @@ import org.tracingfacility.runtime.timing.TimingReport;
  */
 @ExtendWith(RegistryCleanup.class)
 class TokenProtocolTest {
-    private static final String DEPTH = "org.tracingfacility.runtime.NestingFixture.depth()";
-    private static final String FAIL = "org.tracingfacility.runtime.NestingFixture.fail()";
+    private static final String DEPTH = "org.tracingfacility.runtime.NestingFixture.depth(int,long)";
+    private static final String FAIL = "org.tracingfacility.runtime.NestingFixture.fail(String)";
 
     /** Hands out 1, 2, 3, … as tokens and records which exit got which. */
     static final class TokenRecorder implements MethodMonitor {

@@ -2,8 +2,8 @@ package org.tracingfacility.runtime.timing;
 
 /**
  * Log-linear buckets for durations in the clock's unit (nanoseconds, or ticks of JFR's
- * counter): exact below 8, then eight buckets per power of two, so a percentile read from
- * the buckets is within 6.25% of the true value. Durations from 2^46 up (7.8 hours of
+ * counter): exact below 16, then eight buckets per power of two, so a percentile read from
+ * the buckets is within an eighth of the true value. Durations from 2^46 up (7.8 hours of
  * 2.5 GHz ticks, 19.5 hours of nanoseconds) share the last bucket.
  */
 final class Histogram {
@@ -38,32 +38,41 @@ final class Histogram {
         return (1L << exponent) + (sub << (exponent - SUB_BUCKET_BITS));
     }
 
-    /** The middle of a bucket: the estimate reported for durations that fell in it. */
-    static long midpoint(int bucket) {
-        if (bucket < SUB_BUCKETS) {
-            return bucket;
-        }
-        long low = lowerBound(bucket);
-        long width = 1L << (bucket / SUB_BUCKETS + SUB_BUCKET_BITS - 1 - SUB_BUCKET_BITS);
-        return low + width / 2;
+    /** The smallest duration above a bucket: the lower bound of the next one. */
+    static long upperBound(int bucket) {
+        return bucket == BUCKETS - 1 ? Long.MAX_VALUE : lowerBound(bucket + 1);
     }
 
     /**
      * The estimate of the {@code fraction} quantile (0..1) of the durations counted in
-     * {@code counts[offset .. offset + BUCKETS)}; 0 if there are none.
+     * {@code counts[offset .. offset + BUCKETS)}, whose exact minimum and maximum are known;
+     * 0 if there are none.
+     *
+     * <p>The quantile is the duration of rank {@code ceil(fraction * total)}. Within the
+     * bucket that holds that rank, durations are taken as spread evenly over the part of the
+     * bucket that lies within [minimum, maximum], and the estimate is interpolated there: it
+     * never leaves [minimum, maximum], a bucket holding only the minimum does not pull every
+     * percentile down to it, and a bucket's durations are not all reported as its middle.
+     * The error is at most the width of one bucket, an eighth of the value.
      */
-    static long quantile(long[] counts, int offset, long total, double fraction) {
+    static long quantile(long[] counts, int offset, long total, double fraction, long minimum, long maximum) {
         if (total <= 0) {
             return 0;
         }
-        long rank = Math.max(1, (long) Math.ceil(fraction * total));
-        long seen = 0;
+        long rank = Math.min(total, Math.max(1, (long) Math.ceil(fraction * total)));
+        long below = 0;
         for (int b = 0; b < BUCKETS; b++) {
-            seen += counts[offset + b];
-            if (seen >= rank) {
-                return midpoint(b);
+            long inBucket = counts[offset + b];
+            if (below + inBucket >= rank) {
+                long low = Math.max(lowerBound(b), minimum);
+                long high = Math.max(low, Math.min(upperBound(b) - 1, maximum));
+                // The bucket's first rank is its low end, its last rank its high end (exact
+                // for the minimum and maximum); a lone duration, the middle.
+                double position = inBucket == 1 ? 0.5 : (double) (rank - below - 1) / (inBucket - 1);
+                return low + Math.round((high - low) * position);
             }
+            below += inBucket;
         }
-        return midpoint(BUCKETS - 1);
+        return maximum;
     }
 }

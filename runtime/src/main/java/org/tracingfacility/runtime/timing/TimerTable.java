@@ -15,6 +15,7 @@ final class TimerTable {
 
     static final class Timer {
         final String className;
+        /** A method's {@linkplain MethodLabels label}, an interval's name. */
         final String name;
         final Kind kind;
 
@@ -27,7 +28,7 @@ final class TimerTable {
         /** As {@code jfr view method-timing} shows a method; intervals in brackets. */
         String displayName() {
             if (kind == Kind.METHOD) {
-                return className + "." + name + "()";
+                return className + "." + name;
             }
             return className + " [" + (name.isEmpty() ? "interval" : name) + "]";
         }

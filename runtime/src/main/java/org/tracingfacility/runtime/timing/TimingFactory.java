@@ -59,13 +59,14 @@ public final class TimingFactory implements MethodMonitorFactory {
     public MethodMonitor create(Class<?> cls) {
         List<String> names = MethodMonitorRegistry.getMethodNames(cls);
         Map<String, InfoMethod> infoMethods = infoMethods(cls);
+        MethodLabels labels = MethodLabels.of(cls);
         int[] methodTimers = new int[names.size()];
         int[] intervalTimers = new int[names.size()];
         for (int ident = 0; ident < names.size(); ident++) {
             String name = names.get(ident);
             InfoMethod info = infoMethods.get(name);
             if (info == null) {
-                methodTimers[ident] = timers.index(cls, name, TimerTable.Kind.METHOD);
+                methodTimers[ident] = timers.index(cls, labels.label(name), TimerTable.Kind.METHOD);
                 intervalTimers[ident] = -1;
             } else {
                 methodTimers[ident] = -1;

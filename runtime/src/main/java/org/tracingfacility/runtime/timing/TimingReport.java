@@ -47,13 +47,16 @@ public final class TimingReport {
                     percentile(row, timed, 0.50), percentile(row, timed, 0.90), percentile(row, timed, 0.99));
         }
 
-        /** A percentile estimate in nanoseconds, kept within the exact minimum and maximum. */
+        /** A percentile estimate in nanoseconds, within the exact minimum and maximum. */
         private static long percentile(long[] row, long count, double fraction) {
-            long estimate = Histogram.quantile(row, TimerRow.BUCKETS, count, fraction);
-            return TimingClock.toNanos(Math.min(Math.max(estimate, row[TimerRow.MIN]), row[TimerRow.MAX]));
+            return TimingClock.toNanos(Histogram.quantile(row, TimerRow.BUCKETS, count, fraction,
+                    row[TimerRow.MIN], row[TimerRow.MAX]));
         }
 
-        /** {@code com.example.IOStream.readInt()} for a method, {@code com.example.IOStream [marshal]} for an interval. */
+        /**
+         * {@code com.example.Cart.checkout(String)} for a method (an overload as the enhancer
+         * names it, {@code join(int[],char)}), {@code com.example.IOStream [marshal]} for an interval.
+         */
         public String name() {
             return name;
         }
@@ -85,7 +88,10 @@ public final class TimingReport {
             return maximum;
         }
 
-        /** Median, from the histogram: within 6.25% of the true value. */
+        /**
+         * Median, interpolated within its histogram bucket: within an eighth of the true
+         * value, and never outside [minimum, maximum].
+         */
         public long p50Nanos() {
             return p50;
         }

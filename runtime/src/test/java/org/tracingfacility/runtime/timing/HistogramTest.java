@@ -42,11 +42,11 @@ class HistogramTest {
     private static void check(long nanos) {
         int bucket = Histogram.bucket(nanos);
         assertTrue(Histogram.lowerBound(bucket) <= nanos, nanos + " below its bucket " + bucket);
-        if (bucket + 1 < Histogram.BUCKETS) {
-            assertTrue(nanos < Histogram.lowerBound(bucket + 1), nanos + " above its bucket " + bucket);
+        assertTrue(nanos < Histogram.upperBound(bucket), nanos + " above its bucket " + bucket);
+        if (bucket < Histogram.BUCKETS - 1) { // the last one is open-ended
+            long width = Histogram.upperBound(bucket) - Histogram.lowerBound(bucket);
+            assertTrue(width <= Math.max(1, nanos / 8), nanos + " in a bucket " + width + " wide");
         }
-        long mid = Histogram.midpoint(bucket);
-        assertTrue(Math.abs(mid - nanos) <= nanos * 0.0625 + 0.5, nanos + " estimated as " + mid);
     }
 
     @Test
@@ -62,9 +62,49 @@ class HistogramTest {
         assertEquals(5_000_050_000L, row[TimerRow.TOTAL]);
         for (double q : new double[] {0.5, 0.9, 0.99}) {
             long exact = (long) (q * 100_000);
-            long estimate = Histogram.quantile(row, TimerRow.BUCKETS, count, q);
+            long estimate = Histogram.quantile(row, TimerRow.BUCKETS, count, q, row[TimerRow.MIN], row[TimerRow.MAX]);
             assertTrue(Math.abs(estimate - exact) <= exact * 0.0625, "p" + q + ": " + estimate + " vs " + exact);
         }
+    }
+
+    /**
+     * Durations of 1000 and 1020 share the bucket [960, 1024), whose middle (992) is below
+     * both: reported as the middle and then kept within [min, max], every percentile was the
+     * minimum, below the mean of 1012.
+     */
+    @Test
+    void percentilesAreInterpolatedWithinTheirBucket() {
+        long[] row = TimerRow.create();
+        for (int i = 0; i < 100; i++) {
+            TimerRow.record(row, i < 40 ? 1000 : 1020);
+        }
+        TimingReport.Row report = TimingReport.Row.of("m", row);
+        long mean = row[TimerRow.TOTAL] / 100;
+
+        assertEquals(1012, mean);
+        assertEquals(1010, quantile(row, 0.50), "between the minimum and the exact median, 1020");
+        assertEquals(1018, quantile(row, 0.90));
+        assertEquals(1020, quantile(row, 0.99), "not below the mean");
+        assertEquals(1000, quantile(row, 0.0), "the minimum, exactly");
+        assertEquals(1020, quantile(row, 1.0), "the maximum, exactly");
+        assertEquals(TimingClock.toNanos(1010), report.p50Nanos());
+    }
+
+    @Test
+    void aPercentileNeverLeavesTheMinimumAndMaximum() {
+        long[] row = TimerRow.create();
+        TimerRow.record(row, 100_003); // alone in the bucket [98304, 106496)
+        for (double q : new double[] {0.0, 0.5, 0.99, 1.0}) {
+            assertEquals(100_003, quantile(row, q));
+        }
+        TimerRow.record(row, 100_001);
+        assertEquals(100_001, quantile(row, 0.5));
+        assertEquals(100_003, quantile(row, 0.99));
+    }
+
+    private static long quantile(long[] row, double fraction) {
+        return Histogram.quantile(row, TimerRow.BUCKETS, TimerRow.invocations(row), fraction,
+                row[TimerRow.MIN], row[TimerRow.MAX]);
     }
 
     @Test
