@@ -10,7 +10,9 @@ package org.tracingfacility.runtime;
  *
  * <p>Monitors are called from application threads, concurrently, and on the application's
  * hot paths: they must be thread-safe and should be cheap. An exception thrown by a monitor
- * reaches the monitored method's caller.
+ * reaches the monitored method's caller. A monitor is never re-entered: events that its own
+ * work raises on its thread (a monitored {@code toString} of an argument it formats) are
+ * dropped, and counted by the management bean.
  *
  * <p>Enhanced code starts and ends an invocation with {@link #enterWithToken} and
  * {@link #exitWithToken(int, long)} / {@link #exitWithToken(int, Object, long)}, which by

@@ -46,11 +46,14 @@ public final class OperationTracer {
 
     /** The calls the current thread is in, outermost first, as {@code Class.method(args)}. */
     public static List<String> current() {
-        List<String> result = new ArrayList<>();
-        for (Frame frame : STACK.get()) {
-            result.add(frame.toString());
-        }
-        return result;
+        // Formatting an argument may run monitored code: as a monitor's own work, it is not traced.
+        return ReentryGuard.atWork(() -> {
+            List<String> result = new ArrayList<>();
+            for (Frame frame : STACK.get()) {
+                result.add(frame.toString());
+            }
+            return result;
+        });
     }
 
     /** {@link #current()} joined by {@code " > "}; empty when outside any traced call. */

@@ -213,9 +213,9 @@ final class Registry {
     }
 
     /**
-     * The monitor for a class under the given factories. A factory that fails leaves the class
-     * unmonitored (and says why) rather than failing the class's initialization or the
-     * registration of other classes.
+     * The monitor for a class under the given factories, {@linkplain ReentryGuard guarded}
+     * against its own events. A factory that fails leaves the class unmonitored (and says
+     * why) rather than failing the class's initialization or the registration of other classes.
      */
     private static MethodMonitor create(Class<?> cls, List<MethodMonitorFactory> factories) {
         if (factories.isEmpty()) {
@@ -225,7 +225,7 @@ final class Registry {
                 ? factories.get(0)
                 : MethodMonitorFactoryDefaults.compose(factories);
         try {
-            return factory.create(cls);
+            return ReentryGuard.guard(factory.create(cls), factories);
         } catch (RuntimeException e) {
             System.err.println("TF: " + factory + " could not create a monitor for " + cls.getName()
                     + "; the class stays unmonitored: " + e);

@@ -78,6 +78,11 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
     }
 
     @Override
+    public long getDroppedReentrantEvents() {
+        return ReentryGuard.dropped();
+    }
+
+    @Override
     public String getTimingReport() {
         return MethodMonitorFactoryDefaults.timing().report().toString();
     }

@@ -43,6 +43,13 @@ public interface TracingFacilityMXBean {
     /** Removes the factory of a group (simple or full annotation name). */
     void clear(String group);
 
+    /**
+     * How many events were dropped because a monitor's own work raised them on its thread
+     * (e.g. dprint formatting an argument whose {@code toString} is monitored): monitors are
+     * never re-entered.
+     */
+    long getDroppedReentrantEvents();
+
     /** The process-wide timing factory's table. */
     String getTimingReport();
 

@@ -53,6 +53,13 @@ final class TestGroups {
     @interface Nesting {
     }
 
+    /** The group of {@code ItemFixture}, whose {@code toString} is monitored. */
+    @MethodMonitorGroup
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface Items {
+    }
+
     /** An annotation that is not a TF group. */
     @Retention(RetentionPolicy.RUNTIME)
     @interface NotAGroup {
