@@ -1,5 +1,6 @@
 package org.tracingfacility.runtime;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +14,10 @@ import java.util.List;
  *     throw new IOException("while " + OperationTracer.describe(), e);
  * }
  * }</pre>
+ *
+ * <p>Chosen by name ({@code -Dtf.monitor=Group=operationTracer} or the management bean), it
+ * also prints each exception thrown in a traced call with the calls it was thrown in, on
+ * standard error or in the file {@code -Dtf.operationTracer.output} names.
  */
 public final class OperationTracer {
     /** One entered, not yet exited call. */
@@ -41,6 +46,11 @@ public final class OperationTracer {
 
     private static final ThreadLocal<ArrayList<Frame>> STACK = ThreadLocal.withInitial(ArrayList::new);
 
+    /** Where exceptions are reported with their calls, once chosen by name; null: nowhere. */
+    private static volatile PrintStream exceptionReport;
+    /** The exception last reported on this thread: reported where thrown, not at every frame it leaves. */
+    private static final ThreadLocal<Throwable> LAST_REPORTED = new ThreadLocal<>();
+
     private OperationTracer() {
     }
 
@@ -64,6 +74,15 @@ public final class OperationTracer {
     /** Forgets the current thread's nesting. */
     public static void clear() {
         STACK.get().clear();
+    }
+
+    /**
+     * From now on, prints each exception thrown in a traced call, once, where it is first
+     * reported, with the calls it was thrown in:
+     * {@code TF operationTracer [main]: java.io.IOException: disk gone in Cart.checkout("ann") > Payment.charge(12)}.
+     */
+    static void reportExceptionsTo(PrintStream out) {
+        exceptionReport = out;
     }
 
     static void push(Frame frame) {
@@ -111,6 +130,11 @@ public final class OperationTracer {
 
         @Override
         public void exception(int ident, Throwable thr) {
+            PrintStream out = exceptionReport;
+            if (out != null && LAST_REPORTED.get() != thr) {
+                LAST_REPORTED.set(thr);
+                out.println("TF operationTracer [" + Thread.currentThread().getName() + "]: " + thr + " in " + describe());
+            }
         }
 
         @Override

@@ -74,6 +74,7 @@ final class StartupConfiguration {
             }
             try {
                 MethodMonitorRegistry.register(GroupNames.resolve(groupName, loader), factory);
+                ExitReports.chosenByName(factory);
             } catch (IllegalArgumentException | SecurityException e) {
                 problems.add(e.getMessage());
             } catch (RuntimeException | LinkageError e) {

@@ -69,7 +69,9 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
 
     @Override
     public void register(String group, String factory) {
-        MethodMonitorRegistry.register(GroupNames.resolve(group, loader), FactoryNames.resolve(factory, loader));
+        MethodMonitorFactory named = FactoryNames.resolve(factory, loader);
+        MethodMonitorRegistry.register(GroupNames.resolve(group, loader), named);
+        ExitReports.chosenByName(named);
     }
 
     @Override

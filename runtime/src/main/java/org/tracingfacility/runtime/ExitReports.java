@@ -1,0 +1,81 @@
+package org.tracingfacility.runtime;
+
+import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Makes the built-in factories that keep their findings in memory visible when they are
+ * chosen by name ({@code -Dtf.monitor} or the management bean), where no code of the user's
+ * reads them: {@code timing} prints its table at exit, to standard error or to the file
+ * {@code -Dtf.timing.output} names; {@code operationTracer} prints, when an exception is
+ * thrown in a traced call, the calls it was thrown in, to standard error or to the file
+ * {@code -Dtf.operationTracer.output} names.
+ */
+final class ExitReports {
+    static final String TIMING_OUTPUT_PROPERTY = "tf.timing.output";
+    static final String OPERATION_TRACER_OUTPUT_PROPERTY = "tf.operationTracer.output";
+    /** How long exit may wait for the timing table; a stuck file system must not hold the JVM. */
+    private static final long EXIT_WAIT_MILLIS = 5_000;
+
+    private static final AtomicBoolean TIMING_ARMED = new AtomicBoolean();
+    private static final AtomicBoolean TRACER_ARMED = new AtomicBoolean();
+
+    private ExitReports() {
+    }
+
+    /** Arms the output of {@code factory} if it is one that has none of its own; once per kind. */
+    static void chosenByName(MethodMonitorFactory factory) {
+        if (factory == MethodMonitorFactoryDefaults.timing() && TIMING_ARMED.compareAndSet(false, true)) {
+            Thread hook = new Thread(ExitReports::writeTimingTableWithin, "TF timing table at exit");
+            try {
+                Runtime.getRuntime().addShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // The JVM is already exiting: nothing ran that the table could show.
+            }
+        } else if (factory == MethodMonitorFactoryDefaults.operationTracer()
+                && TRACER_ARMED.compareAndSet(false, true)) {
+            OperationTracer.reportExceptionsTo(new OutputProperty(OPERATION_TRACER_OUTPUT_PROPERTY).open());
+        }
+    }
+
+    /**
+     * The shutdown hook: writes the table on a daemon thread and waits for it a bounded time,
+     * so that exit is never held up for long, and never throws.
+     */
+    private static void writeTimingTableWithin() {
+        try {
+            Thread writer = new Thread(ExitReports::writeTimingTable, "TF timing table writer");
+            writer.setDaemon(true);
+            writer.start();
+            writer.join(EXIT_WAIT_MILLIS);
+            if (writer.isAlive()) {
+                System.err.println("TF: the timing table was not written within " + EXIT_WAIT_MILLIS + " ms; exiting without it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            System.err.println("TF: the timing table could not be written at exit: " + e);
+        }
+    }
+
+    private static void writeTimingTable() {
+        try {
+            String table = MethodMonitorFactoryDefaults.timing().report().toString();
+            OutputProperty output = new OutputProperty(TIMING_OUTPUT_PROPERTY);
+            PrintStream out = output.open();
+            out.print(table);
+            out.flush();
+            if (out != System.err) {
+                out.close();
+                if (out.checkError()) {
+                    System.err.println("TF: writing the timing table to " + output.file() + " failed; here it is:");
+                    System.err.print(table);
+                } else {
+                    System.err.println("TF: timing table written to " + output.file());
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            System.err.println("TF: the timing table could not be written at exit: " + e);
+        }
+    }
+}
