@@ -87,6 +87,12 @@ class ManagementTest {
     }
 
     @Test
+    void attachesAFactoryToASubgroupWithoutMethodMonitorGroup() {
+        bean.register("IOWrite", "noOp");
+        assertEquals(Map.of("org.tracingfacility.runtime.TestGroups$IOWrite", "noOp"), bean.getRegistrations());
+    }
+
+    @Test
     void attachesAFactoryOfAProviderOrByClassName() {
         bean.register("IORead", "printing");
         bean.register("IO", PrintingFactory.class.getName());
