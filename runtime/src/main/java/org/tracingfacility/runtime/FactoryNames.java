@@ -23,6 +23,7 @@ import java.util.ServiceLoader;
  * </ol>
  */
 final class FactoryNames {
+    private static final int MAX_PROVIDER_FAILURES = 32;
     private FactoryNames() {
     }
 
@@ -60,24 +61,25 @@ final class FactoryNames {
 
     /**
      * The providers on the class path by name; the first of a name wins, as on a class path.
-     * A provider that cannot be loaded is reported and skipped: the others still serve.
+     * A provider that cannot be loaded (a monitor module whose library is missing, say) is
+     * reported and skipped: the others still serve.
      */
     private static Map<String, MethodMonitorFactoryProvider> providers(ClassLoader loader) {
         Map<String, MethodMonitorFactoryProvider> byName = new LinkedHashMap<>();
         Iterator<MethodMonitorFactoryProvider> found =
                 ServiceLoader.load(MethodMonitorFactoryProvider.class, loader).iterator();
-        while (true) {
-            MethodMonitorFactoryProvider provider;
+        // The iterator moves past a provider that fails; the bound is for one that does not.
+        for (int failures = 0; failures < MAX_PROVIDER_FAILURES;) {
             try {
                 if (!found.hasNext()) {
                     break;
                 }
-                provider = found.next();
-            } catch (ServiceConfigurationError e) {
-                System.err.println("TF: a monitor factory provider is skipped: " + e.getMessage());
-                continue;
+                MethodMonitorFactoryProvider provider = found.next();
+                byName.putIfAbsent(provider.name(), provider);
+            } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+                failures++;
+                System.err.println("TF: a monitor factory provider is skipped: " + e);
             }
-            byName.putIfAbsent(provider.name(), provider);
         }
         return byName;
     }

@@ -1,17 +1,21 @@
 package org.tracingfacility.runtime;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +90,48 @@ class StartupConfigurationTest {
                         + " or the full name of a MethodMonitorFactory class with a public no-argument constructor"),
                 problems);
         assertNull(MethodMonitorRegistry.registeredFactory(IO.class));
+    }
+
+    /**
+     * A provider listed but absent, and one whose library is missing (as a monitor module
+     * without its OpenTelemetry jar): compiled here against an interface then deleted.
+     */
+    @Test
+    void providersThatCannotBeLoadedAreSaidAndSkipped(@TempDir Path dir) throws Exception {
+        Path source = dir.resolve("src/example");
+        Files.createDirectories(source);
+        Files.write(source.resolve("Library.java"), "package example; public interface Library {}".getBytes(UTF_8));
+        Files.write(source.resolve("NeedsLibrary.java"), String.join("\n",
+                "package example;",
+                "public class NeedsLibrary implements org.tracingfacility.runtime.MethodMonitorFactoryProvider, Library {",
+                "    public String name() { return \"needsLibrary\"; }",
+                "    public org.tracingfacility.runtime.MethodMonitorFactory create() { return null; }",
+                "}").getBytes(UTF_8));
+        Path classes = dir.resolve("classes");
+        int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
+                "-cp", System.getProperty("java.class.path"),
+                source.resolve("Library.java").toString(), source.resolve("NeedsLibrary.java").toString());
+        assertEquals(0, compiled);
+        Files.delete(classes.resolve("example/Library.class"));
+        Path services = classes.resolve("META-INF/services/" + MethodMonitorFactoryProvider.class.getName());
+        Files.createDirectories(services.getParent());
+        Files.write(services, "example.Missing\nexample.NeedsLibrary\n".getBytes(UTF_8));
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, LOADER)) {
+            System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+            List<String> problems = StartupConfiguration.applyMonitorProperty("IORead=printing", loader);
+            assertEquals(List.of(), problems);
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals("PrintingFactory(provided)", String.valueOf(MethodMonitorRegistry.registeredFactory(IORead.class)));
+        List<String> lines = List.of(said.toString(UTF_8).split(System.lineSeparator()));
+        assertEquals(2, lines.size(), lines.toString());
+        assertEquals("TF: a monitor factory provider is skipped: java.util.ServiceConfigurationError: "
+                + MethodMonitorFactoryProvider.class.getName() + ": Provider example.Missing not found", lines.get(0));
+        assertTrue(lines.get(1).startsWith("TF: a monitor factory provider is skipped: java.lang.NoClassDefFoundError: "
+                + "example/Library"), lines.get(1));
     }
 
     /** A factory class {@code -Dtf.monitor} cannot create: its constructor takes an argument. */
