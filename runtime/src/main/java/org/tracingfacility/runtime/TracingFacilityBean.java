@@ -69,8 +69,14 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
 
     @Override
     public void register(String group, String factory) {
+        Class<? extends Annotation> annotation = GroupNames.resolve(group, loader);
+        if (MethodMonitorRegistry.isLocked()) {
+            // Before a factory class named from outside is instantiated: locked means no effect at all.
+            throw new SecurityException("TF: the method monitor registry is locked; cannot register a factory on "
+                    + annotation.getName());
+        }
         MethodMonitorFactory named = FactoryNames.resolve(factory, loader);
-        MethodMonitorRegistry.register(GroupNames.resolve(group, loader), named);
+        MethodMonitorRegistry.register(annotation, named);
         ExitReports.chosenByName(named);
     }
 

@@ -1,11 +1,13 @@
 package org.tracingfacility.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.tracingfacility.runtime.TestGroups.IO;
 import org.tracingfacility.runtime.TestGroups.IORead;
@@ -29,7 +31,26 @@ class LockTest {
         assertSame(before, MethodMonitorRegistry.registeredFactory(IORead.class));
         assertNull(MethodMonitorRegistry.registeredFactory(IO.class));
 
+        // Through the bean, a factory class named from outside is not even created.
+        TracingFacilityBean bean = new TracingFacilityBean(LockTest.class.getClassLoader());
+        assertThrows(SecurityException.class, () -> bean.register("IO", CountedFactory.class.getName()));
+        assertEquals(0, CountedFactory.created.get());
+
         MethodMonitorRegistry.clear(IORead.class);
         assertNull(ReaderFixture.currentMonitor());
+    }
+
+    /** A factory class that counts its instances. */
+    public static final class CountedFactory implements MethodMonitorFactory {
+        static final AtomicInteger created = new AtomicInteger();
+
+        public CountedFactory() {
+            created.incrementAndGet();
+        }
+
+        @Override
+        public MethodMonitor create(Class<?> cls) {
+            return new NoOpMonitor(cls);
+        }
     }
 }
