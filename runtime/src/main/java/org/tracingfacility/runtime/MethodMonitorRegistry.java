@@ -116,7 +116,9 @@ public final class MethodMonitorRegistry {
     }
 
     /**
-     * The monitor in use for a class and one of its TF annotations, or null if none.
+     * The monitor in use for a class and one of its TF annotations, or null if none: the one
+     * enhanced code calls, which is the factory's monitor behind a guard that keeps it from
+     * being re-entered (monitors of {@code timing}, {@code jfr} and {@code noOp} need none).
      *
      * @throws IllegalArgumentException if {@code cls} is not a registered enhanced class or
      *     {@code annot} is not one of its TF annotations
