@@ -1,0 +1,46 @@
+package org.tracingfacility.micrometer;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The timers of one method: the one for calls that returned, made up front, and one per
+ * exception class that ended a call, made when first seen (the registry keeps one meter per
+ * name and tags, so monitors created again share them).
+ */
+final class MethodTimers {
+    private final MeterRegistry registry;
+    private final Tags tags;
+    private final boolean percentileHistogram;
+    private final double[] percentiles;
+    private final Timer success;
+    private final ConcurrentMap<Class<?>, Timer> failures = new ConcurrentHashMap<>();
+
+    MethodTimers(MeterRegistry registry, Tags tags, boolean percentileHistogram, double[] percentiles) {
+        this.registry = registry;
+        this.tags = tags;
+        this.percentileHistogram = percentileHistogram;
+        this.percentiles = percentiles;
+        this.success = timer("none", "success");
+    }
+
+    void record(long nanos, Throwable thrown) {
+        Timer timer = thrown == null
+                ? success
+                : failures.computeIfAbsent(thrown.getClass(), c -> timer(c.getSimpleName(), "error"));
+        timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private Timer timer(String exception, String outcome) {
+        return Timer.builder(MicrometerFactory.METRIC)
+                .description("Monitored method calls (TF)")
+                .tags(tags.and("exception", exception, "outcome", outcome))
+                .publishPercentileHistogram(percentileHistogram)
+                .publishPercentiles(percentiles.length == 0 ? null : percentiles)
+                .register(registry);
+    }
+}
