@@ -61,7 +61,10 @@ class ProfileTest {
         assertTrue(outer.inclusiveNanos() >= middle.inclusiveNanos() && middle.inclusiveNanos() >= leaf.inclusiveNanos());
         assertTrue(outer.exclusiveNanos() < sleep / 2, "the sleep is the leaf's own time: " + outer);
         assertEquals(all.inclusiveNanos(), all.children().stream().mapToLong(CallTree::inclusiveNanos).sum());
-        assertEquals(DEPTH, all.children().get(0).name(), "the most time first");
+        List<CallTree> top = all.children();
+        for (int i = 1; i < top.size(); i++) {
+            assertTrue(top.get(i - 1).inclusiveNanos() >= top.get(i).inclusiveNanos(), "the most time first: " + top);
+        }
     }
 
     @Test
@@ -149,15 +152,20 @@ class ProfileTest {
                 new ObjectName(TracingFacilityMXBean.OBJECT_NAME), TracingFacilityMXBean.class);
         MethodMonitorFactoryDefaults.profile().clear();
         bean.register("IO", "profile");
-        new WriterFixture().copy(3);
+        try {
+            new WriterFixture().copy(3);
 
-        assertTrue(bean.getProfileFolded().startsWith(COPY + " "), bean.getProfileFolded());
-        Path folded = dir.resolve("profile.folded");
-        assertEquals(folded.toAbsolutePath().toString(), bean.dumpProfile(folded.toString()));
-        assertTrue(Files.readString(folded).contains(COPY + ";" + READ_INT + " "));
-        Path html = dir.resolve("profile.html");
-        bean.dumpProfile(html.toString());
-        assertTrue(Files.readString(html).startsWith("<!DOCTYPE html>"));
+            assertTrue(bean.getProfileFolded().startsWith(COPY + " "), bean.getProfileFolded());
+            Path folded = dir.resolve("profile.folded");
+            assertEquals(folded.toAbsolutePath().toString(), bean.dumpProfile(folded.toString()));
+            assertTrue(Files.readString(folded).contains(COPY + ";" + READ_INT + " "));
+            Path html = dir.resolve("profile.html");
+            bean.dumpProfile(html.toString());
+            assertTrue(Files.readString(html).startsWith("<!DOCTYPE html>"));
+        } finally {
+            // Nothing left for the process-wide profile to write into the module at exit.
+            MethodMonitorFactoryDefaults.profile().clear();
+        }
     }
 
     @Test

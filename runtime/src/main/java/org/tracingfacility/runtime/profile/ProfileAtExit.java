@@ -31,7 +31,7 @@ public final class ProfileAtExit {
 
     private static void write(ProfileFactory factory, Path output) {
         try {
-            if (!factory.profile().children().isEmpty()) {
+            if (factory.profile().children().stream().anyMatch(c -> c.calls() > 0)) {
                 Path written = factory.write(output);
                 System.err.println("TF: profile written to " + written);
             }
