@@ -8,16 +8,18 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The timers of one method: the one for calls that returned, made up front, and one per
- * exception class that ended a call, made when first seen (the registry keeps one meter per
- * name and tags, so monitors created again share them).
+ * The timers of one method: one for calls that returned and one per exception class that
+ * ended a call, each registered when first needed, so a method never called (an info method,
+ * say) shows no series. The registry keeps one meter per name and tags, so monitors created
+ * again share them.
  */
 final class MethodTimers {
     private final MeterRegistry registry;
     private final Tags tags;
     private final boolean percentileHistogram;
     private final double[] percentiles;
-    private final Timer success;
+    /** Null until a call returns; a race registers the same meter twice, harmlessly. */
+    private volatile Timer success;
     private final ConcurrentMap<Class<?>, Timer> failures = new ConcurrentHashMap<>();
 
     MethodTimers(MeterRegistry registry, Tags tags, boolean percentileHistogram, double[] percentiles) {
@@ -25,13 +27,19 @@ final class MethodTimers {
         this.tags = tags;
         this.percentileHistogram = percentileHistogram;
         this.percentiles = percentiles;
-        this.success = timer("none", "success");
     }
 
     void record(long nanos, Throwable thrown) {
-        Timer timer = thrown == null
-                ? success
-                : failures.computeIfAbsent(thrown.getClass(), c -> timer(c.getSimpleName(), "error"));
+        Timer timer;
+        if (thrown == null) {
+            timer = success;
+            if (timer == null) {
+                timer = timer("none", "success");
+                success = timer;
+            }
+        } else {
+            timer = failures.computeIfAbsent(thrown.getClass(), c -> timer(c.getSimpleName(), "error"));
+        }
         timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
