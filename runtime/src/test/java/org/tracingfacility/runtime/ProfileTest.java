@@ -171,13 +171,7 @@ class ProfileTest {
     @Test
     void writtenAtExitToTheFileTheCommandLineNames(@TempDir Path dir) throws Exception {
         Path output = dir.resolve("run.folded");
-        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
-                "-Dtf.monitor=IO=profile", "-Dtf.profile.output=" + output, ForkedMain.class.getName(), "3");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String console = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), console);
-        assertEquals(List.of("copied 6", "TF: profile written to " + output), List.of(console.split(System.lineSeparator())));
+        assertEquals(List.of("copied 6", "TF: profile written to " + output), runForked(output));
         List<String> stacks = new ArrayList<>();
         for (String line : Files.readAllLines(output)) {
             stacks.add(line.substring(0, line.lastIndexOf(' ')));
@@ -185,5 +179,26 @@ class ProfileTest {
         stacks.sort(null);
         assertEquals(List.of(COPY, COPY + ";" + READ_INT, COPY + ";" + WRITE), stacks);
         assertNull(new ProfileFactory().profile().child(COPY), "a fresh factory has no profile");
+    }
+
+    @Test
+    void aFileThatCannotBeWrittenIsSaidInOneLineAndTheApplicationEndsNormally(@TempDir Path dir) throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("plain-file"), "x");
+        Path output = notADirectory.resolve("run.html");
+        List<String> console = runForked(output);
+        assertEquals(2, console.size(), console.toString());
+        assertEquals("copied 6", console.get(0));
+        assertTrue(console.get(1).startsWith("TF: profile not written to " + output + ": "), console.get(1));
+    }
+
+    /** ForkedMain with {@code -Dtf.monitor=IO=profile}; its console lines (the JVM exits 0). */
+    private static List<String> runForked(Path output) throws Exception {
+        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
+                "-Dtf.monitor=IO=profile", "-Dtf.profile.output=" + output, ForkedMain.class.getName(), "3");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String console = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), console);
+        return List.of(console.split(System.lineSeparator()));
     }
 }
