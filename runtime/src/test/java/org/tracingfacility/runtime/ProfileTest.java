@@ -68,6 +68,33 @@ class ProfileTest {
     }
 
     @Test
+    void deepRecursionIsCutAtTheMaximumDepthAndStillExports() throws Exception {
+        ProfileFactory profile = new ProfileFactory();
+        MethodMonitorRegistry.register(Nesting.class, profile);
+        int calls = 2000;
+        Thread deep = new Thread(null, () -> {
+            try {
+                new NestingFixture().depth(calls - 1, 0);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }, "deep", 64L << 20);
+        deep.start();
+        deep.join();
+
+        CallTree node = profile.profile().child(DEPTH);
+        int levels = 0;
+        while (node != null) {
+            levels++;
+            assertEquals(1, node.calls());
+            node = node.child(DEPTH);
+        }
+        assertEquals(512, levels, "contexts kept; the calls below count as the deepest one's time");
+        assertEquals(512, profile.folded().split("\n").length);
+        assertTrue(profile.html("deep").contains("\"k\":[]"));
+    }
+
+    @Test
     void mergesTheTreesOfThreadsIncludingEndedOnes() throws Exception {
         ProfileFactory profile = new ProfileFactory();
         MethodMonitorRegistry.register(IO.class, profile);
