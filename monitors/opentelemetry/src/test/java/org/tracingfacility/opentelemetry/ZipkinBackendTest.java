@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,7 +167,7 @@ class ZipkinBackendTest {
     }
 
     private static List<String> annotations(JsonNode span) {
-        List<String> values = new java.util.ArrayList<>();
+        List<String> values = new ArrayList<>();
         for (JsonNode annotation : span.path("annotations")) {
             values.add(annotation.path("value").asText());
         }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -70,7 +71,7 @@ class FlameGraphBrowserTest {
         assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "a PNG screenshot");
     }
 
-    private static List<String> sorted(java.util.Set<String> names) {
+    private static List<String> sorted(Set<String> names) {
         List<String> list = new ArrayList<>(names);
         list.sort(null);
         return list;

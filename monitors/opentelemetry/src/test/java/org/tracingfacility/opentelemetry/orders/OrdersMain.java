@@ -1,5 +1,6 @@
 package org.tracingfacility.opentelemetry.orders;
 
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -29,7 +30,7 @@ public final class OrdersMain {
                 }
             }
             System.out.println(span.getName() + " <- " + parent + " "
-                    + span.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey("tf.arg.0")));
+                    + span.getAttributes().get(AttributeKey.stringKey("tf.arg.0")));
         }
     }
 }
