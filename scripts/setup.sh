@@ -12,6 +12,19 @@ if ! command -v gradle >/dev/null 2>&1; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gradle >/dev/null
 fi
 
+# The real backends of the monitor tests (monitors/): Prometheus scrapes the Micrometer
+# monitor's metrics, headless Chromium draws the profile's flame graph. (Zipkin's server
+# comes from Maven Central with the build.)
+missing_packages=()
+command -v prometheus >/dev/null 2>&1 || missing_packages+=(prometheus)
+command -v chromium >/dev/null 2>&1 || missing_packages+=(chromium)
+if [ "${#missing_packages[@]}" -gt 0 ]; then
+  echo "setup: installing Debian's ${missing_packages[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing_packages[@]}" >/dev/null
+fi
+
 # llvm-profdata of rustc's own LLVM: the release build optimizes tf-core with a
 # profile of a training run (scripts/native-release.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/llvm-profdata.sh"

@@ -9,11 +9,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.tracingfacility.runtime.jfr.JfrFactory;
+import org.tracingfacility.runtime.profile.ProfileAtExit;
+import org.tracingfacility.runtime.profile.ProfileFactory;
 import org.tracingfacility.runtime.timing.TimingFactory;
 
 /**
  * Ready-made factories. Each also has a name, for {@code -Dtf.monitor} and the management
- * bean: {@code noOp}, {@code dprint}, {@code operationTracer}, {@code timing}, {@code jfr}.
+ * bean: {@code noOp}, {@code dprint}, {@code operationTracer}, {@code timing}, {@code jfr},
+ * {@code profile}.
  */
 public final class MethodMonitorFactoryDefaults {
     private static final MethodMonitorFactory NO_OP = named("noOp", NoOpMonitor::new);
@@ -29,6 +32,11 @@ public final class MethodMonitorFactoryDefaults {
 
     private static final class SharedJfr {
         static final JfrFactory JFR = new JfrFactory();
+    }
+
+    /** Created on first use: it registers a shutdown hook that writes the profile. */
+    private static final class SharedProfile {
+        static final ProfileFactory PROFILE = ProfileAtExit.processWide();
     }
 
     private static final Map<String, Supplier<MethodMonitorFactory>> BY_NAME = byName();
@@ -100,6 +108,15 @@ public final class MethodMonitorFactoryDefaults {
         return SharedJfr.JFR;
     }
 
+    /**
+     * The process-wide calling-context profile: per thread, the tree of monitored calls with
+     * calls, inclusive and exclusive time; written at JVM exit as an HTML flame graph or folded
+     * stacks to the file {@code -Dtf.profile.output} names (default {@code tf-profile.html}).
+     */
+    public static ProfileFactory profile() {
+        return SharedProfile.PROFILE;
+    }
+
     /** The default factory of a name (case-insensitive), or null. */
     public static MethodMonitorFactory byName(String name) {
         Supplier<MethodMonitorFactory> factory = BY_NAME.get(name.toLowerCase(Locale.ROOT));
@@ -108,7 +125,7 @@ public final class MethodMonitorFactoryDefaults {
 
     /** The names {@link #byName} knows. */
     public static List<String> names() {
-        return List.of("noOp", "dprint", "operationTracer", "timing", "jfr");
+        return List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "profile");
     }
 
     private static Map<String, Supplier<MethodMonitorFactory>> byName() {
@@ -118,6 +135,7 @@ public final class MethodMonitorFactoryDefaults {
         map.put("operationtracer", MethodMonitorFactoryDefaults::operationTracer);
         map.put("timing", MethodMonitorFactoryDefaults::timing);
         map.put("jfr", MethodMonitorFactoryDefaults::jfr);
+        map.put("profile", MethodMonitorFactoryDefaults::profile);
         return map;
     }
 

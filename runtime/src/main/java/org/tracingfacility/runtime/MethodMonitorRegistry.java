@@ -80,6 +80,17 @@ public final class MethodMonitorRegistry {
     }
 
     /**
+     * The TF annotations (groups) a registered class carries, as its enhancement recorded them:
+     * what a monitor can report as the group of the class's methods.
+     *
+     * @throws IllegalArgumentException if {@code cls} is not registered
+     */
+    public static List<Class<? extends Annotation>> getGroups(Class<?> cls) {
+        Objects.requireNonNull(cls, "cls");
+        return REGISTRY.groups(cls);
+    }
+
+    /**
      * The identifier of a tracing name in a registered class, or -1 if the class has no
      * method of that name.
      *

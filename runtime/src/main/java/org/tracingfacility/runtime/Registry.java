@@ -121,6 +121,19 @@ final class Registry {
         }
     }
 
+    /** The TF annotations a registered class declared, in registration order. */
+    List<Class<? extends Annotation>> groups(Class<?> cls) {
+        synchronized (lock) {
+            List<Class<? extends Annotation>> result = new ArrayList<>();
+            for (MonitorBinding binding : registeredClass(cls).bindings.values()) {
+                if (binding.holder != null) {
+                    result.add(binding.annotation);
+                }
+            }
+            return result;
+        }
+    }
+
     int identifier(Class<?> cls, String name) {
         synchronized (lock) {
             return registeredClass(cls).identifier(name);

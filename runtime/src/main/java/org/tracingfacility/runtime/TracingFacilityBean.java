@@ -1,7 +1,9 @@
 package org.tracingfacility.runtime;
 
+import java.io.IOException;
 import java.lang.annotation.Annotation;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,5 +100,15 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
     @Override
     public void clearTiming() {
         MethodMonitorFactoryDefaults.timing().clear();
+    }
+
+    @Override
+    public String getProfileFolded() {
+        return MethodMonitorFactoryDefaults.profile().folded();
+    }
+
+    @Override
+    public String dumpProfile(String file) throws IOException {
+        return MethodMonitorFactoryDefaults.profile().write(Paths.get(file)).toString();
     }
 }

@@ -1,5 +1,6 @@
 package org.tracingfacility.runtime;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -55,4 +56,15 @@ public interface TracingFacilityMXBean {
 
     /** Forgets the process-wide timing factory's statistics. */
     void clearTiming();
+
+    /** The process-wide profile ({@code profile}) as folded stacks. */
+    String getProfileFolded();
+
+    /**
+     * Writes the process-wide profile to a file: an HTML flame graph for {@code .html}, folded
+     * stacks otherwise.
+     *
+     * @return the absolute path written
+     */
+    String dumpProfile(String file) throws IOException;
 }

@@ -1,0 +1,14 @@
+package org.tracingfacility.micrometer.shop;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.tracingfacility.annotation.MethodMonitorGroup;
+
+/** The shop's stock look-ups. */
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+@MethodMonitorGroup
+public @interface Stock {
+}

@@ -1,0 +1,68 @@
+package org.tracingfacility.runtime.profile;
+
+import java.util.Arrays;
+
+/**
+ * One calling context of one thread: a monitored method reached through the path of its
+ * ancestors. Only the owning thread changes the tree; other threads read it when a profile is
+ * taken. Counters are plain fields (a profile taken while calls run may be a call behind);
+ * children are published through a volatile array that is replaced, never changed in place,
+ * so a reader sees fully built nodes.
+ */
+final class CallNode {
+    private static final CallNode[] NONE = new CallNode[0];
+
+    /** The frame of this context, or -1 for a thread's root. */
+    final int frame;
+    final CallNode parent;
+    private volatile CallNode[] children = NONE;
+    /** The child found last: a loop calling one method finds it without a scan. */
+    private CallNode lastChild;
+
+    long calls;
+    long inclusiveNanos;
+    /**
+     * When the running invocation of this context started. A context is entered at most once
+     * at a time on its thread (a recursive call is a child context), so one field suffices.
+     */
+    long startedAt;
+
+    CallNode(int frame, CallNode parent) {
+        this.frame = frame;
+        this.parent = parent;
+    }
+
+    /** The child context of {@code childFrame}, created on first use (the only allocation). */
+    CallNode child(int childFrame) {
+        CallNode last = lastChild;
+        if (last != null && last.frame == childFrame) {
+            return last;
+        }
+        CallNode[] current = children;
+        for (CallNode c : current) {
+            if (c.frame == childFrame) {
+                lastChild = c;
+                return c;
+            }
+        }
+        CallNode created = new CallNode(childFrame, this);
+        CallNode[] grown = Arrays.copyOf(current, current.length + 1);
+        grown[current.length] = created;
+        children = grown;
+        lastChild = created;
+        return created;
+    }
+
+    CallNode[] children() {
+        return children;
+    }
+
+    /** Zeroes the counters of this subtree; the contexts stay, so running calls still find them. */
+    void reset() {
+        calls = 0;
+        inclusiveNanos = 0;
+        for (CallNode c : children) {
+            c.reset();
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package org.tracingfacility.runtime.profile;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One self-contained HTML page (inline script and style, nothing fetched) drawing a
+ * {@link CallTree} as a flame graph: the template {@code flamegraph.html} beside this class,
+ * with the tree inserted as JSON.
+ */
+final class FlameGraphPage {
+    private static final String TEMPLATE = "flamegraph.html";
+    private static final String DATA = "/*TF_PROFILE_DATA*/";
+    private static final String TITLE = "/*TF_TITLE*/";
+
+    private FlameGraphPage() {
+    }
+
+    static String render(CallTree tree, String title) {
+        StringBuilder json = new StringBuilder();
+        appendJson(tree, json);
+        return template().replace(TITLE, escapeHtml(title)).replace(DATA, json);
+    }
+
+    private static String template() {
+        try (InputStream in = FlameGraphPage.class.getResourceAsStream(TEMPLATE)) {
+            if (in == null) {
+                throw new IllegalStateException(TEMPLATE + " is missing beside " + FlameGraphPage.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + TEMPLATE, e);
+        }
+    }
+
+    private static void appendJson(CallTree node, StringBuilder out) {
+        out.append("{\"n\":");
+        appendString(node.name(), out);
+        out.append(",\"c\":").append(node.calls())
+                .append(",\"i\":").append(node.inclusiveNanos())
+                .append(",\"e\":").append(node.exclusiveNanos())
+                .append(",\"k\":[");
+        boolean first = true;
+        for (CallTree child : node.children()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            appendJson(child, out);
+        }
+        out.append("]}");
+    }
+
+    /** A JSON string that is also safe inside a script element ({@code <} escaped). */
+    private static void appendString(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '"' || ch == '\\') {
+                out.append('\\').append(ch);
+            } else if (ch < 0x20 || ch == '<' || ch == '>' || ch == '&' || ch == 0x2028 || ch == 0x2029) {
+                out.append(String.format("\\u%04x", (int) ch));
+            } else {
+                out.append(ch);
+            }
+        }
+        out.append('"');
+    }
+
+    private static String escapeHtml(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

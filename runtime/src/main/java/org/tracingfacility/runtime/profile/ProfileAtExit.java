@@ -1,0 +1,63 @@
+package org.tracingfacility.runtime.profile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * Writes the process-wide profile (the factory {@code -Dtf.monitor=Group=profile} names) when
+ * the JVM exits, to the file {@code -Dtf.profile.output} names: HTML for {@code .html}, folded
+ * stacks otherwise; by default {@value #DEFAULT_OUTPUT} in the working directory. Nothing is
+ * written when nothing was profiled. A failure is reported in one line on standard error, and
+ * exit waits for the file at most {@value #EXIT_WAIT_MILLIS} ms (a stuck file system must not
+ * hold the JVM).
+ */
+public final class ProfileAtExit {
+    public static final String OUTPUT_PROPERTY = "tf.profile.output";
+    public static final String DEFAULT_OUTPUT = "tf-profile.html";
+    static final long EXIT_WAIT_MILLIS = 5_000;
+
+    private ProfileAtExit() {
+    }
+
+    /** A factory that writes its profile at exit to the file of {@code -Dtf.profile.output}. */
+    public static ProfileFactory processWide() {
+        ProfileFactory factory = new ProfileFactory();
+        Path output = Paths.get(System.getProperty(OUTPUT_PROPERTY, DEFAULT_OUTPUT));
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> writeWithin(factory, output), "TF profile at exit"));
+        } catch (IllegalStateException | SecurityException e) {
+            System.err.println("TF: the profile will not be written at exit: " + e);
+        }
+        return factory;
+    }
+
+    /** The shutdown hook: writes on a daemon thread and waits for it a bounded time; never throws. */
+    private static void writeWithin(ProfileFactory factory, Path output) {
+        try {
+            Thread writer = new Thread(() -> write(factory, output), "TF profile writer");
+            writer.setDaemon(true);
+            writer.start();
+            writer.join(EXIT_WAIT_MILLIS);
+            if (writer.isAlive()) {
+                System.err.println("TF: the profile was not written to " + output.toAbsolutePath() + " within "
+                        + EXIT_WAIT_MILLIS + " ms; exiting without it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            System.err.println("TF: the profile could not be written at exit: " + e);
+        }
+    }
+
+    private static void write(ProfileFactory factory, Path output) {
+        try {
+            if (factory.profile().children().stream().anyMatch(c -> c.calls() > 0)) {
+                Path written = factory.write(output);
+                System.err.println("TF: profile written to " + written);
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("TF: profile not written to " + output.toAbsolutePath() + ": " + e);
+        }
+    }
+}

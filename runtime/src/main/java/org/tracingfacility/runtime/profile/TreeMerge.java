@@ -1,0 +1,57 @@
+package org.tracingfacility.runtime.profile;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Sums calling-context trees of several threads, context by context (same path of frames). */
+final class TreeMerge {
+    private final int frame;
+    private long calls;
+    private long inclusiveNanos;
+    private final Map<Integer, TreeMerge> children = new LinkedHashMap<>();
+
+    TreeMerge() {
+        this(-1);
+    }
+
+    private TreeMerge(int frame) {
+        this.frame = frame;
+    }
+
+    /** Adds a thread's subtree (read while its thread may still be adding to it). */
+    void add(CallNode node) {
+        calls += node.calls;
+        inclusiveNanos += node.inclusiveNanos;
+        for (CallNode c : node.children()) {
+            children.computeIfAbsent(c.frame, TreeMerge::new).add(c);
+        }
+    }
+
+    void add(TreeMerge other) {
+        calls += other.calls;
+        inclusiveNanos += other.inclusiveNanos;
+        for (TreeMerge c : other.children.values()) {
+            children.computeIfAbsent(c.frame, TreeMerge::new).add(c);
+        }
+    }
+
+    /** The immutable tree, the root named {@code "all"}, frames named by {@code frames}. */
+    CallTree toTree(FrameTable frames) {
+        List<CallTree> kids = new ArrayList<>(children.size());
+        long childTime = 0;
+        for (TreeMerge c : children.values()) {
+            CallTree tree = c.toTree(frames);
+            childTime += tree.inclusiveNanos();
+            kids.add(tree);
+        }
+        kids.sort(Comparator.comparingLong(CallTree::inclusiveNanos).reversed());
+        if (frame < 0) {
+            return new CallTree("all", 0, childTime, 0, kids);
+        }
+        return new CallTree(frames.name(frame), calls, inclusiveNanos,
+                Math.max(0, inclusiveNanos - childTime), kids);
+    }
+}
