@@ -103,6 +103,11 @@ pub struct TfMethod<'a> {
 }
 
 impl TfMethod<'_> {
+    /// Chosen by a filter only: TF may leave it as it is when it cannot enhance it.
+    pub fn is_selected(&self) -> bool {
+        matches!(self.role, Role::Monitored { selected: true, .. })
+    }
+
     pub fn signature(&self) -> String {
         format!("{}{}", self.name, self.descriptor)
     }
@@ -152,6 +157,29 @@ impl TfClass<'_> {
     }
 }
 
+impl<'a> TfClass<'a> {
+    /// The class without the methods at `indexes` (in the class's method
+    /// table): TF leaves them as they are. The others keep their tracing
+    /// names; identifiers and holder groups follow from the methods left.
+    pub fn without(&mut self, indexes: &[usize]) {
+        self.methods.retain(|m| !indexes.contains(&m.index));
+        self.holder_groups = holder_groups(&self.class_groups, &self.methods);
+        self.tracing_names = number_tracing_names(&mut self.methods);
+    }
+}
+
+/// The groups of the holder fields: the class's own and its monitored methods', sorted.
+fn holder_groups<'a>(class_groups: &[&'a str], methods: &[TfMethod<'a>]) -> Vec<&'a str> {
+    let mut groups: Vec<&str> = class_groups.to_vec();
+    groups.extend(methods.iter().filter_map(|m| match m.role {
+        Role::Monitored { group, .. } => Some(group),
+        Role::Info { .. } => None,
+    }));
+    groups.sort_unstable();
+    groups.dedup();
+    groups
+}
+
 /// Builds the TF view of `class`.
 pub fn build<'a>(
     class: &ClassFile<'a>,
@@ -190,13 +218,7 @@ pub fn build<'a>(
     }
     name_selected_overloads(&mut methods);
 
-    let mut holder_groups: Vec<&str> = class_groups.clone();
-    holder_groups.extend(methods.iter().filter_map(|m| match m.role {
-        Role::Monitored { group, .. } => Some(group),
-        Role::Info { .. } => None,
-    }));
-    holder_groups.sort_unstable();
-    holder_groups.dedup();
+    let holder_groups = holder_groups(&class_groups, &methods);
     let tracing_names = number_tracing_names(&mut methods);
     Ok(TfClass {
         internal_name,
