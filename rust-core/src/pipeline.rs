@@ -74,17 +74,16 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let known = cache.as_ref().map_or(&no_state, |c| &c.state);
     // Every class file found is scanned, also when some cannot be read.
     let files_found = found.files.len() as u64;
-    let mut listed = match pool.install(|| inventory::take(found.files, known, cache.is_some())) {
-        Ok(listed) => listed,
-        Err(errors) => {
-            report.classes_scanned = files_found;
-            report.classes_failed = errors.len() as u64;
+    let (mut listed, unreadable) = pool.install(|| inventory::take(found.files, known, cache.is_some()));
+    report.classes_scanned = files_found;
+    if !unreadable.is_empty() {
+        report.classes_failed = unreadable.len() as u64;
+        report.errors = unreadable;
+        if request.fail_on_error {
             report.classes_unchanged = files_found.saturating_sub(report.classes_failed);
-            report.errors = errors;
             return finish(report);
         }
-    };
-    report.classes_scanned = listed.len() as u64;
+    }
     report.annotations = inventory::tf_annotation_names(&listed);
     if request.verbose > 0 {
         for name in &report.annotations {

@@ -130,3 +130,24 @@ fn with_fail_on_error_false_every_class_without_errors_is_enhanced() {
     assert_eq!(report.classes_enhanced, 1);
     assert!(report.summary.ends_with("(FAILED: the classes with errors were left as they were)"), "{}", report.summary);
 }
+
+#[test]
+fn with_fail_on_error_false_a_class_file_that_cannot_be_read_does_not_stop_the_others() {
+    let work = tempfile::tempdir().unwrap();
+    let good = (
+        "t/Good.java".to_string(),
+        "package t; @A public class Good { @A public int twice(int x) { return 2 * x; } }".to_string(),
+    );
+    let classes = compile(work.path(), &[good]);
+    let truncated = [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 55, 0, 7];
+    std::fs::write(classes.join("t/Broken.class"), truncated).unwrap();
+    let good_before = read(&classes, "Good");
+
+    let report = run(&classes, &[], |r| r.fail_on_error = false);
+    assert!(!report.ok);
+    let [error] = report.errors.as_slice() else { panic!("one error: {:?}", report.errors) };
+    assert!(error.file.as_deref().unwrap().ends_with("Broken.class"), "{error:?}");
+    assert_eq!(std::fs::read(classes.join("t/Broken.class")).unwrap(), truncated);
+    assert_ne!(read(&classes, "Good"), good_before, "the readable class is enhanced");
+    assert_eq!((report.classes_scanned, report.classes_failed, report.classes_enhanced), (7, 1, 1));
+}
