@@ -4,7 +4,7 @@
 //! any classes a reference; operand stacks must agree in depth and category.
 #![forbid(unsafe_code)]
 
-use super::state::{self, Method, State, REFERENCE};
+use super::state::{self, Constants, Method, State, REFERENCE};
 use super::{falls_through, instructions, Offence, Rule};
 use crate::classfile::code::CodeAttribute;
 use crate::classfile::code_model::{Insn, Label};
@@ -15,7 +15,13 @@ use crate::classfile::stack_map::VType;
 /// Not an instruction boundary.
 const NONE: u32 = u32::MAX;
 
-pub(super) fn check(code: &CodeAttribute<'_>, start: State, method: &Method, pool: &mut PoolBuilder<'_>) -> Result<(), Offence> {
+pub(super) fn check(
+    code: &CodeAttribute<'_>,
+    start: State,
+    method: &Method,
+    pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
+) -> Result<(), Offence> {
     let decoded: Vec<(u32, Insn, u32)> = instructions(code).collect::<Result<_, _>>()?;
     // Instruction index by code offset.
     let mut index_of = vec![NONE; code.code.len()];
@@ -47,8 +53,7 @@ pub(super) fn check(code: &CodeAttribute<'_>, start: State, method: &Method, poo
     let mut states: Vec<Option<State>> = vec![None; decoded.len()];
     let mut pending = Vec::new();
     merge(&mut states, 0, &start, 0, &mut pending)?;
-    let mut scratch = Vec::new();
-    while let Some(i) = pending.pop() {
+        while let Some(i) = pending.pop() {
         let (Some((at, insn, next)), Some(Some(entry))) = (decoded.get(i), states.get(i)) else { continue };
         let (at, next) = (*at, *next);
         let mut current = entry.clone();
@@ -62,7 +67,7 @@ pub(super) fn check(code: &CodeAttribute<'_>, start: State, method: &Method, poo
             Ok::<(), Offence>(())
         };
         into_handlers(&current, &mut states, &mut pending)?;
-        current.execute(insn, at, method, pool, &mut scratch)?;
+        current.execute(insn, at, method, pool, constants)?;
         into_handlers(&current, &mut states, &mut pending)?;
         let mut targets = Vec::new();
         insn.for_each_target(|Label(t)| targets.push(t));

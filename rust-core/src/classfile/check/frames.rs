@@ -4,10 +4,9 @@
 //! exception handler covers is compared with its target's frame.
 #![forbid(unsafe_code)]
 
-use super::state::{self, Method, State};
+use super::state::{self, Constants, Method, State};
 use super::{agrees, agrees_locals, falls_through, instructions, Offence, Rule};
 use crate::classfile::attribute::name;
-use crate::classfile::class_file::ClassFile;
 use crate::classfile::code::CodeAttribute;
 use crate::classfile::code_model::{Insn, Label};
 use crate::classfile::opcodes as op;
@@ -18,12 +17,12 @@ use crate::classfile::stack_map::{self, to_slots, Frame, VType};
 const FRAME_BUDGET: usize = 1 << 22;
 
 pub(super) fn check(
-    _class: &ClassFile<'_>,
     code: &CodeAttribute<'_>,
     initial: &Frame,
     start: State,
     method: &Method,
     pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
 ) -> Result<(), Offence> {
     let frames = decode_frames(code, initial, method, pool)?;
     let frame_at = |offset: u32| frames.binary_search_by_key(&offset, |(o, _)| *o).ok().and_then(|i| frames.get(i));
@@ -47,8 +46,7 @@ pub(super) fn check(
     let mut compared = vec![0u64; handlers.len()];
     let mut next_frame = 0usize;
     let mut state = Some(start);
-    let mut scratch = Vec::new();
-    for decoded in instructions(code) {
+        for decoded in instructions(code) {
         let (at, insn, _) = decoded?;
         if let Some((offset, _)) = frames.get(next_frame).filter(|(o, _)| *o < at) {
             return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame inside an instruction".into() });
@@ -69,7 +67,7 @@ pub(super) fn check(
             return Err(missing(at, "code after an unconditional jump has no stack map frame".into()));
         };
         compare_with_handlers(current, at, &handlers, &mut compared, version)?;
-        current.execute(&insn, at, method, pool, &mut scratch)?;
+        current.execute(&insn, at, method, pool, constants)?;
         if changes_locals(&insn) {
             version += 1;
             compare_with_handlers(current, at, &handlers, &mut compared, version)?;

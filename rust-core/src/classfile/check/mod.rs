@@ -26,8 +26,8 @@ use super::code_model::{decode_at, Insn};
 use super::descriptor;
 use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
-use super::stack_map::{to_slots, Frame, VType};
-use state::{Method, State};
+use super::stack_map::{to_slots, VType};
+use state::{Constants, Method, State};
 
 /// Which rule a method's code breaks; [`Rule::id`] names it in diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,14 +85,25 @@ impl std::fmt::Display for Offence {
 /// `class`'s constant pool (shared by the methods of one class). A method
 /// without code passes.
 pub fn check_method(class: &ClassFile<'_>, member: &Member<'_>, pool: &mut PoolBuilder<'_>) -> Result<(), Offence> {
+    check_method_with(class, member, pool, &mut Constants::default())
+}
+
+/// [`check_method`] with what the class's other methods read of its pool.
+fn check_method_with(
+    class: &ClassFile<'_>,
+    member: &Member<'_>,
+    pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
+) -> Result<(), Offence> {
     let at_start = |e: super::ClassFileError| state::code_error(0, e);
     let Some(code) = class.code(member).map_err(at_start)? else { return Ok(()) };
     let name = member.name().map_err(at_start)?;
     let method_descriptor = member.descriptor().map_err(at_start)?;
     let is_static = member.access_flags & 0x0008 != 0;
     let constructor = name == "<init>";
-    let initial =
-        Frame::initial(class.this_class_index(), is_static, constructor, &method_descriptor, pool).map_err(at_start)?;
+    // java/lang/Object's constructor has no superclass constructor to call.
+    let this_uninitialized = constructor && class.this_class().map_err(at_start)? != "java/lang/Object";
+    let initial = state::initial_frame(is_static, this_uninitialized, &method_descriptor).map_err(at_start)?;
     let returns = match descriptor::split_method(&method_descriptor).map(|(_, r)| r) {
         Some("V") => None,
         Some(r) => Some(state::of_descriptor(r).map_err(at_start)?),
@@ -113,9 +124,9 @@ pub fn check_method(class: &ClassFile<'_>, member: &Member<'_>, pool: &mut PoolB
         });
     }
     if class.major_version() >= 50 {
-        frames::check(class, &code, &initial, start, &method, pool)
+        frames::check(&code, &initial, start, &method, pool, constants)
     } else {
-        flow::check(&code, start, &method, pool)
+        flow::check(&code, start, &method, pool, constants)
     }
 }
 
@@ -200,6 +211,7 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 /// each failing method's index in `written` with its offence.
 pub fn check_changed_methods(original: &ClassFile<'_>, written: &ClassFile<'_>) -> Vec<(usize, Offence)> {
     let mut pool = PoolBuilder::new(written.constant_pool().clone());
+    let mut constants = Constants::default();
     let mut offences = Vec::new();
     for (index, member) in written.methods().iter().enumerate() {
         let code = member.attribute(super::attribute_name::CODE);
@@ -207,7 +219,7 @@ pub fn check_changed_methods(original: &ClassFile<'_>, written: &ClassFile<'_>) 
         if code.is_none() || code.map(|c| c.data()) == before.map(|c| c.data()) {
             continue;
         }
-        if let Err(offence) = check_method(written, member, &mut pool) {
+        if let Err(offence) = check_method_with(written, member, &mut pool, &mut constants) {
             offences.push((index, offence));
         }
     }

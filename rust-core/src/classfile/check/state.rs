@@ -198,7 +198,7 @@ impl State {
         at: u32,
         method: &Method,
         pool: &mut PoolBuilder<'_>,
-        scratch: &mut Vec<VType>,
+        constants: &mut Constants,
     ) -> Result<(), Offence> {
         use VType::{Double, Float, Integer, Long};
         match insn {
@@ -220,7 +220,7 @@ impl State {
                     Constant::Float(_) => Float,
                     Constant::Long(_) => Long,
                     Constant::Double(_) => Double,
-                    Constant::Dynamic { .. } => field_type(*index, at, pool)?,
+                    Constant::Dynamic { .. } => constants.field(*index, at, pool)?,
                     _ => REFERENCE,
                 };
                 self.push(t, at, method)?;
@@ -240,9 +240,9 @@ impl State {
                     return Err(Self::offence(at, Rule::LocalType, format!("iinc of local {index}, which holds {}", name(self.local(index)))));
                 }
             }
-            Insn::Pool { opcode, index } => self.pool_instruction(*opcode, *index, at, method, pool, scratch)?,
-            Insn::InvokeInterface { index, .. } => self.invoke(op::INVOKEINTERFACE, *index, at, method, pool, scratch)?,
-            Insn::InvokeDynamic { index } => self.invoke(op::INVOKEDYNAMIC, *index, at, method, pool, scratch)?,
+            Insn::Pool { opcode, index } => self.pool_instruction(*opcode, *index, at, method, pool, constants)?,
+            Insn::InvokeInterface { index, .. } => self.invoke(op::INVOKEINTERFACE, *index, at, method, pool, constants)?,
+            Insn::InvokeDynamic { index } => self.invoke(op::INVOKEDYNAMIC, *index, at, method, pool, constants)?,
             Insn::NewArray { .. } => {
                 self.pop(Integer, at)?;
                 self.push(REFERENCE, at, method)?;
@@ -430,21 +430,21 @@ impl State {
         at: u32,
         method: &Method,
         pool: &mut PoolBuilder<'_>,
-        scratch: &mut Vec<VType>,
+        constants: &mut Constants,
     ) -> Result<(), Offence> {
         match opcode {
             op::GETSTATIC => {
-                let t = field_type(index, at, pool)?;
+                let t = constants.field(index, at, pool)?;
                 self.push(t, at, method)?;
             }
-            op::PUTSTATIC => drop(self.pop(field_type(index, at, pool)?, at)?),
+            op::PUTSTATIC => drop(self.pop(constants.field(index, at, pool)?, at)?),
             op::GETFIELD => {
-                let t = field_type(index, at, pool)?;
+                let t = constants.field(index, at, pool)?;
                 self.pop(REFERENCE, at)?;
                 self.push(t, at, method)?;
             }
             op::PUTFIELD => {
-                self.pop(field_type(index, at, pool)?, at)?;
+                self.pop(constants.field(index, at, pool)?, at)?;
                 // A constructor may set its own fields before super(...) (JVMS 4.10.1.9.putfield).
                 if self.stack.last() == Some(&VType::UninitializedThis) {
                     self.stack.pop();
@@ -452,7 +452,7 @@ impl State {
                     self.pop(REFERENCE, at)?;
                 }
             }
-            op::INVOKEVIRTUAL..=op::INVOKESTATIC => self.invoke(opcode, index, at, method, pool, scratch)?,
+            op::INVOKEVIRTUAL..=op::INVOKESTATIC => self.invoke(opcode, index, at, method, pool, constants)?,
             op::NEW => self.push(VType::Uninitialized(Label(at)), at, method)?,
             op::ANEWARRAY => {
                 self.pop(VType::Integer, at)?;
@@ -478,22 +478,14 @@ impl State {
         at: u32,
         method: &Method,
         pool: &mut PoolBuilder<'_>,
-        scratch: &mut Vec<VType>,
+        constants: &mut Constants,
     ) -> Result<(), Offence> {
-        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
-        scratch.clear();
-        let returns = descriptor::walk_method(&d, |t| {
-            scratch.push(of_field(t));
-            Ok(())
-        })
-        .map_err(|e| code_error(at, e))?;
-        for &t in scratch.iter().rev() {
+        let called = constants.method(index, at, pool)?;
+        for &t in constants.parameters(&called).iter().rev() {
             self.pop(t, at)?;
         }
         if opcode != op::INVOKESTATIC && opcode != op::INVOKEDYNAMIC {
-            let constructor = opcode == op::INVOKESPECIAL
-                && pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>";
-            if constructor {
+            if opcode == op::INVOKESPECIAL && called.constructor {
                 let receiver = self.pop_any_reference(at)?;
                 if !is_uninitialized(receiver) {
                     return Err(Self::offence(at, Rule::OperandType, "a constructor called on an initialized object".into()));
@@ -503,8 +495,8 @@ impl State {
                 self.pop(REFERENCE, at)?;
             }
         }
-        if let Some(t) = returns {
-            self.push(of_field(t), at, method)?;
+        if let Some(t) = called.returns {
+            self.push(t, at, method)?;
         }
         Ok(())
     }
@@ -540,9 +532,81 @@ fn conversion(opcode: u8) -> (VType, VType) {
     }
 }
 
-fn field_type(index: u16, at: u32, pool: &mut PoolBuilder<'_>) -> Result<VType, Offence> {
-    let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
-    descriptor::parse_field(&d).map(of_field).map_err(|e| code_error(at, e))
+/// What the check needs of a field or method reference, read once per
+/// class: the methods of a class mostly refer to the same few entries.
+#[derive(Debug, Clone, Copy)]
+enum Summary {
+    Unread,
+    Field(VType),
+    Method(Called),
+}
+
+/// A method an instruction calls: its parameters (a range of
+/// [`Constants::parameters`]), what it returns, and whether it is `<init>`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Called {
+    start: u32,
+    count: u16,
+    pub returns: Option<VType>,
+    pub constructor: bool,
+}
+
+/// Field and method references of one class's pool, summarized on first use.
+#[derive(Debug, Default)]
+pub(super) struct Constants {
+    summaries: Vec<Summary>,
+    parameters: Vec<VType>,
+}
+
+impl Constants {
+    fn summary(&mut self, index: u16) -> &mut Summary {
+        let i = usize::from(index);
+        if self.summaries.len() <= i {
+            self.summaries.resize(i + 1, Summary::Unread);
+        }
+        &mut self.summaries[i]
+    }
+
+    /// The verifier's type of field (or Dynamic constant) `index`.
+    fn field(&mut self, index: u16, at: u32, pool: &mut PoolBuilder<'_>) -> Result<VType, Offence> {
+        if let Summary::Field(t) = *self.summary(index) {
+            return Ok(t);
+        }
+        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
+        let t = descriptor::parse_field(&d).map(of_field).map_err(|e| code_error(at, e))?;
+        *self.summary(index) = Summary::Field(t);
+        Ok(t)
+    }
+
+    /// The method (or call site) `index` refers to.
+    fn method(&mut self, index: u16, at: u32, pool: &mut PoolBuilder<'_>) -> Result<Called, Offence> {
+        if let Summary::Method(called) = *self.summary(index) {
+            return Ok(called);
+        }
+        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
+        let start = self.parameters.len();
+        let parameters = &mut self.parameters;
+        let returns = descriptor::walk_method(&d, |t| {
+            parameters.push(of_field(t));
+            Ok(())
+        })
+        .map_err(|e| code_error(at, e))?;
+        let constructor = match pool.get(index).map_err(|e| code_error(at, e))? {
+            Constant::Methodref { .. } | Constant::InterfaceMethodref { .. } => {
+                pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>"
+            }
+            _ => false,
+        };
+        let count = (self.parameters.len() - start) as u16;
+        let called = Called { start: start as u32, count, returns: returns.map(of_field), constructor };
+        *self.summary(index) = Summary::Method(called);
+        Ok(called)
+    }
+
+    fn parameters(&self, called: &Called) -> &[VType] {
+        let start = called.start as usize;
+        self.parameters.get(start..start + usize::from(called.count)).unwrap_or_default()
+    }
 }
 
 pub(super) fn code_error(at: u32, e: crate::classfile::ClassFileError) -> Offence {
@@ -552,4 +616,23 @@ pub(super) fn code_error(at: u32, e: crate::classfile::ClassFileError) -> Offenc
 /// The verifier's type of a value of field descriptor `d`.
 pub(super) fn of_descriptor(d: &str) -> crate::classfile::error::Result<VType> {
     descriptor::parse_field(d).map(of_field)
+}
+
+/// A method's first frame (JVMS 4.10.1.6) as the check sees it: `this` (an
+/// uninitialized one in a constructor), then the parameters, every
+/// reference a reference of no particular class.
+pub(super) fn initial_frame(
+    is_static: bool,
+    this_uninitialized: bool,
+    method_descriptor: &str,
+) -> crate::classfile::error::Result<crate::classfile::stack_map::Frame> {
+    let mut locals = Vec::with_capacity(method_descriptor.len());
+    if !is_static {
+        locals.push(if this_uninitialized { VType::UninitializedThis } else { REFERENCE });
+    }
+    descriptor::walk_method(method_descriptor, |t| {
+        locals.push(of_field(t));
+        Ok(())
+    })?;
+    Ok(crate::classfile::stack_map::Frame { locals, stack: Vec::new() })
 }
