@@ -354,12 +354,7 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
         return;
     }
     if renamed {
-        let clashing = repeated(methods.iter().map(|m| &*m.tracing_name));
-        for (m, clashing) in methods.iter_mut().zip(clashing) {
-            if clashing && m.is_selected() && m.explicit_tracing_name.is_none() && m.tracing_name != m.name {
-                m.tracing_name = format!("{}({})", m.name, qualified_parameters(&m.descriptor)).into();
-            }
-        }
+        qualify_clashing_parameters(methods);
     }
     // Overloads that differ only in their return type (the JVM allows them;
     // generated code has them) need it in the name too.
@@ -368,6 +363,25 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
         if m.is_selected() && m.explicit_tracing_name.is_none() && clashing {
             let returns = split_method(&m.descriptor).map_or("V", |(_, returns)| returns);
             m.tracing_name = format!("{}:{}", m.tracing_name, readable_types(returns, false)).into();
+        }
+    }
+}
+
+/// Renamed overloads whose parameter lists read the same with simple type
+/// names but are not the same get qualified type names. (Overloads with the
+/// same parameters, told apart by their return types below, keep simple ones.)
+fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
+    let parameters = |m: &TfMethod| split_method(&m.descriptor).map_or("", |(p, _)| p).to_string();
+    // For each renamed tracing name: the parameters first seen, and whether others differ.
+    let mut seen: rustc_hash::FxHashMap<String, (String, bool)> = Default::default();
+    let renamed = |m: &TfMethod| m.is_selected() && m.explicit_tracing_name.is_none() && m.tracing_name != m.name;
+    for m in methods.iter().filter(|m| renamed(m)) {
+        let entry = seen.entry(m.tracing_name.to_string()).or_insert_with(|| (parameters(m), false));
+        entry.1 |= entry.0 != parameters(m);
+    }
+    for m in methods.iter_mut() {
+        if renamed(m) && seen.get(&*m.tracing_name).is_some_and(|(_, differ)| *differ) {
+            m.tracing_name = format!("{}({})", m.name, qualified_parameters(&m.descriptor)).into();
         }
     }
 }
@@ -534,6 +548,13 @@ mod tests {
                 "stream(q.Map$Entry[],p.Map$Entry[])",
             ]
         );
+        // Same parameters, other results: no qualification, the result tells them apart.
+        let same_parameters = vec![
+            method("m", "(Ljava/lang/Object;)I", true, None),
+            method("m", "(Ljava/lang/Object;)J", true, None),
+            method("m", "(I)V", true, None),
+        ];
+        assert_eq!(tracing_names(same_parameters), ["m(Object):int", "m(Object):long", "m(int)"]);
         let by_result = vec![method("m", "()I", true, None), method("m", "()J", true, None)];
         assert_eq!(tracing_names(by_result), ["m():int", "m():long"]);
         // No overload, but an annotated method took the name with @TracingName.
