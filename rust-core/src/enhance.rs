@@ -211,6 +211,13 @@ fn method_name(class: &ClassFile<'_>, index: usize) -> String {
     }
 }
 
+/// `TF_BENCH_WITHOUT_PRE_WRITE_CHECK` set: for measuring what the check costs
+/// (bench/enhance), never for a build — read once.
+fn pre_write_check_disabled() -> bool {
+    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISABLED.get_or_init(|| std::env::var_os("TF_BENCH_WITHOUT_PRE_WRITE_CHECK").is_some())
+}
+
 /// Why a class could not be written.
 enum Failed {
     /// Of the class as a whole.
@@ -245,8 +252,12 @@ fn write_class(
     schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
     let bytes = editor.to_bytes().map_err(Failed::Class)?;
     // Never write a class the engine cannot read back, nor a method that would not verify.
-    let written = ClassFile::parse_extending(&bytes, parsed)
-        .map_err(|e| Failed::Class(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;
+    let unreadable = |e| Failed::Class(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}")));
+    if pre_write_check_disabled() {
+        ClassFile::check_extending(&bytes, parsed).map_err(unreadable)?;
+        return Ok(bytes);
+    }
+    let written = ClassFile::parse_extending(&bytes, parsed).map_err(unreadable)?;
     let offences = check::check_changed_methods(parsed, &written);
     if !offences.is_empty() {
         let failures = offences

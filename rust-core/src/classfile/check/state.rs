@@ -200,7 +200,7 @@ impl State {
         pool: &mut PoolBuilder<'_>,
         constants: &mut Constants,
     ) -> Result<(), Offence> {
-        use VType::{Double, Float, Integer, Long};
+        use VType::Integer;
         match insn {
             Insn::Label(_) | Insn::Raw { .. } => {}
             Insn::Simple(o) if op::implicit_local(*o).is_some() => {
@@ -215,14 +215,7 @@ impl State {
             Insn::Simple(o) => self.simple(*o, at, method)?,
             Insn::Push { .. } => self.push(Integer, at, method)?,
             Insn::Ldc { index, .. } => {
-                let t = match pool.get(*index).map_err(|e| code_error(at, e))? {
-                    Constant::Integer(_) => Integer,
-                    Constant::Float(_) => Float,
-                    Constant::Long(_) => Long,
-                    Constant::Double(_) => Double,
-                    Constant::Dynamic { .. } => constants.field(*index, at, pool)?,
-                    _ => REFERENCE,
-                };
+                let t = constants.loaded(*index, at, pool)?;
                 self.push(t, at, method)?;
             }
             Insn::Local { opcode, index, .. } => {
@@ -537,6 +530,8 @@ fn conversion(opcode: u8) -> (VType, VType) {
 #[derive(Debug, Clone, Copy)]
 enum Summary {
     Unread,
+    /// What an `ldc` of a constant that is not Dynamic pushes.
+    Loaded(VType),
     Field(VType),
     Method(Called),
 }
@@ -575,6 +570,24 @@ impl Constants {
         let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
         let t = descriptor::parse_field(&d).map(of_field).map_err(|e| code_error(at, e))?;
         *self.summary(index) = Summary::Field(t);
+        Ok(t)
+    }
+
+    /// The type an `ldc` of entry `index` pushes.
+    fn loaded(&mut self, index: u16, at: u32, pool: &mut PoolBuilder<'_>) -> Result<VType, Offence> {
+        match *self.summary(index) {
+            Summary::Loaded(t) | Summary::Field(t) => return Ok(t),
+            _ => {}
+        }
+        let t = match pool.get(index).map_err(|e| code_error(at, e))? {
+            Constant::Integer(_) => VType::Integer,
+            Constant::Float(_) => VType::Float,
+            Constant::Long(_) => VType::Long,
+            Constant::Double(_) => VType::Double,
+            Constant::Dynamic { .. } => return self.field(index, at, pool),
+            _ => REFERENCE,
+        };
+        *self.summary(index) = Summary::Loaded(t);
         Ok(t)
     }
 

@@ -231,7 +231,7 @@ class EnhanceMojoTest {
         StringWriter diagnostics = new StringWriter();
         try (StandardJavaFileManager fileManager = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
             boolean compiled = javac.getTask(diagnostics, fileManager, null,
-                    List.of("--release", "11", "-d", classes.toString()), null,
+                    List.of("--release", "11", "-cp", classes.toString(), "-d", classes.toString()), null,
                     fileManager.getJavaFileObjectsFromPaths(files)).call();
             assertTrue(compiled, () -> "fixture did not compile:\n" + diagnostics);
         }
