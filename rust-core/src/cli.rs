@@ -25,6 +25,9 @@ Legal arguments are:
     -classpath <path>         Directories and jars (':'-separated) holding TF annotations used here
     -threads <n>              (default 0: one per core) Worker threads
     -cache <directory>        Incremental cache directory (default: none)
+    -failOnSkip <true|false>  (default false) Fail when a method selected by a filter cannot be enhanced
+                              (otherwise it is left as it was, with a warning)
+    -failOnError <true|false> (default true) Write nothing when a class has errors (false: write the others)
     -help                     Print this text
 ";
 
@@ -70,6 +73,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "filter" => request.filters.push(value.clone()),
             "classpath" => request.classpath.extend(value.split(':').filter(|p| !p.is_empty()).map(String::from)),
             "cache" => request.cache_dir = Some(value.clone()),
+            "failOnSkip" => request.fail_on_skip = boolean(name, value)?,
+            "failOnError" => request.fail_on_error = boolean(name, value)?,
             _ => return Err(format!("unknown argument -{name}")),
         }
     }
@@ -127,6 +132,9 @@ fn print_report(report: &EnhanceReport, out: &mut dyn Write, err: &mut dyn Write
     for line in &report.messages {
         let _ = writeln!(out, "{line}");
     }
+    for line in &report.warnings {
+        let _ = writeln!(err, "warning: {line}");
+    }
     for diagnostic in &report.errors {
         let _ = writeln!(err, "error: {diagnostic}");
     }
@@ -166,7 +174,7 @@ mod tests {
         let Ok(Command::Enhance(r)) = parse(&[]) else { panic!("no request") };
         assert_eq!(r.class_dir, ".");
         assert_eq!(r.resource_file.as_deref(), Some("tfannotations.properties"));
-        assert!(r.tracegen && !r.dry_run && !r.new_out && !r.debug);
+        assert!(r.tracegen && !r.dry_run && !r.new_out && !r.debug && !r.fail_on_skip && r.fail_on_error);
         assert_eq!(r.verbose, 0);
     }
 
@@ -174,7 +182,7 @@ mod tests {
     fn every_option() {
         let parsed = parse(&args(
             "-dir d -rf r.properties -tracegen false -dryrun TRUE -newout true -verbose 4 -debug true \
-             -filter a.B -filter G=::m -classpath x.jar:y -threads 2 -cache c",
+             -filter a.B -filter G=::m -classpath x.jar:y -threads 2 -cache c -failOnSkip true -failOnError false",
         ));
         let Ok(Command::Enhance(r)) = parsed else { panic!("no request") };
         assert_eq!(r.class_dir, "d");
@@ -184,6 +192,7 @@ mod tests {
         assert_eq!(r.filters, ["a.B", "G=::m"]);
         assert_eq!(r.classpath, ["x.jar", "y"]);
         assert_eq!(r.cache_dir.as_deref(), Some("c"));
+        assert!(r.fail_on_skip && !r.fail_on_error);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! (tracegen). Pure: bytes in, bytes or offences out; the pipeline writes.
 #![forbid(unsafe_code)]
 
+use crate::classfile::check;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
+use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
 use crate::request::Diagnostic;
 use crate::scan::ScannedClass;
@@ -16,6 +18,9 @@ use sha2::{Digest, Sha256};
 pub struct Settings {
     pub tracegen: bool,
     pub filters: Vec<String>,
+    /// A method selected by a filter that TF cannot enhance fails the run
+    /// instead of being left as it is. Shapes no output: not in the fingerprint.
+    pub fail_on_skip: bool,
 }
 
 impl Settings {
@@ -69,8 +74,12 @@ pub enum Outcome<'c> {
     Untouched,
     /// Already enhanced with these settings.
     Current,
-    /// The new bytes, and what TF made of the class (for `-debug`).
-    Enhanced { bytes: Vec<u8>, description: Description<'c> },
+    /// The new bytes, and what TF made of the class (for `-debug`); the
+    /// methods filters selected that TF left as they were, one warning each.
+    Enhanced { bytes: Vec<u8>, description: Description<'c>, skipped: Vec<Diagnostic> },
+    /// Every method TF would enhance was selected by a filter and had to be
+    /// left as it was: the class stays as it is, one warning per method.
+    Skipped(Vec<Diagnostic>),
 }
 
 /// What TF made of a class, as a line of text when displayed:
@@ -104,6 +113,12 @@ fn describe(tf: &model::TfClass) -> String {
     format!("{}: groups [{}]; {}", tf.binary_name(), tf.holder_groups.join(", "), methods.join(" "))
 }
 
+/// Enhances one class. A method TF cannot enhance (an offence of the
+/// spec's rules, a stage's error in it, or code the pre-write check
+/// rejects) fails the class when the user named it (a TF annotation, an info
+/// method); when only a filter selected it, it is left exactly as it was,
+/// the rest of the class enhanced without it, and reported as skipped
+/// (unless `settings.fail_on_skip`).
 pub fn enhance_class<'c>(
     class: &'c ScannedClass,
     groups: &'c Groups,
@@ -126,7 +141,7 @@ pub fn enhance_class<'c>(
         None => ClassFile::parse(&class.bytes),
     }
     .map_err(parse_error)?;
-    let tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
+    let mut tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
     if !tf.is_relevant() {
         return Ok(Outcome::Untouched);
     }
@@ -151,34 +166,107 @@ pub fn enhance_class<'c>(
             )]);
         }
     }
+    let mut skips = Skips::new(settings.fail_on_skip);
     if !upgrade {
         let offences = validate::validate(&parsed, &tf).map_err(parse_error)?;
-        if !offences.is_empty() {
-            return Err(offences.into_iter().map(|d| Diagnostic { file: file(), ..d }).collect());
+        let failures = offences.into_iter().map(|d| {
+            let methods = skip::methods_named(&tf, d.method.as_deref());
+            (methods, Diagnostic { file: file(), ..d })
+        });
+        skips.judge(&tf, failures.collect())?;
+        tf.without(&skips.indexes);
+    }
+    // Each round leaves out at least one more method, or ends.
+    loop {
+        if !tf.is_relevant() {
+            return Ok(if skips.warnings.is_empty() { Outcome::Untouched } else { Outcome::Skipped(skips.warnings) });
+        }
+        match write_class(&parsed, &tf, settings, upgrade, &fingerprint) {
+            Ok(bytes) => {
+                return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings });
+            }
+            Err(Failed::Class(e)) => return Err(vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))]),
+            Err(Failed::Methods(failures)) => {
+                let failures = failures
+                    .into_iter()
+                    .map(|(index, rule, message)| {
+                        let name = method_name(&parsed, index);
+                        let methods = skip::methods_at(&tf, index);
+                        (methods, diagnostic(Some(name), rule, message))
+                    })
+                    .collect();
+                skips.judge(&tf, failures)?;
+                tf.without(&skips.indexes);
+            }
         }
     }
-    let enhance_error = |e: ClassFileError| vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))];
-    let stage_error = |e: StageError| {
-        let method = e.method.map(|i| match parsed.methods().get(i) {
-            Some(m) => format!("{}{}", m.name().unwrap_or_default(), m.descriptor().unwrap_or_default()),
-            None => "<clinit>()V".to_string(), // the only method TF adds
-        });
-        vec![diagnostic(method, "enhance", format!("cannot be enhanced: {}", e.error))]
+}
+
+/// `name(descriptor)` of method `index` of `class`; past its methods, the
+/// one TF adds.
+fn method_name(class: &ClassFile<'_>, index: usize) -> String {
+    match class.methods().get(index) {
+        Some(m) => format!("{}{}", m.name().unwrap_or_default(), m.descriptor().unwrap_or_default()),
+        None => "<clinit>()V".to_string(), // the only method TF adds
+    }
+}
+
+/// `TF_BENCH_WITHOUT_PRE_WRITE_CHECK` set: for measuring what the check costs
+/// (bench/enhance), never for a build — read once.
+fn pre_write_check_disabled() -> bool {
+    static DISABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISABLED.get_or_init(|| std::env::var_os("TF_BENCH_WITHOUT_PRE_WRITE_CHECK").is_some())
+}
+
+/// Why a class could not be written.
+enum Failed {
+    /// Of the class as a whole.
+    Class(ClassFileError),
+    /// Of methods (by index): the rule and the sentence a user reads.
+    Methods(Vec<(usize, &'static str, String)>),
+}
+
+/// Stages 1 and 2 over `tf`, the class written, read back and its changed
+/// methods checked: the bytes, or what failed.
+fn write_class(
+    parsed: &ClassFile<'_>,
+    tf: &model::TfClass<'_>,
+    settings: &Settings,
+    upgrade: bool,
+    fingerprint: &str,
+) -> Result<Vec<u8>, Failed> {
+    let stage_error = |e: StageError| match e.method {
+        Some(index) => Failed::Methods(vec![(index, "enhance", format!("cannot be enhanced: {}", e.error))]),
+        None => Failed::Class(e.error),
     };
-    let mut editor = ClassEditor::new(&parsed);
+    let mut editor = ClassEditor::new(parsed);
     editor.pool.set_known_texts(protocol::pool_texts());
-    let mut bodies = Bodies::for_class(&tf, settings.tracegen);
+    let mut bodies = Bodies::for_class(tf, settings.tracegen);
     if !upgrade {
-        schema::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
+        schema::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }
     if settings.tracegen {
-        tracegen::apply(&parsed, &tf, &mut editor, &mut bodies).map_err(stage_error)?;
+        tracegen::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }
     bodies.assemble_into(&mut editor).map_err(stage_error)?;
-    schema::mark_enhanced(&parsed, settings.stage(), &fingerprint, &mut editor).map_err(enhance_error)?;
-    let bytes = editor.to_bytes().map_err(enhance_error)?;
-    // Never write a class the engine cannot read back.
-    ClassFile::check_extending(&bytes, &parsed)
-        .map_err(|e| enhance_error(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}"))))?;
-    Ok(Outcome::Enhanced { bytes, description: Description(tf) })
+    schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
+    let bytes = editor.to_bytes().map_err(Failed::Class)?;
+    // Never write a class the engine cannot read back, nor a method that would not verify.
+    let unreadable = |e| Failed::Class(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}")));
+    if pre_write_check_disabled() {
+        ClassFile::check_extending(&bytes, parsed).map_err(unreadable)?;
+        return Ok(bytes);
+    }
+    let written = ClassFile::parse_extending(&bytes, parsed).map_err(unreadable)?;
+    let offences = check::check_changed_methods(parsed, &written);
+    if !offences.is_empty() {
+        let failures = offences
+            .into_iter()
+            .map(|(index, offence)| {
+                (index, offence.rule.id(), format!("the enhanced code would not verify, {offence}"))
+            })
+            .collect();
+        return Err(Failed::Methods(failures));
+    }
+    Ok(bytes)
 }

@@ -83,7 +83,7 @@ pub fn find(dir: &Path) -> Result<Found, Vec<Diagnostic>> {
 /// rayon pool. `known` is the cache's state (empty without a cache); `hash`
 /// says whether digests are wanted (only a cache needs them). Every unreadable
 /// or unparsable file is reported, not just the first.
-pub fn take(files: Vec<FoundFile>, known: &State, hash: bool) -> Result<Vec<Listed>, Vec<Diagnostic>> {
+pub fn take(files: Vec<FoundFile>, known: &State, hash: bool) -> (Vec<Listed>, Vec<Diagnostic>) {
     let results: Vec<Result<Listed, Diagnostic>> = files.into_par_iter().map(|file| list_one(file, known, hash)).collect();
     let mut classes = Vec::with_capacity(results.len());
     let mut errors = Vec::new();
@@ -93,11 +93,7 @@ pub fn take(files: Vec<FoundFile>, known: &State, hash: bool) -> Result<Vec<List
             Err(e) => errors.push(e),
         }
     }
-    if errors.is_empty() {
-        Ok(classes)
-    } else {
-        Err(errors)
-    }
+    (classes, errors)
 }
 
 #[derive(Default)]

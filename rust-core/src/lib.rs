@@ -27,5 +27,6 @@ pub mod protocol;
 pub mod request;
 pub mod scan;
 pub mod schema;
+pub mod skip;
 pub mod tracegen;
 pub mod validate;

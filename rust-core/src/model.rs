@@ -103,6 +103,11 @@ pub struct TfMethod<'a> {
 }
 
 impl TfMethod<'_> {
+    /// Chosen by a filter only: TF may leave it as it is when it cannot enhance it.
+    pub fn is_selected(&self) -> bool {
+        matches!(self.role, Role::Monitored { selected: true, .. })
+    }
+
     pub fn signature(&self) -> String {
         format!("{}{}", self.name, self.descriptor)
     }
@@ -152,6 +157,29 @@ impl TfClass<'_> {
     }
 }
 
+impl<'a> TfClass<'a> {
+    /// The class without the methods at `indexes` (in the class's method
+    /// table): TF leaves them as they are. The others keep their tracing
+    /// names; identifiers and holder groups follow from the methods left.
+    pub fn without(&mut self, indexes: &[usize]) {
+        self.methods.retain(|m| !indexes.contains(&m.index));
+        self.holder_groups = holder_groups(&self.class_groups, &self.methods);
+        self.tracing_names = number_tracing_names(&mut self.methods);
+    }
+}
+
+/// The groups of the holder fields: the class's own and its monitored methods', sorted.
+fn holder_groups<'a>(class_groups: &[&'a str], methods: &[TfMethod<'a>]) -> Vec<&'a str> {
+    let mut groups: Vec<&str> = class_groups.to_vec();
+    groups.extend(methods.iter().filter_map(|m| match m.role {
+        Role::Monitored { group, .. } => Some(group),
+        Role::Info { .. } => None,
+    }));
+    groups.sort_unstable();
+    groups.dedup();
+    groups
+}
+
 /// Builds the TF view of `class`.
 pub fn build<'a>(
     class: &ClassFile<'a>,
@@ -190,13 +218,7 @@ pub fn build<'a>(
     }
     name_selected_overloads(&mut methods);
 
-    let mut holder_groups: Vec<&str> = class_groups.clone();
-    holder_groups.extend(methods.iter().filter_map(|m| match m.role {
-        Role::Monitored { group, .. } => Some(group),
-        Role::Info { .. } => None,
-    }));
-    holder_groups.sort_unstable();
-    holder_groups.dedup();
+    let holder_groups = holder_groups(&class_groups, &methods);
     let tracing_names = number_tracing_names(&mut methods);
     Ok(TfClass {
         internal_name,
@@ -310,15 +332,18 @@ fn selected_group<'s>(
 /// Overloads that a filter selected (and that have no `@TracingName`) are told
 /// apart by their parameter types, `write(int)`, `write(byte[],int,int)`:
 /// the spec's rule that overloads need distinct tracing names would otherwise
-/// make every filter over real code fail.
+/// make every filter over real code fail. Simple type names where they tell
+/// the overloads apart; where two overloads' simple names are the same, those
+/// overloads get qualified names, `stream(java.util.Optional)` and
+/// `stream(com.google.common.base.Optional)`. The names depend on the class
+/// alone, so every build gives the same ones.
 fn name_selected_overloads(methods: &mut [TfMethod]) {
     // Runs for every class: the names are counted borrowed, and only the
     // methods whose tracing name changes allocate.
     let overloaded = repeated(methods.iter().map(|m| &*m.name));
     let mut renamed = false;
     for (m, overloaded) in methods.iter_mut().zip(overloaded) {
-        let selected = matches!(m.role, Role::Monitored { selected: true, .. });
-        if selected && m.explicit_tracing_name.is_none() && overloaded {
+        if m.is_selected() && m.explicit_tracing_name.is_none() && overloaded {
             m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor)).into();
             renamed = true;
         }
@@ -328,14 +353,35 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
     if !renamed && methods.iter().all(|m| m.explicit_tracing_name.is_none()) {
         return;
     }
+    if renamed {
+        qualify_clashing_parameters(methods);
+    }
     // Overloads that differ only in their return type (the JVM allows them;
     // generated code has them) need it in the name too.
     let clashing = repeated(methods.iter().map(|m| &*m.tracing_name));
     for (m, clashing) in methods.iter_mut().zip(clashing) {
-        let selected = matches!(m.role, Role::Monitored { selected: true, .. });
-        if selected && m.explicit_tracing_name.is_none() && clashing {
+        if m.is_selected() && m.explicit_tracing_name.is_none() && clashing {
             let returns = split_method(&m.descriptor).map_or("V", |(_, returns)| returns);
-            m.tracing_name = format!("{}:{}", m.tracing_name, readable_types(returns)).into();
+            m.tracing_name = format!("{}:{}", m.tracing_name, readable_types(returns, false)).into();
+        }
+    }
+}
+
+/// Renamed overloads whose parameter lists read the same with simple type
+/// names but are not the same get qualified type names. (Overloads with the
+/// same parameters, told apart by their return types below, keep simple ones.)
+fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
+    let parameters = |m: &TfMethod| split_method(&m.descriptor).map_or("", |(p, _)| p).to_string();
+    // For each renamed tracing name: the parameters first seen, and whether others differ.
+    let mut seen: rustc_hash::FxHashMap<String, (String, bool)> = Default::default();
+    let renamed = |m: &TfMethod| m.is_selected() && m.explicit_tracing_name.is_none() && m.tracing_name != m.name;
+    for m in methods.iter().filter(|m| renamed(m)) {
+        let entry = seen.entry(m.tracing_name.to_string()).or_insert_with(|| (parameters(m), false));
+        entry.1 |= entry.0 != parameters(m);
+    }
+    for m in methods.iter_mut() {
+        if renamed(m) && seen.get(&*m.tracing_name).is_some_and(|(_, differ)| *differ) {
+            m.tracing_name = format!("{}({})", m.name, qualified_parameters(&m.descriptor)).into();
         }
     }
 }
@@ -363,12 +409,17 @@ fn repeated<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<bool> {
 
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.
 pub fn readable_parameters(descriptor: &str) -> String {
-    readable_types(split_method(descriptor).map_or("", |(parameters, _)| parameters))
+    readable_types(split_method(descriptor).map_or("", |(parameters, _)| parameters), false)
 }
 
-/// `I[BLjava/lang/String;` → `int,byte[],String`; a character that starts no
-/// type (`V`) stands for itself.
-fn readable_types(types: &str) -> String {
+/// `(I[BLjava/lang/String;)V` → `int,byte[],java.lang.String`.
+pub fn qualified_parameters(descriptor: &str) -> String {
+    readable_types(split_method(descriptor).map_or("", |(parameters, _)| parameters), true)
+}
+
+/// `I[BLjava/lang/String;` → `int,byte[],String` (`qualified`:
+/// `…,java.lang.String`); a character that starts no type (`V`) stands for itself.
+fn readable_types(types: &str, qualified: bool) -> String {
     // Every overloaded method of every class gets one: built in one string.
     let mut out = String::with_capacity(types.len() + 16);
     let (mut dims, mut first) = (0, true);
@@ -387,7 +438,18 @@ fn readable_types(types: &str) -> String {
             'L' => {
                 let (name, after) = rest.split_once(';').unwrap_or((rest, ""));
                 rest = after;
-                name.rsplit('/').next().unwrap_or("")
+                if qualified {
+                    // Binary names, as a user writes them: `java.util.Map$Entry`.
+                    for (i, part) in name.split('/').enumerate() {
+                        if i > 0 {
+                            out.push('.');
+                        }
+                        out.push_str(part);
+                    }
+                    ""
+                } else {
+                    name.rsplit('/').next().unwrap_or("")
+                }
             }
             'B' => "byte",
             'C' => "char",
@@ -468,6 +530,31 @@ mod tests {
         // Overloads get their parameters; overloads by result alone, their result too.
         let overloads = vec![method("w", "(I)V", true, None), method("w", "(Ljava/lang/String;)V", true, None)];
         assert_eq!(tracing_names(overloads), ["w(int)", "w(String)"]);
+        // Simple names that clash: those overloads get qualified names, the others keep simple ones.
+        let optionals = vec![
+            method("stream", "(Ljava/util/Optional;)Ljava/util/stream/Stream;", true, None),
+            method("stream", "(Lcom/google/common/base/Optional;)Ljava/util/stream/Stream;", true, None),
+            method("stream", "(Ljava/util/Iterator;)Ljava/util/stream/Stream;", true, None),
+            method("stream", "([Ljava/util/Map$Entry;[Lp/Map$Entry;)V", true, None),
+            method("stream", "([Lq/Map$Entry;[Lp/Map$Entry;)V", true, None),
+        ];
+        assert_eq!(
+            tracing_names(optionals),
+            [
+                "stream(java.util.Optional)",
+                "stream(com.google.common.base.Optional)",
+                "stream(Iterator)",
+                "stream(java.util.Map$Entry[],p.Map$Entry[])",
+                "stream(q.Map$Entry[],p.Map$Entry[])",
+            ]
+        );
+        // Same parameters, other results: no qualification, the result tells them apart.
+        let same_parameters = vec![
+            method("m", "(Ljava/lang/Object;)I", true, None),
+            method("m", "(Ljava/lang/Object;)J", true, None),
+            method("m", "(I)V", true, None),
+        ];
+        assert_eq!(tracing_names(same_parameters), ["m(Object):int", "m(Object):long", "m(int)"]);
         let by_result = vec![method("m", "()I", true, None), method("m", "()J", true, None)];
         assert_eq!(tracing_names(by_result), ["m():int", "m():long"]);
         // No overload, but an annotated method took the name with @TracingName.
@@ -502,6 +589,7 @@ mod tests {
         assert_eq!(readable_parameters("(Lp/a)b;I)V"), "a)b,int");
         // Malformed: enhancing the method reports it; its name lists nothing.
         assert_eq!(readable_parameters("(Lp/Unterminated)V"), "");
+        assert_eq!(qualified_parameters("(I[Ljava/util/Map$Entry;LFoo;)V"), "int,java.util.Map$Entry[],Foo");
     }
 
     #[test]

@@ -74,17 +74,16 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let known = cache.as_ref().map_or(&no_state, |c| &c.state);
     // Every class file found is scanned, also when some cannot be read.
     let files_found = found.files.len() as u64;
-    let mut listed = match pool.install(|| inventory::take(found.files, known, cache.is_some())) {
-        Ok(listed) => listed,
-        Err(errors) => {
-            report.classes_scanned = files_found;
-            report.classes_failed = errors.len() as u64;
+    let (mut listed, unreadable) = pool.install(|| inventory::take(found.files, known, cache.is_some()));
+    report.classes_scanned = files_found;
+    if !unreadable.is_empty() {
+        report.classes_failed = unreadable.len() as u64;
+        report.errors = unreadable;
+        if request.fail_on_error {
             report.classes_unchanged = files_found.saturating_sub(report.classes_failed);
-            report.errors = errors;
             return finish(report);
         }
-    };
-    report.classes_scanned = listed.len() as u64;
+    }
     report.annotations = inventory::tf_annotation_names(&listed);
     if request.verbose > 0 {
         for name in &report.annotations {
@@ -110,7 +109,8 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             return finish(report);
         }
     };
-    let settings = Settings { tracegen: request.tracegen, filters: request.filters.clone() };
+    let settings =
+        Settings { tracegen: request.tracegen, filters: request.filters.clone(), fail_on_skip: request.fail_on_skip };
     let environment = environment(&settings, &groups);
 
     // The bytes the inventory read move into the plan rather than being copied.
@@ -133,11 +133,16 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let mut results = Vec::with_capacity(plan.work.len());
     for (work, outcome) in plan.work.iter().zip(outcomes) {
         match outcome {
-            Ok(Outcome::Enhanced { bytes, description }) => {
+            Ok(Outcome::Enhanced { bytes, description, skipped }) => {
                 if request.debug {
                     report.messages.push(format!("debug: {description}"));
                 }
+                report_skipped(&mut report, skipped);
                 results.push(Finished { work, output: Output::Enhanced(bytes) });
+            }
+            Ok(Outcome::Skipped(skipped)) => {
+                report_skipped(&mut report, skipped);
+                results.push(Finished { work, output: Output::Original });
             }
             Ok(Outcome::Untouched | Outcome::Current) => results.push(Finished { work, output: Output::Original }),
             Err(errors) => {
@@ -147,10 +152,12 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     }
     report.classes_unchanged = report.classes_scanned - report.classes_failed;
-    if !report.errors.is_empty() {
+    if !report.errors.is_empty() && request.fail_on_error {
         // Nothing is written: the classes that were ready stay as they were.
         return finish(report);
     }
+    // Without fail_on_error, the classes that failed are simply not among the
+    // results: they stay as they were, and the cache does not record them.
     if request.dry_run {
         for result in &results {
             if let Output::Enhanced(_) = result.output {
@@ -174,6 +181,15 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     }
     write_resource(&mut report, request);
     finish(report)
+}
+
+/// One warning line per method a class left as it was, and the count.
+fn report_skipped(report: &mut EnhanceReport, skipped: Vec<Diagnostic>) {
+    report.methods_skipped += skipped.len() as u64;
+    for d in skipped {
+        // Class, method, reason and rule; the file adds nothing to a class name.
+        report.warnings.push(format!("TF: {}", Diagnostic { file: None, ..d }));
+    }
 }
 
 /// Deals with the temporary files a killed run left in the class directory:
@@ -237,7 +253,14 @@ impl Finished<'_, '_> {
 /// version and settings (in the settings fingerprint) and the TF annotations
 /// in force. A change re-enhances every class from its original.
 fn environment(settings: &Settings, groups: &Groups) -> String {
-    let text = format!("{}\n{}", settings.fingerprint(), groups.names().map(String::as_str).collect::<Vec<_>>().join("\n"));
+    // failOnSkip shapes no class, but a class whose methods were skipped
+    // must be looked at again when skips become failures.
+    let fail_on_skip = if settings.fail_on_skip { "\nfailOnSkip" } else { "" };
+    let text = format!(
+        "{}{fail_on_skip}\n{}",
+        settings.fingerprint(),
+        groups.names().map(String::as_str).collect::<Vec<_>>().join("\n")
+    );
     state::hex(&state::digest(text.as_bytes()))
 }
 
@@ -503,14 +526,23 @@ fn finish(mut report: EnhanceReport) -> EnhanceReport {
 
 /// The one line a build log shows by default.
 pub fn summary_line(report: &EnhanceReport) -> String {
-    let verdict = if report.ok { "" } else { " (FAILED: nothing was written)" };
+    let verdict = match (report.ok, report.classes_enhanced > 0 || !report.written.is_empty()) {
+        (true, _) => "",
+        (false, false) => " (FAILED: nothing was written)",
+        (false, true) => " (FAILED: the classes with errors were left as they were)",
+    };
+    let skipped = match report.methods_skipped {
+        0 => String::new(),
+        1 => ", 1 method skipped".to_string(),
+        n => format!(", {n} methods skipped"),
+    };
     let cached = if report.classes_up_to_date > 0 {
         format!(" ({} up to date in the cache)", report.classes_up_to_date)
     } else {
         String::new()
     };
     format!(
-        "TF: {} classes scanned, {} enhanced, {} unchanged{cached}, {} failed; {} TF annotations{verdict}",
+        "TF: {} classes scanned, {} enhanced, {} unchanged{cached}, {} failed{skipped}; {} TF annotations{verdict}",
         report.classes_scanned,
         report.classes_enhanced,
         report.classes_unchanged,

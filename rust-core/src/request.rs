@@ -47,6 +47,14 @@ pub struct EnhanceRequest {
     /// Directory of the incremental cache; none means no cache.
     #[serde(default)]
     pub cache_dir: Option<String>,
+    /// A method selected only by a filter that TF cannot enhance fails the run
+    /// (by default it is left as it was, with a warning, and counted as skipped).
+    #[serde(default)]
+    pub fail_on_skip: bool,
+    /// With errors in some classes, `false` still writes every class without
+    /// one (the others stay as they were); `true` (the default) writes nothing.
+    #[serde(default = "default_true")]
+    pub fail_on_error: bool,
     /// Test hook: panic inside the core with this message (proves that a panic
     /// reaches the JVM as an exception, not as an abort).
     #[serde(default)]
@@ -73,6 +81,8 @@ impl EnhanceRequest {
             filters: Vec::new(),
             threads: 0,
             cache_dir: None,
+            fail_on_skip: false,
+            fail_on_error: true,
             inject_panic: None,
         }
     }
@@ -112,7 +122,8 @@ impl std::fmt::Display for Diagnostic {
     }
 }
 
-/// What the run did. `ok == false` means nothing was written and `errors` says why.
+/// What the run did. `ok == false` means `errors` says what failed; nothing
+/// was written unless the request had `fail_on_error == false`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
 pub struct EnhanceReport {
     pub format_version: u32,
@@ -130,6 +141,10 @@ pub struct EnhanceReport {
     #[serde(default)]
     pub classes_up_to_date: u64,
     pub errors: Vec<Diagnostic>,
+    /// Methods selected by a filter that TF left as they were (each named by a
+    /// line of `warnings`).
+    #[serde(default)]
+    pub methods_skipped: u64,
     /// Progress lines for the build log, at the requested verbosity.
     pub messages: Vec<String>,
     /// Lines a build log shows as warnings (e.g. a damaged cache was rebuilt).

@@ -811,6 +811,24 @@ pub(crate) fn expand_runs(elements: Vec<Insn>, code: &[u8]) -> Vec<Insn> {
     out
 }
 
+/// The instruction at code offset `at` of `code` and the offset of the next
+/// one; a branch target is the label of its code offset (`Label(offset)`),
+/// checked to lie inside the code. For readers of finished code (the
+/// pre-write check) that walk it once, without a model.
+pub(crate) fn decode_at(code: &[u8], at: u32) -> Result<(Insn, u32)> {
+    let mut r = Reader::window(code, at as usize, code.len().saturating_sub(at as usize))?;
+    let length = code.len() as i64;
+    let insn = decode_one(&mut r, &mut |from, delta, file_at| {
+        let target = i64::from(from) + delta;
+        if (0..length).contains(&target) {
+            Ok(Label(target as u32))
+        } else {
+            Err(ClassFileError::malformed(file_at, format!("a jump from code offset {from} to {target}, outside the code")))
+        }
+    })?;
+    Ok((insn, r.position() as u32))
+}
+
 /// Decodes the instruction at the reader's position (a code offset);
 /// `target(from, delta, at)` makes the label of a branch target.
 fn decode_one(r: &mut Reader<'_>, target: &mut dyn FnMut(u32, i64, usize) -> Result<Label>) -> Result<Insn> {

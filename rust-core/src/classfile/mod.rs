@@ -68,6 +68,7 @@ mod chunk;
 mod class_editor;
 mod class_file;
 mod code;
+pub mod check;
 pub mod code_model;
 mod constant_pool;
 pub mod descriptor;

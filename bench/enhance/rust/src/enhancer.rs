@@ -28,7 +28,7 @@ impl Job {
         Ok(Job {
             groups: Groups::new([builtin.clone()]),
             selections: vec![Selection { spec, group: builtin }],
-            settings: Settings { tracegen: true, filters: vec![filter.to_string()] },
+            settings: Settings { tracegen: true, filters: vec![filter.to_string()], fail_on_skip: false },
         })
     }
 }
@@ -111,7 +111,7 @@ fn enhance_one(input: &ClassFileInput, job: &Job) -> Result<Vec<u8>, ClassResult
     let scanned = scan::scan_class(&input.path, input.bytes.clone()).map_err(|d| ClassResult::Failed(show(&d)))?;
     match enhance::enhance_class(&scanned, &job.groups, &job.selections, &job.settings) {
         Ok(Outcome::Enhanced { bytes, .. }) => Ok(bytes),
-        Ok(Outcome::Untouched | Outcome::Current) => Err(ClassResult::Untouched),
+        Ok(Outcome::Untouched | Outcome::Current | Outcome::Skipped(_)) => Err(ClassResult::Untouched),
         Err(diagnostics) => Err(ClassResult::Failed(diagnostics.first().map(show).unwrap_or_default())),
     }
 }

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * What one enhancement run did: the Java mirror of the core's {@code EnhanceReport}.
- * {@link #ok()} false means nothing was written and {@link #errors()} says why.
+ * {@link #ok()} false means {@link #errors()} says what failed; nothing was written unless
+ * the request had {@code failOnError(false)}, which writes every class without errors.
  */
 public final class EnhanceReport {
     private final int formatVersion;
@@ -18,6 +19,7 @@ public final class EnhanceReport {
     private final long classesUnchanged;
     private final long classesFailed;
     private final long classesUpToDate;
+    private final long methodsSkipped;
     private final List<Diagnostic> errors;
     private final List<String> messages;
     private final List<String> warnings;
@@ -34,6 +36,7 @@ public final class EnhanceReport {
         this.classesUnchanged = builder.classesUnchanged;
         this.classesFailed = builder.classesFailed;
         this.classesUpToDate = builder.classesUpToDate;
+        this.methodsSkipped = builder.methodsSkipped;
         this.errors = List.copyOf(builder.errors);
         this.messages = List.copyOf(builder.messages);
         this.warnings = List.copyOf(builder.warnings);
@@ -45,7 +48,7 @@ public final class EnhanceReport {
         return formatVersion;
     }
 
-    /** True when the run succeeded and its output was written. */
+    /** True when the run had no errors and its output was written. */
     public boolean ok() {
         return ok;
     }
@@ -79,6 +82,11 @@ public final class EnhanceReport {
     /** Of the unchanged classes, those the incremental cache showed needed no work. */
     public long classesUpToDate() {
         return classesUpToDate;
+    }
+
+    /** Methods selected by a filter that TF left as they were, each named by a warning. */
+    public long methodsSkipped() {
+        return methodsSkipped;
     }
 
     /** Lines for the build log's warning level (for example: a damaged cache was rebuilt). */
@@ -122,6 +130,7 @@ public final class EnhanceReport {
         long classesUnchanged;
         long classesFailed;
         long classesUpToDate;
+        long methodsSkipped;
         final List<Diagnostic> errors = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();

@@ -32,6 +32,8 @@ public final class EnhanceRequest {
     private final List<String> filters;
     private final int threads;
     private final String cacheDir;
+    private final boolean failOnSkip;
+    private final boolean failOnError;
     private final String injectPanic;
 
     private EnhanceRequest(Builder builder) {
@@ -46,6 +48,8 @@ public final class EnhanceRequest {
         this.filters = List.copyOf(builder.filters);
         this.threads = builder.threads;
         this.cacheDir = builder.cacheDir;
+        this.failOnSkip = builder.failOnSkip;
+        this.failOnError = builder.failOnError;
         this.injectPanic = builder.injectPanic;
     }
 
@@ -108,6 +112,22 @@ public final class EnhanceRequest {
         return Optional.ofNullable(cacheDir);
     }
 
+    /**
+     * Whether a method selected only by a filter that TF cannot enhance fails the run.
+     * Default false: it is left as it was, with a warning, and counted as skipped.
+     */
+    public boolean failOnSkip() {
+        return failOnSkip;
+    }
+
+    /**
+     * Whether a class with errors keeps every class from being written. Default true;
+     * false writes every class without errors and leaves the others as they were.
+     */
+    public boolean failOnError() {
+        return failOnError;
+    }
+
     /** Test hook: the message the core panics with, if any. */
     public Optional<String> injectPanic() {
         return Optional.ofNullable(injectPanic);
@@ -126,6 +146,8 @@ public final class EnhanceRequest {
         private final List<String> filters = new ArrayList<>();
         private int threads;
         private String cacheDir;
+        private boolean failOnSkip;
+        private boolean failOnError = true;
         private String injectPanic;
 
         private Builder(String classDir) {
@@ -189,6 +211,16 @@ public final class EnhanceRequest {
 
         public Builder cacheDir(String cacheDir) {
             this.cacheDir = cacheDir;
+            return this;
+        }
+
+        public Builder failOnSkip(boolean failOnSkip) {
+            this.failOnSkip = failOnSkip;
+            return this;
+        }
+
+        public Builder failOnError(boolean failOnError) {
+            this.failOnError = failOnError;
             return this;
         }
 

@@ -20,7 +20,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         try (MessageBufferPacker packer = MessagePack.newDefaultBufferPacker()) {
-            packer.packMapHeader(13);
+            packer.packMapHeader(15);
             key(packer, "format_version").packInt(EnhanceRequest.FORMAT_VERSION);
             key(packer, "class_dir").packString(request.classDir());
             optional(key(packer, "resource_file"), request.resourceFile());
@@ -33,6 +33,8 @@ final class MessagePackCodec {
             strings(key(packer, "filters"), request.filters());
             key(packer, "threads").packInt(request.threads());
             optional(key(packer, "cache_dir"), request.cacheDir());
+            key(packer, "fail_on_skip").packBoolean(request.failOnSkip());
+            key(packer, "fail_on_error").packBoolean(request.failOnError());
             optional(key(packer, "inject_panic"), request.injectPanic());
             return packer.toByteArray();
         } catch (IOException e) {
@@ -61,6 +63,7 @@ final class MessagePackCodec {
                     case "classes_failed": report.classesFailed = unpacker.unpackLong(); break;
                     case "errors": readDiagnostics(unpacker, report.errors); break;
                     case "classes_up_to_date": report.classesUpToDate = unpacker.unpackLong(); break;
+                    case "methods_skipped": report.methodsSkipped = unpacker.unpackLong(); break;
                     case "messages": readStrings(unpacker, report.messages); break;
                     case "warnings": readStrings(unpacker, report.warnings); break;
                     case "written": readStrings(unpacker, report.written); break;

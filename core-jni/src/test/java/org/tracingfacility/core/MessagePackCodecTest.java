@@ -19,14 +19,15 @@ class MessagePackCodecTest {
     @Test
     void aRequestIsAMapOfEveryFieldByItsRustName() throws IOException {
         EnhanceRequest request = EnhanceRequest.builder("/c").classpath(List.of("/a.jar")).verbose(2)
-                .filters(List.of("IO=com.example.*")).threads(3).build();
+                .filters(List.of("IO=com.example.*")).threads(3).failOnSkip(true).build();
 
         Map<String, Value> fields = new LinkedHashMap<>();
         MessagePack.newDefaultUnpacker(MessagePackCodec.encode(request)).unpackValue().asMapValue().map()
                 .forEach((k, v) -> fields.put(k.asStringValue().asString(), v));
 
         assertEquals(List.of("format_version", "class_dir", "resource_file", "classpath", "tracegen", "dry_run",
-                "new_out", "verbose", "debug", "filters", "threads", "cache_dir", "inject_panic"),
+                "new_out", "verbose", "debug", "filters", "threads", "cache_dir", "fail_on_skip", "fail_on_error",
+                "inject_panic"),
                 List.copyOf(fields.keySet()));
         assertEquals(1, fields.get("format_version").asIntegerValue().asInt());
         assertEquals("/c", fields.get("class_dir").asStringValue().asString());
@@ -35,14 +36,17 @@ class MessagePackCodecTest {
         assertTrue(fields.get("tracegen").asBooleanValue().getBoolean(), "tracegen defaults to true");
         assertEquals(2, fields.get("verbose").asIntegerValue().asInt());
         assertEquals(3, fields.get("threads").asIntegerValue().asInt());
+        assertTrue(fields.get("fail_on_skip").asBooleanValue().getBoolean());
+        assertTrue(fields.get("fail_on_error").asBooleanValue().getBoolean(), "failOnError defaults to true");
         assertTrue(fields.get("inject_panic").isNilValue());
     }
 
     @Test
     void aReportDecodesIgnoringUnknownFieldsAndDefaultingAbsentOnes() throws IOException {
         MessageBufferPacker packer = MessagePack.newDefaultBufferPacker();
-        packer.packMapHeader(5);
+        packer.packMapHeader(6);
         packer.packString("format_version").packInt(1);
+        packer.packString("methods_skipped").packLong(3);
         packer.packString("ok").packBoolean(false);
         packer.packString("added_by_a_newer_core").packArrayHeader(1).packMapHeader(0);
         packer.packString("errors").packArrayHeader(1).packMapHeader(4);
@@ -56,6 +60,7 @@ class MessagePackCodecTest {
 
         assertEquals(false, report.ok());
         assertEquals("TF: failed", report.summary());
+        assertEquals(3, report.methodsSkipped());
         assertEquals(List.of(), report.annotations());
         assertEquals(Optional.empty(), report.resourceFile());
         assertEquals(List.of(new Diagnostic("/c/Broken.class", null, null, "parse", "not a valid class file")),

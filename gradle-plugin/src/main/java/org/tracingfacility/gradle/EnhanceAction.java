@@ -86,6 +86,8 @@ final class EnhanceAction implements Action<Task> {
                 .verbose(settings.getVerbose().get())
                 .filters(settings.getFilters().getOrElse(Collections.emptyList()))
                 .threads(settings.getThreads().get())
+                .failOnSkip(settings.getFailOnSkip().get())
+                .failOnError(settings.getFailOnError().get())
                 .build();
     }
 

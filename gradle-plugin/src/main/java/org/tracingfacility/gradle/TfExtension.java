@@ -27,6 +27,7 @@ public class TfExtension {
     private final Property<Boolean> tracegen;
     private final Property<Integer> verbose;
     private final Property<Boolean> failOnError;
+    private final Property<Boolean> failOnSkip;
     private final ListProperty<String> filters;
     private final Property<Integer> threads;
 
@@ -39,6 +40,8 @@ public class TfExtension {
         verbose.set(0);
         failOnError = objects.property(Boolean.class);
         failOnError.set(true);
+        failOnSkip = objects.property(Boolean.class);
+        failOnSkip.set(false);
         // Starts empty on every supported Gradle; ListProperty.set(Iterable) does not
         // exist on Gradle 4.x, so no default is set here.
         filters = objects.listProperty(String.class);
@@ -61,9 +64,20 @@ public class TfExtension {
         return verbose;
     }
 
-    /** Fail the build when a class breaks a rule or cannot be read. Default true. */
+    /**
+     * Fail the build when a class breaks a rule or cannot be read. Default true; when false,
+     * every class without an error is enhanced and the others are left as they were.
+     */
     public Property<Boolean> getFailOnError() {
         return failOnError;
+    }
+
+    /**
+     * Fail the build when a method selected only by a filter cannot be enhanced. Default
+     * false: it is left as it was, with a warning, and counted in the summary.
+     */
+    public Property<Boolean> getFailOnSkip() {
+        return failOnSkip;
     }
 
     /**

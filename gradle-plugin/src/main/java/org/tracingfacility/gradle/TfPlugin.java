@@ -53,6 +53,7 @@ public class TfPlugin implements Plugin<Project> {
         GradleCompat.inputProperty(task, INPUT_PREFIX + "tracegen", settings.getTracegen());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "verbose", settings.getVerbose());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "failOnError", settings.getFailOnError());
+        GradleCompat.inputProperty(task, INPUT_PREFIX + "failOnSkip", settings.getFailOnSkip());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "filters", settings.getFilters());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "threads", settings.getThreads());
         task.getOutputs().dir(resourceDir).withPropertyName("tfResources");

@@ -97,13 +97,18 @@ class EnhanceActionTest {
     }
 
     @Test
-    void failOnErrorFalseOnlyWarns() throws IOException {
+    void failOnErrorFalseOnlyWarnsAndEnhancesEveryOtherClass() throws IOException {
         Files.write(classDir.resolve("fixture/Broken.class"), new byte[] {(byte) 0xCA, (byte) 0xFE, 0, 1});
         project.getExtensions().getByType(TfExtension.class).getFailOnError().set(false);
 
         enhance();
 
-        assertFalse(Files.exists(annotationList), "a failed run writes nothing");
+        assertTrue(Files.exists(annotationList), "the run goes on without the broken class");
+        String service = new String(Files.readAllBytes(classDir.resolve("fixture/Service.class")),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(service.contains("Lorg/tracingfacility/annotation/TFEnhanced;"), "Service was enhanced");
+        assertArrayEquals(new byte[] {(byte) 0xCA, (byte) 0xFE, 0, 1},
+                Files.readAllBytes(classDir.resolve("fixture/Broken.class")), "the broken class is left as it was");
     }
 
     /** Runs the action exactly as the plugin added it to the task. */

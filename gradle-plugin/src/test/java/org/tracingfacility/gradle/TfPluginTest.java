@@ -36,6 +36,7 @@ class TfPluginTest {
         assertTrue(tf.getTracegen().get());
         assertEquals(0, tf.getVerbose().get());
         assertTrue(tf.getFailOnError().get());
+        assertFalse(tf.getFailOnSkip().get());
         assertEquals(Collections.emptyList(), tf.getFilters().get());
         assertEquals(0, tf.getThreads().get());
     }
@@ -121,6 +122,7 @@ class TfPluginTest {
         assertEquals(true, inputs.get("tf.tracegen"));
         assertEquals(3, inputs.get("tf.verbose"));
         assertEquals(true, inputs.get("tf.failOnError"));
+        assertEquals(false, inputs.get("tf.failOnSkip"));
         assertEquals(Collections.singletonList("com.example.Service::work"), inputs.get("tf.filters"));
         assertEquals(0, inputs.get("tf.threads"));
     }

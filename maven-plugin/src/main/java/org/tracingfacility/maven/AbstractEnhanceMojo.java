@@ -36,9 +36,19 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     @Parameter(property = "tf.verbose", defaultValue = "0")
     int verbose;
 
-    /** Fail the build on enhancement errors; when false they are logged as errors and the build goes on. */
+    /**
+     * Fail the build on enhancement errors; when false they are logged as errors, every class
+     * without one is enhanced, those with one are left as they were, and the build goes on.
+     */
     @Parameter(property = "tf.failOnError", defaultValue = "true")
     boolean failOnError = true;
+
+    /**
+     * Fail the build when a method selected only by a filter cannot be enhanced; when false
+     * (the default) it is left as it was, with a warning, and counted in the summary.
+     */
+    @Parameter(property = "tf.failOnSkip", defaultValue = "false")
+    boolean failOnSkip;
 
     /**
      * Methods to trace in addition to annotated ones, in JEP 520's filter grammar, each
@@ -103,6 +113,8 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
                 .filters(FilterList.split(filters))
                 .dryRun(dryRun)
                 .threads(threads)
+                .failOnSkip(failOnSkip)
+                .failOnError(failOnError)
                 .build();
         report(classDirectory, callCore(request));
     }
@@ -135,7 +147,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
             return;
         }
         log.error(report.summary());
-        String failure = describeFailure(classDirectory, report.errors());
+        String failure = describeFailure(classDirectory, report.errors(), failOnError);
         if (failOnError) {
             throw new MojoFailureException(failure);
         }
@@ -144,10 +156,10 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     }
 
     /** A first line saying where and how many, then every diagnostic on a line of its own. */
-    private static String describeFailure(File classDirectory, List<Diagnostic> errors) {
+    private static String describeFailure(File classDirectory, List<Diagnostic> errors, boolean nothingWritten) {
         StringBuilder text = new StringBuilder("TF found ").append(errors.size())
                 .append(errors.size() == 1 ? " error" : " errors").append(" in ").append(classDirectory)
-                .append("; nothing was written:");
+                .append(nothingWritten ? "; nothing was written:" : "; the classes with errors were left as they were:");
         for (Diagnostic error : errors) {
             text.append("\n  ").append(error);
         }

@@ -132,14 +132,52 @@ class EnhanceMojoTest {
     }
 
     @Test
-    void withFailOnErrorFalseLogsTheErrorsAndGoesOn() throws Exception {
+    void withFailOnErrorFalseLogsTheErrorsAndEnhancesEveryOtherClass() throws Exception {
+        compile(List.of("package com.example;\n@Storage public class Repo { @Storage public int load() { return 1; } }\n"));
+        byte[] repo = Files.readAllBytes(classes.resolve("com/example/Repo.class"));
         writeBrokenClass(BROKEN);
         mojo.failOnError = false;
 
         mojo.execute();
 
         assertTrue(log.at("error").stream().anyMatch(l -> l.contains(BROKEN + ": ")), log.at("error").toString());
-        assertFalse(Files.exists(classes.resolve("META-INF/tf/tfannotations.properties")));
+        assertTrue(log.at("error").stream().anyMatch(l -> l.contains("the classes with errors were left as they were")),
+                log.at("error").toString());
+        assertFalse(java.util.Arrays.equals(repo, Files.readAllBytes(classes.resolve("com/example/Repo.class"))),
+                "the class without errors is enhanced");
+        assertEquals("2", annotationList().getProperty("org.tracingfacility.tf.annotations.size"));
+    }
+
+    /** A class whose {@code big(int)} javac compiles to 65,462 bytes: TF's additions would pass 65,535. */
+    private void compileAMethodTfCannotGrow() throws IOException {
+        String statements = "        x ^= 0x1234;\n".repeat(10_910);
+        compile(List.of("package com.example;\npublic class Big {\n    public static int big(int x) {\n" + statements
+                + "        return x;\n    }\n    public static int small(int x) { return x + 1; }\n}\n"));
+    }
+
+    @Test
+    void aFilterSelectedMethodTfCannotEnhanceIsAWarningAndCounted() throws Exception {
+        compileAMethodTfCannotGrow();
+        mojo.filters = List.of("com.example.Big");
+
+        mojo.execute();
+
+        assertEquals(1, log.at("warn").size(), log.at("warn").toString());
+        assertTrue(log.at("warn").get(0).startsWith("TF: com.example.Big.big(I)I: not enhanced, left as it was: "),
+                log.at("warn").toString());
+        assertTrue(log.at("info").stream().anyMatch(l -> l.contains(", 1 method skipped;")), log.at("info").toString());
+    }
+
+    @Test
+    void failOnSkipFailsTheBuildInstead() throws Exception {
+        compileAMethodTfCannotGrow();
+        mojo.filters = List.of("com.example.Big");
+        mojo.failOnSkip = true;
+
+        MojoFailureException failure = assertThrows(MojoFailureException.class, mojo::execute);
+
+        assertTrue(failure.getMessage().contains("com.example.Big.big(I)I: "), failure.getMessage());
+        assertTrue(failure.getMessage().contains("failOnSkip is set"), failure.getMessage());
     }
 
     @Test
@@ -183,7 +221,7 @@ class EnhanceMojoTest {
         List<Path> files = new ArrayList<>();
         for (String source : sources) {
             String pkg = source.substring("package ".length(), source.indexOf(';'));
-            String name = source.replaceFirst("(?s).*public @interface (\\w+).*", "$1");
+            String name = source.replaceFirst("(?s).*?public (?:@interface|class) (\\w+).*", "$1");
             Path file = work.resolve("src").resolve(pkg.replace('.', '/')).resolve(name + ".java");
             Files.createDirectories(file.getParent());
             Files.writeString(file, source);
@@ -193,7 +231,7 @@ class EnhanceMojoTest {
         StringWriter diagnostics = new StringWriter();
         try (StandardJavaFileManager fileManager = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
             boolean compiled = javac.getTask(diagnostics, fileManager, null,
-                    List.of("--release", "11", "-d", classes.toString()), null,
+                    List.of("--release", "11", "-cp", classes.toString(), "-d", classes.toString()), null,
                     fileManager.getJavaFileObjectsFromPaths(files)).call();
             assertTrue(compiled, () -> "fixture did not compile:\n" + diagnostics);
         }
