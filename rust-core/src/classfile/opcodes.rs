@@ -241,6 +241,15 @@ pub fn is_return(opcode: u8) -> bool {
     (IRETURN..=RETURN).contains(&opcode)
 }
 
+/// Stack slots of the value a return opcode returns.
+pub fn returned_slots(opcode: u8) -> i32 {
+    match opcode {
+        LRETURN | DRETURN => 2,
+        RETURN => 0,
+        _ => 1,
+    }
+}
+
 /// A conditional branch (if*, if_*cmp*, ifnull, ifnonnull).
 pub fn is_conditional_branch(opcode: u8) -> bool {
     (IFEQ..=IF_ACMPNE).contains(&opcode) || opcode == IFNULL || opcode == IFNONNULL

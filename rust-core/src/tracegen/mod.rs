@@ -36,6 +36,7 @@
 //! body learn the three locals that live across it (`mm`, `reported`, `token`).
 #![forbid(unsafe_code)]
 
+use crate::classfile::exit_stack::{self, Crowded};
 use crate::classfile::splice::{self, Edits, FramesAfter, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
     BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
@@ -353,10 +354,11 @@ fn instrument<'a>(
 ) -> Result<()> {
     let plan = plan(class, method, signature.clone(), code, pool, constants)?;
     let body_start = body_start(class, method, code, pool)?;
+    let crowded = exit_stack::crowded_returns(code, body_start, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
     add_locals_to_body_frames(code, body_start, &plan.live_locals());
-    rewrite_body(tf, code, body_start, &plan, pool, constants)?;
+    rewrite_body(tf, code, body_start, &crowded, &plan, pool, constants)?;
     // The lookup, about 20 instructions, the argument array; the tail.
     let mut prologue = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
     let mut tail = Vec::with_capacity(48);
@@ -693,13 +695,10 @@ fn body_start<'a>(
     match &*method.name {
         // java.lang.Object's constructor calls no other.
         "<init>" if class.super_class_index() == 0 => Ok(0),
-        "<init>" => code.constructor_chaining_call(pool)?.ok_or_else(|| {
+        "<init>" => code.constructor_body_start(pool)?.map_err(|why| {
             ClassFileError::malformed(
                 0,
-                format!(
-                    "cannot find the super(...) or this(...) call in constructor {}{}",
-                    method.name, method.descriptor
-                ),
+                format!("cannot start monitoring constructor {}{}: {why}", method.name, method.descriptor),
             )
         }),
         "<clinit>" => Ok(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)),
@@ -791,12 +790,14 @@ fn prologue(
     Ok(())
 }
 
-/// Returns become jumps to the exit block, explicit throws are reported, and
-/// info calls get the monitor and this method's identifier.
+/// Returns become jumps to the exit block (draining what `crowded` returns
+/// leave below their result), explicit throws are reported, and info calls
+/// get the monitor and this method's identifier.
 fn rewrite_body(
     tf: &TfClass,
     code: &mut CodeModel<'_>,
     body_start: usize,
+    crowded: &[Crowded],
     plan: &Plan<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
@@ -818,11 +819,16 @@ fn rewrite_body(
         .collect();
     // One pass that moves the body into a new list: splicing each
     // replacement in place would move the rest of the code every time.
-    let body = code.elements.split_off(body_start.min(code.elements.len()));
+    let body_start = body_start.min(code.elements.len());
+    let body = code.elements.split_off(body_start);
     code.elements.reserve(body.len() + 16);
-    for insn in body {
+    let mut crowded = crowded.iter().peekable();
+    for (index, insn) in (body_start..).zip(body) {
         if insn.is_return() {
-            code.elements.extend(replace_return(plan));
+            match crowded.next_if(|c| c.index == index) {
+                Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
+                None => code.elements.extend(replace_return(plan)),
+            }
             continue;
         }
         match insn {
@@ -852,6 +858,14 @@ fn rewrite_body(
 fn replace_return(plan: &Plan<'_>) -> impl Iterator<Item = Insn> {
     let store = plan.locals.result.map(|(t, slot)| codegen::store(t, slot));
     store.into_iter().chain([Insn::Branch { opcode: op::GOTO, target: plan.labels.exit }])
+}
+
+/// `return v` with values below `v` → `result = v; pop…; goto exit`: the
+/// exit block is entered with an empty stack from every return.
+fn replace_crowded_return<'c>(plan: &Plan<'_>, crowded: &'c Crowded) -> impl Iterator<Item = Insn> + 'c {
+    let store = plan.locals.result.map(|(t, slot)| codegen::store(t, slot));
+    let jump = Insn::Branch { opcode: op::GOTO, target: plan.labels.exit };
+    store.into_iter().chain(crowded.drain()).chain([jump])
 }
 
 /// `throw t` → `EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t`.
