@@ -5,6 +5,8 @@
 pub const NOP: u8 = 0;
 pub const ACONST_NULL: u8 = 1;
 pub const ICONST_0: u8 = 3;
+pub const ICONST_1: u8 = 4;
+pub const LCONST_0: u8 = 9;
 pub const LCONST_1: u8 = 10;
 pub const BIPUSH: u8 = 16;
 pub const SIPUSH: u8 = 17;
