@@ -24,55 +24,61 @@ use super::stack_map::{self, Frame, VType};
 
 /// What the paths through a constructor before `this` is initialized found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Chaining {
+pub struct Chaining {
     /// Every chaining call, in code order.
     pub calls: Vec<ChainingCall>,
     /// The last element any path reaches with `this` uninitialized.
     pub last_uninitialized: usize,
+    /// Whether element `i` is reached with `this` uninitialized (an
+    /// instruction; labels are not marked).
+    pub uninitialized: Vec<bool>,
     /// Whether some path returns with `this` uninitialized (no verifier
     /// takes that; a path may end in a `throw`).
     pub returns_uninitialized: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ChainingCall {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainingCall {
     /// The element index just after the call.
     pub after: usize,
-    /// Stack slots left below the call's receiver (javac leaves none).
-    pub stack_slots: usize,
+    /// The types just after the call, `this` initialized (javac leaves the
+    /// stack empty; groovyc does not).
+    pub frame: Frame,
+}
+
+/// Where monitoring of a constructor starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// After the one chaining call every path reaches, with an empty
+    /// stack, no code reached with `this` uninitialized after it: as javac
+    /// compiles every constructor.
+    One(usize),
+    /// After each of [`Chaining::calls`], each path after its own.
+    Each,
 }
 
 impl Chaining {
-    /// The element index after the one chaining call every path reaches,
-    /// with an empty stack and no code reached with `this` uninitialized
-    /// after it: where monitoring can start for every path at once.
-    pub fn single_start(&self) -> std::result::Result<usize, String> {
+    /// Where monitoring starts; `Err(why)` when some path has no chaining call.
+    pub fn start(&self) -> std::result::Result<Start, String> {
         if self.returns_uninitialized {
             return Err("a path returns without calling super(...) or this(...)".into());
         }
         match self.calls.as_slice() {
             [] => Err("no path calls super(...) or this(...)".into()),
-            [call] if call.stack_slots != 0 => Err(format!(
-                "its super(...) or this(...) call leaves {} stack slots below it, which TF does not carry into \
-                 the monitoring it starts there",
-                call.stack_slots
-            )),
-            [call] if self.last_uninitialized >= call.after => {
-                Err("code after its super(...) or this(...) call runs before it on some path".into())
-            }
-            [call] => Ok(call.after),
-            calls => Err(format!(
-                "it calls super(...) or this(...) at {} places (one per path), and TF starts monitoring after \
-                 one chaining call",
-                calls.len()
-            )),
+            [call] if call.frame.stack.is_empty() && self.last_uninitialized < call.after => Ok(Start::One(call.after)),
+            _ => Ok(Start::Each),
         }
+    }
+
+    /// Whether element `index` is reached with `this` uninitialized.
+    pub fn is_uninitialized(&self, index: usize) -> bool {
+        self.uninitialized.get(index).copied().unwrap_or(false)
     }
 }
 
 /// The chaining calls among `elements` (runs of `code` decoded), from
 /// `initial`, taking the frames of `frames` where they are bound.
-pub(crate) fn chaining_calls(
+pub fn chaining_calls(
     elements: &[Insn],
     code: &[u8],
     handlers: &[Handler],
@@ -85,7 +91,12 @@ pub(crate) fn chaining_calls(
         ClassFileError::malformed(0, format!("cannot follow the types before the super(...) or this(...) call at instruction {i}: {why}"))
     };
     let flow = Flow::new(elements, handlers, frames);
-    let mut found = Chaining { calls: Vec::new(), last_uninitialized: 0, returns_uninitialized: false };
+    let mut found = Chaining {
+        calls: Vec::new(),
+        last_uninitialized: 0,
+        uninitialized: vec![false; elements.len()],
+        returns_uninitialized: false,
+    };
     // States a jump or a handler brings to a later element, by element index.
     let mut pending: Vec<(usize, State)> = Vec::new();
     let mut state = Some(State { locals: stack_map::to_slots(&initial.locals), stack: Vec::new() });
@@ -113,6 +124,9 @@ pub(crate) fn chaining_calls(
         }
         let Some(current) = state.as_mut() else { continue };
         found.last_uninitialized = i;
+        if let Some(flag) = found.uninitialized.get_mut(i) {
+            *flag = true;
+        }
         for (start, end, handler) in &flow.handlers {
             if (*start..*end).contains(&i) && !pending.iter().any(|(at, _)| at == handler) {
                 let caught = VType::Object(pool.class("java/lang/Throwable")?);
@@ -133,7 +147,12 @@ pub(crate) fn chaining_calls(
                 let arguments = descriptor::parse_method(&pool.reference_descriptor(*index)?)?.parameter_slots();
                 let receiver_at = current.stack.len().checked_sub(usize::from(arguments) + 1);
                 if receiver_at.and_then(|at| current.stack.get(at)) == Some(&VType::UninitializedThis) {
-                    found.calls.push(ChainingCall { after: i + 1, stack_slots: receiver_at.unwrap_or(0) });
+                    current.execute(insn, None, this_class, pool).map_err(|e| cannot(i, e.kind.to_string()))?;
+                    let frame = Frame {
+                        locals: stack_map::from_slots(&current.locals),
+                        stack: stack_map::from_slots(&current.stack),
+                    };
+                    found.calls.push(ChainingCall { after: i + 1, frame });
                     // `this` is initialized on this path from here on.
                     state = None;
                     continue;

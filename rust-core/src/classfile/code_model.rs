@@ -11,7 +11,7 @@ use super::attribute::{name, Attribute};
 use super::class_file::{ClassFile, Member};
 use super::code::CodeAttribute;
 use super::error::{ClassFileError, Result};
-use super::chaining;
+use super::chaining::{self, Chaining};
 use super::opcodes::{self as op, Operands};
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
@@ -636,13 +636,11 @@ impl<'a> CodeModel<'a> {
         Ok(())
     }
 
-    /// In a constructor, the element index just after its `super(...)` or
-    /// `this(...)` call, where `this` becomes initialized on every path.
-    /// Found by following the types along every path (no class hierarchy
-    /// needed, see [`chaining`]); `Err(why)` when there is no one such
-    /// call for all paths, `why` naming what was found instead.
-    pub fn constructor_body_start(&self, pool: &mut PoolBuilder<'a>) -> Result<std::result::Result<usize, String>> {
-        let chaining = chaining::chaining_calls(
+    /// In a constructor, its `super(...)` or `this(...)` calls, where `this`
+    /// becomes initialized, found by following the types along every path
+    /// (no class hierarchy needed, see [`chaining`]).
+    pub fn constructor_chaining(&self, pool: &mut PoolBuilder<'a>) -> Result<Chaining> {
+        chaining::chaining_calls(
             &self.elements,
             self.code,
             &self.handlers,
@@ -650,8 +648,7 @@ impl<'a> CodeModel<'a> {
             &self.initial_frame,
             self.this_class,
             pool,
-        )?;
-        Ok(chaining.single_start())
+        )
     }
 
     /// A label not yet bound anywhere.

@@ -25,15 +25,15 @@ use super::stack_map::VType;
 pub struct Crowded {
     /// The return's element index in the model.
     pub index: usize,
-    /// The types below the result, bottom first.
-    pub below: Vec<VType>,
+    /// The size (1 or 2 slots) of each value below the result, bottom first.
+    pub below: Vec<usize>,
 }
 
 impl Crowded {
     /// `pop` or `pop2` for each value below the result, top first: what
     /// empties the stack once the result is stored.
     pub fn drain(&self) -> impl Iterator<Item = Insn> + '_ {
-        self.below.iter().rev().map(|t| Insn::Simple(if t.slots() == 2 { op::POP2 } else { op::POP }))
+        self.below.iter().rev().map(|&size| Insn::Simple(if size == 2 { op::POP2 } else { op::POP }))
     }
 }
 
@@ -62,6 +62,10 @@ pub fn crowded_returns(model: &CodeModel<'_>, from: usize, pool: &mut PoolBuilde
         pool,
     )?;
     let mut crowded = Vec::new();
+    // Following the types names classes, which would add them to the pool;
+    // only the sizes are needed, so a copy of the pool takes them and the
+    // class's pool stays as it would be without this pass.
+    let mut scratch: Option<PoolBuilder<'_>> = None;
     for (index, insn) in elements.iter().enumerate().skip(from) {
         let Some(opcode) = insn.opcode().filter(|&o| op::is_return(o)) else {
             continue;
@@ -72,6 +76,7 @@ pub fn crowded_returns(model: &CodeModel<'_>, from: usize, pool: &mut PoolBuilde
             _ => continue,
         }
         let frame_of = |label| model.frame_at(label).cloned();
+        let scratch = scratch.get_or_insert_with(|| pool.clone());
         let frame = frame_infer::frame_before(
             elements,
             model.code,
@@ -79,7 +84,7 @@ pub fn crowded_returns(model: &CodeModel<'_>, from: usize, pool: &mut PoolBuilde
             &frame_of,
             &model.initial_frame,
             model.this_class,
-            pool,
+            scratch,
         )
         .map_err(|e| {
             ClassFileError::malformed(
@@ -87,7 +92,7 @@ pub fn crowded_returns(model: &CodeModel<'_>, from: usize, pool: &mut PoolBuilde
                 format!("cannot find the types of the values a return leaves below its result: {}", e.kind),
             )
         })?;
-        let mut below = frame.stack;
+        let mut below: Vec<usize> = frame.stack.iter().map(VType::slots).collect();
         if result > 0 {
             below.pop();
         }
@@ -143,7 +148,7 @@ mod tests {
         ];
         let code = model(elements, vec![(target, at_target)], &mut pool);
         let crowded = crowded_returns(&code, 0, &mut pool).expect("depths");
-        assert_eq!(crowded, vec![Crowded { index: 7, below: vec![VType::Integer, VType::Long, VType::Integer] }]);
+        assert_eq!(crowded, vec![Crowded { index: 7, below: vec![1, 2, 1] }]);
         let drain: Vec<Insn> = crowded[0].drain().collect();
         assert_eq!(drain, [op::POP, op::POP2, op::POP].map(Insn::Simple));
         // Only returns from `from` on count.

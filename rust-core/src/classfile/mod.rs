@@ -64,7 +64,7 @@
 mod annotations;
 mod assembler;
 mod attribute;
-mod chaining;
+pub mod chaining;
 mod chunk;
 mod class_editor;
 mod class_file;

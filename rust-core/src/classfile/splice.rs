@@ -510,7 +510,9 @@ impl<'a> Splice<'a> {
         }
         let chaining =
             chaining::chaining_calls(&elements, code, &[], &[], &model.initial_frame, model.this_class, pool).ok()?;
-        let after = chaining.single_start().ok()?;
+        let Ok(chaining::Start::One(after)) = chaining.start() else {
+            return None;
+        };
         ends.get(after.checked_sub(1)?).copied()
     }
 
