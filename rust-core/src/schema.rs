@@ -154,7 +154,9 @@ const ACC_STATIC: u16 = 0x0008;
 const ACC_FINAL: u16 = 0x0010;
 const ACC_SYNTHETIC: u16 = 0x1000;
 
-/// Annotations and `ldc` of a class constant need version 49 (Java 5).
+/// Annotations and `ldc` of a class constant need version 49 (Java 5). An
+/// older class (45 to 48: Java 1.1 to 1.4) is raised to it: 49 still takes
+/// `jsr`/`ret` and needs no stack map frames, so its code stays valid as it is.
 pub const MIN_MAJOR_VERSION: u16 = 49;
 
 /// Applies stage 1 to `editor`, made from `class`; edited code goes to `bodies`.
@@ -164,12 +166,9 @@ pub fn apply<'a>(
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
 ) -> std::result::Result<(), StageError> {
-    if class.major_version() < MIN_MAJOR_VERSION {
-        return Err(ClassFileError::limit(
-            0,
-            format!("class file version {} is older than Java 5 (49), which TF needs", class.major_version()),
-        )
-        .into());
+    if editor.major_version < MIN_MAJOR_VERSION {
+        editor.major_version = MIN_MAJOR_VERSION;
+        editor.minor_version = 0;
     }
     let holders = add_holder_fields(class, tf, editor)?;
     register_in_clinit(class, tf, &holders, editor, bodies)?;

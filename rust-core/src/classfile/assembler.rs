@@ -533,8 +533,10 @@ impl Context<'_> {
         frames: &FrameTable,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Frame> {
+        // Frames are inferred in a full model only (no runs): no code to read.
         let mut frame = frame_infer::frame_before(
             elements,
+            &[],
             index,
             &|l| frames.get(l).cloned(),
             self.initial_frame,

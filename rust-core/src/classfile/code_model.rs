@@ -11,7 +11,7 @@ use super::attribute::{name, Attribute};
 use super::class_file::{ClassFile, Member};
 use super::code::CodeAttribute;
 use super::error::{ClassFileError, Result};
-use super::frame_infer;
+use super::chaining::{self, Chaining};
 use super::opcodes::{self as op, Operands};
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
@@ -636,15 +636,15 @@ impl<'a> CodeModel<'a> {
         Ok(())
     }
 
-    /// In a constructor, the element index just after its `super(...)` or
-    /// `this(...)` call: where `this` becomes initialized. Found by following
-    /// the types of the code (no class hierarchy needed); `None` if there is none.
-    pub fn constructor_chaining_call(&self, pool: &mut PoolBuilder<'a>) -> Result<Option<usize>> {
-        let frame_of = |label: Label| self.frame_at(label).cloned();
-        frame_infer::constructor_chaining_call(
+    /// In a constructor, its `super(...)` or `this(...)` calls, where `this`
+    /// becomes initialized, found by following the types along every path
+    /// (no class hierarchy needed, see [`chaining`]).
+    pub fn constructor_chaining(&self, pool: &mut PoolBuilder<'a>) -> Result<Chaining> {
+        chaining::chaining_calls(
             &self.elements,
             self.code,
-            &frame_of,
+            &self.handlers,
+            &self.frames,
             &self.initial_frame,
             self.this_class,
             pool,

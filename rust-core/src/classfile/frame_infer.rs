@@ -15,9 +15,11 @@ use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
 use super::stack_map::{self, Frame, VType};
 
-/// The frame in effect just before element `index` executes.
+/// The frame in effect just before element `index` executes. Runs
+/// ([`Insn::Raw`]) are followed through `code`, their instructions decoded.
 pub(crate) fn frame_before(
     elements: &[Insn],
+    code: &[u8],
     index: usize,
     frame_of: &dyn Fn(Label) -> Option<Frame>,
     initial: &Frame,
@@ -46,20 +48,28 @@ pub(crate) fn frame_before(
     }
     let mut state = State { locals: stack_map::to_slots(&frame.locals), stack: stack_map::to_slots(&frame.stack) };
     let mut last_new: Option<Label> = None;
+    // A `new` in a run has no label: an identity of its own while simulating.
+    let mut unlabelled = Identities(u32::MAX);
     for insn in elements.get(start..index).unwrap_or_default() {
-        if let Insn::Label(label) = insn {
-            last_new = Some(*label);
-            continue;
+        match insn {
+            Insn::Label(label) => last_new = Some(*label),
+            Insn::Raw { start, end } => {
+                for insn in run_instructions(code, *start, *end) {
+                    let identity = last_new.take().unwrap_or_else(|| unlabelled.next());
+                    state.execute(&insn, Some(identity), this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?;
+                }
+            }
+            _ => state.execute(insn, last_new.take(), this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?,
         }
-        state.execute(insn, last_new.take(), this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?;
     }
     Ok(Frame { locals: stack_map::from_slots(&state.locals), stack: stack_map::from_slots(&state.stack) })
 }
 
 /// Types in slot form: a Long/Double is followed by a `Top` for its second slot.
-struct State {
-    locals: Vec<VType>,
-    stack: Vec<VType>,
+#[derive(Debug, Clone)]
+pub(crate) struct State {
+    pub(crate) locals: Vec<VType>,
+    pub(crate) stack: Vec<VType>,
 }
 
 fn underflow() -> ClassFileError {
@@ -95,7 +105,7 @@ impl State {
 
     /// `label` is the label bound right before this instruction, if any (the
     /// identity of a `new`).
-    fn execute(
+    pub(crate) fn execute(
         &mut self,
         insn: &Insn,
         label: Option<Label>,
@@ -411,82 +421,11 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
     }
 }
 
-/// The index just after the constructor-chaining call of a constructor: the
-/// `invokespecial <init>` whose receiver is `uninitializedThis` (`super(...)`
-/// or `this(...)`). Follows the code in order, restarting from each frame,
-/// so arguments that create objects or branch are handled. `None` when no
-/// such call is found (`java/lang/Object`, or code whose types cannot be followed).
-pub(crate) fn constructor_chaining_call(
-    elements: &[Insn],
-    code: &[u8],
-    frame_of: &dyn Fn(Label) -> Option<Frame>,
-    initial: &Frame,
-    this_class: u16,
-    pool: &mut PoolBuilder<'_>,
-) -> Result<Option<usize>> {
-    let mut state = Some(State { locals: stack_map::to_slots(&initial.locals), stack: Vec::new() });
-    let mut last_label = None;
-    // A `new` without a label still needs an identity of its own while simulating.
-    let mut unlabelled = Identities(u32::MAX);
-    for (i, insn) in elements.iter().enumerate() {
-        if let Insn::Label(label) = insn {
-            if let Some(frame) = frame_of(*label) {
-                state = Some(State {
-                    locals: stack_map::to_slots(&frame.locals),
-                    stack: stack_map::to_slots(&frame.stack),
-                });
-            }
-            last_label = Some(*label);
-            continue;
-        }
-        let Some(current) = state.as_mut() else { continue };
-        if let Insn::Raw { start, end } = insn {
-            // A run holds no invokespecial in a constructor (see `Detail::Runs`)
-            // and no block end: its instructions only change the types.
-            let mut failed = false;
-            for insn in run_instructions(code, *start, *end) {
-                let identity = last_label.take().unwrap_or_else(|| unlabelled.next());
-                if current.execute(&insn, Some(identity), this_class, pool).is_err() {
-                    failed = true;
-                    break;
-                }
-            }
-            if failed {
-                return Ok(None);
-            }
-            continue;
-        }
-        if let Insn::Pool { opcode: op::INVOKESPECIAL, index } = insn {
-            if pool.method_owner_and_name(*index)?.1 == "<init>" {
-                let arguments = descriptor::parse_method(&pool.reference_descriptor(*index)?)?.parameter_slots();
-                let receiver = current
-                    .stack
-                    .len()
-                    .checked_sub(usize::from(arguments) + 1)
-                    .and_then(|at| current.stack.get(at))
-                    .copied();
-                if receiver == Some(VType::UninitializedThis) {
-                    return Ok(Some(i + 1));
-                }
-            }
-        }
-        let identity = last_label.take().unwrap_or_else(|| unlabelled.next());
-        if current.execute(insn, Some(identity), this_class, pool).is_err() {
-            return Ok(None);
-        }
-        if insn.opcode().is_some_and(op::ends_block) {
-            // The next reachable code starts at a label with a frame.
-            state = None;
-        }
-    }
-    Ok(None)
-}
-
 /// Label ids no code model hands out (they count down from the top).
-struct Identities(u32);
+pub(crate) struct Identities(pub(crate) u32);
 
 impl Identities {
-    fn next(&mut self) -> Label {
+    pub(crate) fn next(&mut self) -> Label {
         self.0 = self.0.saturating_sub(1);
         Label(self.0)
     }

@@ -64,6 +64,7 @@
 mod annotations;
 mod assembler;
 mod attribute;
+pub mod chaining;
 mod chunk;
 mod class_editor;
 mod class_file;
@@ -74,6 +75,7 @@ mod constant_pool;
 pub mod descriptor;
 mod encode;
 mod error;
+pub mod exit_stack;
 mod frame_infer;
 pub mod mutf8;
 pub mod opcodes;

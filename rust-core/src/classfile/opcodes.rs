@@ -5,6 +5,8 @@
 pub const NOP: u8 = 0;
 pub const ACONST_NULL: u8 = 1;
 pub const ICONST_0: u8 = 3;
+pub const ICONST_1: u8 = 4;
+pub const LCONST_0: u8 = 9;
 pub const LCONST_1: u8 = 10;
 pub const BIPUSH: u8 = 16;
 pub const SIPUSH: u8 = 17;
@@ -239,6 +241,15 @@ pub fn ends_block(opcode: u8) -> bool {
 
 pub fn is_return(opcode: u8) -> bool {
     (IRETURN..=RETURN).contains(&opcode)
+}
+
+/// Stack slots of the value a return opcode returns.
+pub fn returned_slots(opcode: u8) -> i32 {
+    match opcode {
+        LRETURN | DRETURN => 2,
+        RETURN => 0,
+        _ => 1,
+    }
 }
 
 /// A conditional branch (if*, if_*cmp*, ifnull, ifnonnull).

@@ -23,6 +23,7 @@
 
 use super::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
 use super::attribute::name;
+use super::chaining;
 use super::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
@@ -30,7 +31,6 @@ use super::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STA
 use super::descriptor::{self, FieldType};
 use super::encode::{count16, Put};
 use super::error::{ClassFileError, Result};
-use super::frame_infer;
 use super::opcodes as op;
 use super::pool_builder::PoolBuilder;
 use super::reader::Reader;
@@ -508,15 +508,11 @@ impl<'a> Splice<'a> {
             }
             at += length;
         }
-        let after = frame_infer::constructor_chaining_call(
-            &elements,
-            code,
-            &|_| None,
-            &model.initial_frame,
-            model.this_class,
-            pool,
-        )
-        .ok()??;
+        let chaining =
+            chaining::chaining_calls(&elements, code, &[], &[], &model.initial_frame, model.this_class, pool).ok()?;
+        let Ok(chaining::Start::One(after)) = chaining.start() else {
+            return None;
+        };
         ends.get(after.checked_sub(1)?).copied()
     }
 
@@ -730,7 +726,13 @@ impl<'a> Splice<'a> {
                 SiteKind::Return(_) | SiteKind::Throw => edits.replacement(site.kind).map_or(0, |c| i32::from(c.peak())),
                 SiteKind::Switch => 0,
             };
-            if peak == 0 {
+            // A replaced return must hold just its result: values below it
+            // would reach the exit block (the general path drains them).
+            let result = match site.kind {
+                SiteKind::Return(opcode) if edits.returns.is_some() => Some(op::returned_slots(opcode)),
+                _ => None,
+            };
+            if peak == 0 && result.is_none() {
                 continue;
             }
             let at_site = if site.offset == 0 {
@@ -746,6 +748,9 @@ impl<'a> Splice<'a> {
                     None => return Ok(None),
                 }
             };
+            if result.is_some_and(|slots| slots != at_site) {
+                return Ok(None);
+            }
             max = max.max(at_site + peak);
         }
         Ok(u16::try_from(max).ok().map(|max| model.max_stack.max(max)))

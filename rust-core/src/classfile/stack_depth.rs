@@ -299,6 +299,20 @@ pub(crate) fn max_stack(
     label_index: &dyn Fn(super::code_model::Label) -> Option<usize>,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<u16> {
+    let (_, max) = depths(elements, code, run_locals, handlers, label_index, pool)?;
+    u16::try_from(max).map_err(|_| ClassFileError::limit(0, "the operand stack would pass 65,535 slots"))
+}
+
+/// The operand stack depth before each element (`None`: not reached), and
+/// the deepest any path reaches; `run_locals` as for [`max_stack`].
+pub(crate) fn depths(
+    elements: &[Insn],
+    code: &[u8],
+    run_locals: &mut [u32],
+    handlers: &[Handler],
+    label_index: &dyn Fn(super::code_model::Label) -> Option<usize>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<(Vec<Option<i32>>, i32)> {
     let mut depth_at: Vec<Option<i32>> = vec![None; elements.len() + 1];
     let mut pending: Vec<(usize, i32)> = vec![(0, 0)];
     for h in handlers {
@@ -369,7 +383,7 @@ pub(crate) fn max_stack(
             i += 1;
         }
     }
-    u16::try_from(max).map_err(|_| ClassFileError::limit(0, "the operand stack would pass 65,535 slots"))
+    Ok((depth_at, max))
 }
 
 /// Local slots used by the instructions and frames, at least `initial`'s.

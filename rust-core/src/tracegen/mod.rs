@@ -36,6 +36,8 @@
 //! body learn the three locals that live across it (`mm`, `reported`, `token`).
 #![forbid(unsafe_code)]
 
+use crate::classfile::chaining::{Chaining, Start};
+use crate::classfile::exit_stack::{self, Crowded};
 use crate::classfile::splice::{self, Edits, FramesAfter, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
     BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
@@ -262,6 +264,7 @@ fn group_monitor_lookup(
 }
 
 /// The locals this stage adds.
+#[derive(Clone)]
 struct Locals<'d> {
     monitor: u16,
     reported: u16,
@@ -272,6 +275,7 @@ struct Locals<'d> {
 }
 
 /// What instrumenting one method adds, decided before its body is touched.
+#[derive(Clone)]
 struct Plan<'d> {
     signature: Signature<'d>,
     is_static: bool,
@@ -352,11 +356,17 @@ fn instrument<'a>(
     constants: &mut Constants,
 ) -> Result<()> {
     let plan = plan(class, method, signature.clone(), code, pool, constants)?;
-    let body_start = body_start(class, method, code, pool)?;
+    let body_start = match body_start(class, method, code, pool)? {
+        BodyStart::At(index) => index,
+        BodyStart::AfterEach(chaining) => {
+            return instrument_chained(tf, method, &plan, monitor, &chaining, code, pool, constants);
+        }
+    };
+    let crowded = exit_stack::crowded_returns(code, body_start, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
     add_locals_to_body_frames(code, body_start, &plan.live_locals());
-    rewrite_body(tf, code, body_start, &plan, pool, constants)?;
+    rewrite_body(tf, code, body_start, &crowded, &plan, pool, constants)?;
     // The lookup, about 20 instructions, the argument array; the tail.
     let mut prologue = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
     let mut tail = Vec::with_capacity(48);
@@ -668,12 +678,14 @@ fn surround(
     Ok(())
 }
 
+#[derive(Clone, Copy)]
 struct Types {
     monitor: VType,
     throwable: VType,
     this: VType,
 }
 
+#[derive(Clone, Copy)]
 struct Labels {
     body: Label,
     body_end: Label,
@@ -682,29 +694,154 @@ struct Labels {
     handler: Label,
 }
 
-/// Where the body starts: after a constructor's super(...)/this(...) call,
-/// after the registration in `<clinit>`, else at the first instruction.
+/// Where the body starts.
+enum BodyStart {
+    /// At this element: after a constructor's one super(...)/this(...) call,
+    /// after the registration in `<clinit>`, else at the first instruction.
+    At(usize),
+    /// After each of a constructor's chaining calls (see [`instrument_chained`]).
+    AfterEach(Chaining),
+}
+
 fn body_start<'a>(
     class: &ClassFile<'_>,
     method: &TfMethod,
     code: &CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
-) -> Result<usize> {
+) -> Result<BodyStart> {
     match &*method.name {
         // java.lang.Object's constructor calls no other.
-        "<init>" if class.super_class_index() == 0 => Ok(0),
-        "<init>" => code.constructor_chaining_call(pool)?.ok_or_else(|| {
-            ClassFileError::malformed(
-                0,
-                format!(
-                    "cannot find the super(...) or this(...) call in constructor {}{}",
-                    method.name, method.descriptor
-                ),
-            )
-        }),
-        "<clinit>" => Ok(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)),
-        _ => Ok(0),
+        "<init>" if class.super_class_index() == 0 => Ok(BodyStart::At(0)),
+        "<init>" => {
+            let chaining = code.constructor_chaining(pool)?;
+            match chaining.start() {
+                Ok(Start::One(index)) => Ok(BodyStart::At(index)),
+                Ok(Start::Each) => Ok(BodyStart::AfterEach(chaining)),
+                Err(why) => Err(ClassFileError::malformed(
+                    0,
+                    format!("cannot start monitoring constructor {}{}: {why}", method.name, method.descriptor),
+                )),
+            }
+        }
+        "<clinit>" => Ok(BodyStart::At(
+            code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1),
+        )),
+        _ => Ok(BodyStart::At(0)),
     }
+}
+
+/// [`instrument`] of a constructor whose paths call `super(...)` or
+/// `this(...)` at different places (groovyc selects the superclass
+/// constructor at run time, one call per case of a switch), or leave values
+/// on the stack across the call: a prologue after each call, its frames
+/// holding the types there, and the catch-all handler covering only code
+/// run with `this` initialized. Code still reached with `this`
+/// uninitialized keeps its throws as they are (no monitor is there yet).
+#[allow(clippy::too_many_arguments)]
+fn instrument_chained<'a>(
+    tf: &TfClass,
+    method: &TfMethod,
+    plan: &Plan<'_>,
+    monitor: &[Insn],
+    chaining: &Chaining,
+    code: &mut CodeModel<'a>,
+    pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
+) -> Result<()> {
+    let first = chaining.calls.first().map_or(0, |c| c.after);
+    let crowded = exit_stack::crowded_returns(code, first, pool)?;
+    let live = plan.live_locals();
+    // Frames where `this` is initialized learn the live locals; the others
+    // are reached before any prologue ran.
+    let mut index_of_label = vec![None; code.next_label as usize];
+    for (i, insn) in code.elements.iter().enumerate() {
+        if let Insn::Label(l) = insn {
+            if let Some(slot) = index_of_label.get_mut(l.id() as usize) {
+                *slot = Some(i);
+            }
+        }
+    }
+    // A label is reached as the instruction after it (labels are not marked).
+    let instruction_at = |at: usize| {
+        code.elements.get(at..).and_then(|rest| rest.iter().position(|e| !matches!(e, Insn::Label(_)))).map(|k| at + k)
+    };
+    let initialized: Vec<bool> = code
+        .frames
+        .iter()
+        .map(|(label, _)| {
+            let at = index_of_label.get(label.id() as usize).copied().flatten();
+            at.and_then(instruction_at).is_some_and(|at| at >= first && !chaining.is_uninitialized(at))
+        })
+        .collect();
+    for ((_, frame), initialized) in code.frames.iter_mut().zip(initialized) {
+        if initialized {
+            frame.set_locals(&live);
+        }
+    }
+    // A prologue for each call, each with labels of its own.
+    let mut prologues = Vec::with_capacity(chaining.calls.len());
+    for (k, call) in chaining.calls.iter().enumerate() {
+        let mut site = plan.clone();
+        if k > 0 {
+            site.labels.body = code.new_label();
+        }
+        let mut entry = call.frame.clone();
+        entry.set_locals(&live);
+        let mut insns = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
+        prologue(&site, method, monitor, &entry, code, pool, constants, &mut insns)?;
+        if code.frames_required {
+            code.frames.push((site.labels.body, entry));
+        }
+        prologues.push((call.after, site.labels.body, insns));
+    }
+
+    let thrown = constants.get(Shared::Thrown, pool)?;
+    let info_targets = info_targets(tf);
+    let body = code.elements.split_off(first.min(code.elements.len()));
+    code.elements.reserve(body.len() + 64 * prologues.len());
+    let mut prologues = prologues.into_iter().peekable();
+    let mut crowded = crowded.iter().peekable();
+    // The start of the protected range being laid out, and the ranges laid out.
+    let mut open: Option<Label> = None;
+    let mut ranges = Vec::new();
+    for (index, insn) in (first..).zip(body) {
+        if let Some((_, body_label, insns)) = prologues.next_if(|(after, _, _)| *after == index) {
+            code.elements.extend(insns);
+            open = Some(body_label);
+        }
+        let uninitialized = chaining.is_uninitialized(index);
+        if let (true, Some(start)) = (uninitialized && !matches!(insn, Insn::Label(_)), open) {
+            let end = code.new_label();
+            code.elements.push(Insn::Label(end));
+            ranges.push((start, end));
+            open = None;
+        }
+        if uninitialized {
+            code.elements.push(insn);
+            continue;
+        }
+        if insn.is_return() {
+            match crowded.next_if(|c| c.index == index) {
+                Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
+                None => code.elements.extend(replace_return(plan)),
+            }
+            continue;
+        }
+        rewrite_one(insn, &info_targets, tf, plan, thrown, code, pool)?;
+    }
+    if let Some(start) = open {
+        ranges.push((start, plan.labels.body_end));
+    }
+
+    let mut tail = Vec::with_capacity(48);
+    tail.push(Insn::Label(plan.labels.body_end));
+    epilogue(plan, code, pool, constants, &mut tail)?;
+    code.elements.extend(tail);
+    // Lowest priority: the method's own handlers see their exceptions first.
+    for (start, end) in ranges {
+        code.handlers.push(Handler { start, end, handler: plan.labels.handler, catch_type: 0 });
+    }
+    Ok(())
 }
 
 fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals: &[(u16, VType)]) {
@@ -786,25 +923,47 @@ fn prologue(
     out.push_all(call_and_keep_token);
     out.push(Insn::Label(labels.body));
     if code.frames_required {
-        code.frames.push((unwanted, Frame { locals: entry.locals.clone(), stack: Vec::new() }));
+        code.frames.push((unwanted, Frame { locals: entry.locals.clone(), stack: entry.stack.clone() }));
     }
     Ok(())
 }
 
-/// Returns become jumps to the exit block, explicit throws are reported, and
-/// info calls get the monitor and this method's identifier.
+/// Returns become jumps to the exit block (draining what `crowded` returns
+/// leave below their result), explicit throws are reported, and info calls
+/// get the monitor and this method's identifier.
 fn rewrite_body(
     tf: &TfClass,
     code: &mut CodeModel<'_>,
     body_start: usize,
+    crowded: &[Crowded],
     plan: &Plan<'_>,
     pool: &mut PoolBuilder<'_>,
     constants: &mut Constants,
 ) -> Result<()> {
-    let (locals, id) = (&plan.locals, plan.id);
     let thrown = constants.get(Shared::Thrown, pool)?;
-    let info_targets: Vec<(String, String)> = tf
-        .methods
+    let info_targets = info_targets(tf);
+    // One pass that moves the body into a new list: splicing each
+    // replacement in place would move the rest of the code every time.
+    let body_start = body_start.min(code.elements.len());
+    let body = code.elements.split_off(body_start);
+    code.elements.reserve(body.len() + 16);
+    let mut crowded = crowded.iter().peekable();
+    for (index, insn) in (body_start..).zip(body) {
+        if insn.is_return() {
+            match crowded.next_if(|c| c.index == index) {
+                Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
+                None => code.elements.extend(replace_return(plan)),
+            }
+            continue;
+        }
+        rewrite_one(insn, &info_targets, tf, plan, thrown, code, pool)?;
+    }
+    Ok(())
+}
+
+/// The name and (stage 1) descriptor of each info method of `tf`.
+fn info_targets(tf: &TfClass) -> Vec<(String, String)> {
+    tf.methods
         .iter()
         .filter(|m| m.is_info())
         .map(|m| {
@@ -815,35 +974,37 @@ fn rewrite_body(
             };
             (m.name.to_string(), descriptor)
         })
-        .collect();
-    // One pass that moves the body into a new list: splicing each
-    // replacement in place would move the rest of the code every time.
-    let body = code.elements.split_off(body_start.min(code.elements.len()));
-    code.elements.reserve(body.len() + 16);
-    for insn in body {
-        if insn.is_return() {
-            code.elements.extend(replace_return(plan));
-            continue;
-        }
-        match insn {
-            Insn::Simple(op::ATHROW) => code.elements.extend(replace_throw(plan, thrown, pool)?),
-            Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index }
-            | Insn::InvokeInterface { index, .. }
-                if !info_targets.is_empty() =>
-            {
-                // Stage 1 put `aconst_null, iconst_0` right before each info call.
-                let n = code.elements.len();
-                let passes_null_zero = n >= 2
-                    && code.elements[n - 2] == Insn::Simple(op::ACONST_NULL)
-                    && code.elements[n - 1] == Insn::Simple(op::ICONST_0);
-                if passes_null_zero && is_info_call(index, tf, &info_targets, pool)? {
-                    code.elements[n - 2] = codegen::aload(locals.monitor);
-                    code.elements[n - 1] = codegen::push_int(id, pool)?;
-                }
-                code.elements.push(insn);
+        .collect()
+}
+
+/// Appends `insn` of the body, or what replaces it: an explicit throw is
+/// reported, an info call gets the monitor and this method's identifier.
+fn rewrite_one(
+    insn: Insn,
+    info_targets: &[(String, String)],
+    tf: &TfClass,
+    plan: &Plan<'_>,
+    thrown: u16,
+    code: &mut CodeModel<'_>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<()> {
+    match insn {
+        Insn::Simple(op::ATHROW) => code.elements.extend(replace_throw(plan, thrown, pool)?),
+        Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
+            if !info_targets.is_empty() =>
+        {
+            // Stage 1 put `aconst_null, iconst_0` right before each info call.
+            let n = code.elements.len();
+            let passes_null_zero = n >= 2
+                && code.elements[n - 2] == Insn::Simple(op::ACONST_NULL)
+                && code.elements[n - 1] == Insn::Simple(op::ICONST_0);
+            if passes_null_zero && is_info_call(index, tf, info_targets, pool)? {
+                code.elements[n - 2] = codegen::aload(plan.locals.monitor);
+                code.elements[n - 1] = codegen::push_int(plan.id, pool)?;
             }
-            other => code.elements.push(other),
+            code.elements.push(insn);
         }
+        other => code.elements.push(other),
     }
     Ok(())
 }
@@ -852,6 +1013,14 @@ fn rewrite_body(
 fn replace_return(plan: &Plan<'_>) -> impl Iterator<Item = Insn> {
     let store = plan.locals.result.map(|(t, slot)| codegen::store(t, slot));
     store.into_iter().chain([Insn::Branch { opcode: op::GOTO, target: plan.labels.exit }])
+}
+
+/// `return v` with values below `v` → `result = v; pop…; goto exit`: the
+/// exit block is entered with an empty stack from every return.
+fn replace_crowded_return<'c>(plan: &Plan<'_>, crowded: &'c Crowded) -> impl Iterator<Item = Insn> + 'c {
+    let store = plan.locals.result.map(|(t, slot)| codegen::store(t, slot));
+    let jump = Insn::Branch { opcode: op::GOTO, target: plan.labels.exit };
+    store.into_iter().chain(crowded.drain()).chain([jump])
 }
 
 /// `throw t` → `EnhancedCodeSupport.thrown(t, reported, mm, id); reported = t; throw t`.
