@@ -3,8 +3,6 @@ package org.tracingfacility.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -21,9 +19,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.util.CheckClassAdapter;
 import org.tracingfacility.annotation.Filtered;
+import org.tracingfacility.it.generated.AsmCheck;
 import org.tracingfacility.it.generated.ClassGenerator;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
 
@@ -113,16 +110,16 @@ class GeneratedMethodsIT {
 
     /** {@code null} when ASM's analyzer and HotSpot both accept the class, else what they said. */
     private static String verify(String name, byte[] bytes, ClassLoader loader) {
-        StringWriter asm = new StringWriter();
-        CheckClassAdapter.verify(new ClassReader(bytes), loader, false, new PrintWriter(asm));
-        if (!asm.toString().isBlank()) {
-            return "ASM's analyzer: " + firstLines(asm.toString(), 6);
+        List<String> asm = AsmCheck.problems(bytes, loader);
+        if (!asm.isEmpty()) {
+            return "ASM's analyzer: " + String.join("; ", asm);
         }
         try {
             Class.forName(name, false, loader).getDeclaredMethods();
             return null;
         } catch (LinkageError e) {
-            return "HotSpot: " + e;
+            String message = e.getClass().getName() + ": " + e.getMessage();
+            return "HotSpot: " + LinkResults.method(message) + ": " + LinkResults.headline(message);
         } catch (ClassNotFoundException e) {
             return "not found: " + e;
         }
