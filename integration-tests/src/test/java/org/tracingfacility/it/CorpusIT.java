@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,8 @@ class CorpusIT {
     private static final class Outcome {
         final CorpusJar jar;
         int classes;
+        /** The class file major versions found in the jar, as the table shows them (e.g. {@code 49,52}). */
+        String versions = "";
         int unlinkableOriginal;
         EnhanceSummary summary;
         int exitCode;
@@ -86,6 +89,7 @@ class CorpusIT {
         } else {
             unpackClasses(resolved.jar, original);
         }
+        outcome.versions = majorVersions(original);
         copyTree(original, enhanced);
 
         ProcessRunner.Result enhance = ProcessRunner.run(
@@ -94,7 +98,7 @@ class CorpusIT {
         outcome.exitCode = enhance.exitCode;
         outcome.summary = EnhanceSummary.of(enhance.output);
         if (enhance.exitCode != 0) {
-            outcome.refusal = firstLines(enhance.output, 5);
+            outcome.refusal = refusal(enhance.output, dir);
         }
 
         List<Path> linkPath = CorpusResolver.linkPath(resolved);
@@ -128,18 +132,19 @@ class CorpusIT {
     }
 
     private static String table(List<Outcome> outcomes) {
-        StringBuilder t = new StringBuilder(String.format("%-22s %-30s %8s %8s %8s %10s %9s %s%n",
-                "jar", "compiler", "classes", "enhanced", "skipped", "unlinkable", "failures", "tf-enhance"));
+        StringBuilder t = new StringBuilder(String.format("%-20s %-28s %-8s %8s %8s %8s %10s %9s %s%n",
+                "jar", "compiler", "versions", "classes", "enhanced", "skipped", "unlinkable", "failures", "tf-enhance"));
         long classes = 0;
         long failures = 0;
         for (Outcome o : outcomes) {
-            t.append(String.format("%-22s %-30s %8d %8s %8s %10d %9d %s%n", o.jar.name, o.jar.compiler, o.classes,
+            t.append(String.format("%-20s %-28s %-8s %8d %8s %8s %10d %9d %s%n", o.jar.name, abbreviate(o.jar.compiler, 28),
+                    o.versions, o.classes,
                     count(o.summary.enhanced), count(o.summary.skippedMethods), o.unlinkableOriginal,
                     o.failures.size(), o.exitCode == 0 ? "ok" : "REFUSED (exit " + o.exitCode + ")"));
             classes += o.classes;
             failures += o.failures.size();
         }
-        t.append(String.format("%-22s %-30s %8d %37s %9d%n", "all", "", classes, "", failures));
+        t.append(String.format("%-20s %-28s %-8s %8d %38s %9d%n", "all", "", "", classes, "", failures));
         t.append("(unlinkable: classes that do not link even before enhancement; failures: classes that do after it)\n");
         for (Outcome o : outcomes) {
             if (o.exitCode != 0) {
@@ -148,6 +153,10 @@ class CorpusIT {
             o.failures.forEach(f -> t.append(f).append('\n'));
         }
         return t.toString();
+    }
+
+    private static String abbreviate(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
     }
 
     private static String count(long n) {
@@ -200,8 +209,26 @@ class CorpusIT {
         Files.deleteIfExists(into.resolve("module-info.class"));
     }
 
-    private static String firstLines(String text, int n) {
-        return Arrays.stream(text.split("\n")).limit(n).collect(Collectors.joining(" | "));
+    /** The distinct class file major versions under {@code dir}, ascending, comma-separated. */
+    private static String majorVersions(Path dir) throws IOException {
+        Set<Integer> majors = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
+                try (InputStream in = Files.newInputStream(p)) {
+                    byte[] head = in.readNBytes(8);
+                    majors.add(((head[6] & 0xff) << 8) | (head[7] & 0xff));
+                }
+            }
+        }
+        return majors.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    /** How many errors the CLI printed, and the first few, without the directory every path starts with. */
+    private static String refusal(String output, Path dir) {
+        List<String> errors = Arrays.stream(output.split("\n")).filter(l -> l.startsWith("error: "))
+                .map(l -> l.substring("error: ".length()).replace(dir.resolve("enhanced") + "/", ""))
+                .collect(Collectors.toList());
+        return errors.size() + " errors, e.g.\n    " + String.join("\n    ", errors.subList(0, Math.min(3, errors.size())));
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
