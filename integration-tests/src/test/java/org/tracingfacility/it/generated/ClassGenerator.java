@@ -14,7 +14,8 @@ import org.objectweb.asm.Type;
  * kind of value, two constructors whose chaining arguments branch, and {@code probe()} to read
  * what the constructors stored. The class file version is drawn too: 48 and 49 (no stack map
  * frames, the type-inferring verifier), 50, 52 and 61, whose frames ASM computes with a
- * fixed hierarchy ({@link FixedHierarchyClassWriter}).
+ * fixed hierarchy ({@link FixedHierarchyClassWriter}). Before 50, finally blocks may be
+ * {@code jsr}/{@code ret} subroutines.
  */
 public final class ClassGenerator implements Opcodes {
     /** {@code static long sink}: what {@code void} methods (and all others) leave behind. */
@@ -70,7 +71,7 @@ public final class ClassGenerator implements Opcodes {
             String descriptor = PARAMETERS + ")" + returnType.getDescriptor();
             MethodVisitor mv = cw.visitMethod(ACC_PUBLIC | ACC_STATIC, name, descriptor, null, null);
             mv.visitCode();
-            CodeGenerator code = new CodeGenerator(random, mv, Locals.after(0), internalName, returnType, STATEMENTS_PER_METHOD);
+            CodeGenerator code = new CodeGenerator(random, mv, Locals.after(0), internalName, returnType, STATEMENTS_PER_METHOD, !frames);
             code.prologue();
             code.statements(0);
             code.returnValue();
@@ -78,8 +79,8 @@ public final class ClassGenerator implements Opcodes {
             mv.visitEnd();
             staticMethods.add(new String[] {name, descriptor});
         }
-        mainConstructor(cw, random, internalName);
-        chainingConstructor(cw, random, internalName);
+        mainConstructor(cw, random, internalName, !frames);
+        chainingConstructor(cw, random, internalName, !frames);
         probe(cw, internalName);
         cw.visitEnd();
         return new Generated(seed, internalName.replace('/', '.'), version, cw.toByteArray(), staticMethods);
@@ -90,18 +91,18 @@ public final class ClassGenerator implements Opcodes {
      * branches, a switch, a {@code new} object and a static call while {@code this} is
      * uninitialized; then a body of statements that stores the fields.
      */
-    private static void mainConstructor(ClassWriter cw, Random random, String owner) {
+    private static void mainConstructor(ClassWriter cw, Random random, String owner, boolean subroutines) {
         MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "<init>", MAIN_CONSTRUCTOR, null, null);
         mv.visitCode();
         mv.visitVarInsn(ALOAD, 0);
-        CodeGenerator arguments = new CodeGenerator(random, mv, Locals.parametersOnly(1), owner, Type.VOID_TYPE, 0);
+        CodeGenerator arguments = new CodeGenerator(random, mv, Locals.parametersOnly(1), owner, Type.VOID_TYPE, 0, false);
         branchingIntArgument(mv, random, arguments);
         mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "abs", "(I)I", false);
         pushInt(mv, 256);
         mv.visitInsn(IREM); // abs(MIN_VALUE) is negative: the capacity is in (-256, 256)
         mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "abs", "(I)I", false);
         mv.visitMethodInsn(INVOKESPECIAL, SUPER, "<init>", "(I)V", false);
-        CodeGenerator body = new CodeGenerator(random, mv, Locals.after(1), owner, Type.VOID_TYPE, STATEMENTS_PER_METHOD / 2);
+        CodeGenerator body = new CodeGenerator(random, mv, Locals.after(1), owner, Type.VOID_TYPE, STATEMENTS_PER_METHOD / 2, subroutines);
         body.prologue();
         mv.visitVarInsn(ALOAD, 0);
         body.intExpression(0);
@@ -116,13 +117,13 @@ public final class ClassGenerator implements Opcodes {
     }
 
     /** {@code C(int, long, double, int)}: {@code this(...)} with arguments that branch. */
-    private static void chainingConstructor(ClassWriter cw, Random random, String owner) {
+    private static void chainingConstructor(ClassWriter cw, Random random, String owner, boolean subroutines) {
         MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "<init>", CHAINING_CONSTRUCTOR, null, null);
         mv.visitCode();
         Label start = new Label();
         mv.visitLabel(start);
         mv.visitVarInsn(ALOAD, 0);
-        CodeGenerator arguments = new CodeGenerator(random, mv, Locals.parametersOnly(1), owner, Type.VOID_TYPE, 0);
+        CodeGenerator arguments = new CodeGenerator(random, mv, Locals.parametersOnly(1), owner, Type.VOID_TYPE, 0, false);
         branchingIntArgument(mv, random, arguments);
         Label otherwise = new Label();
         Label end = new Label();
@@ -134,7 +135,7 @@ public final class ClassGenerator implements Opcodes {
         mv.visitLabel(end);
         arguments.doubleExpression(1);
         mv.visitMethodInsn(INVOKESPECIAL, owner, "<init>", MAIN_CONSTRUCTOR, false);
-        CodeGenerator body = new CodeGenerator(random, mv, Locals.after(1), owner, Type.VOID_TYPE, STATEMENTS_PER_METHOD / 3);
+        CodeGenerator body = new CodeGenerator(random, mv, Locals.after(1), owner, Type.VOID_TYPE, STATEMENTS_PER_METHOD / 3, subroutines);
         body.prologue();
         body.statements(1);
         mv.visitInsn(RETURN);

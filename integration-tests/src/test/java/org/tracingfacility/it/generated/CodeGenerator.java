@@ -11,7 +11,8 @@ import org.objectweb.asm.Type;
  * is set before use, and every loop ends. The shapes are the ones instrumenters get wrong:
  * values left on the operand stack across branches and below returns and {@code athrow},
  * nested try/catch handlers (some covering code with values on the stack), table and lookup
- * switches, long and double locals, and locals beyond index 255 ({@code wide}). Everything it
+ * switches, long and double locals, locals beyond index 255 ({@code wide}), and (for class
+ * versions before 50) finally blocks as {@code jsr}/{@code ret} subroutines. Everything it
  * computes is deterministic, so the original and the enhanced method must agree.
  */
 final class CodeGenerator implements Opcodes {
@@ -28,13 +29,17 @@ final class CodeGenerator implements Opcodes {
     private final Locals locals;
     private final String owner;
     private final Type returnType;
+    /** Whether finally blocks may be {@code jsr} subroutines: class versions before 50 only. */
+    private final boolean subroutines;
     /** Statements left to write in this method: bounds its size. */
     private int budget;
     private int loopDepth;
     /** Values that statements being written now have below them on the stack (see carryAcross). */
     private int carried;
 
-    CodeGenerator(Random random, MethodVisitor mv, Locals locals, String owner, Type returnType, int budget) {
+    CodeGenerator(Random random, MethodVisitor mv, Locals locals, String owner, Type returnType, int budget,
+            boolean subroutines) {
+        this.subroutines = subroutines;
         this.random = random;
         this.mv = mv;
         this.locals = locals;
@@ -137,7 +142,11 @@ final class CodeGenerator implements Opcodes {
                 carryAcross(depth);
                 break;
             default:
-                tryCatch(depth);
+                if (subroutines && carried == 0) { // the handler calls it with an empty stack: so must the try block
+                    finallyBlock(depth);
+                } else {
+                    tryCatch(depth);
+                }
                 break;
         }
     }
@@ -277,6 +286,43 @@ final class CodeGenerator implements Opcodes {
             mv.visitVarInsn(ALOAD, locals.caught); // rethrow what was caught, from the handler
             mv.visitInsn(ATHROW);
         }
+        mv.visitLabel(after);
+    }
+
+    /**
+     * {@code try { ... } finally { ... }} as javac 1.4 wrote it: the finally block is a
+     * subroutine that the normal path and a catch-all handler both call with {@code jsr}, and
+     * that returns with {@code ret}. Its body is straight-line code, so subroutines never nest.
+     */
+    private void finallyBlock(int depth) {
+        Label start = new Label();
+        Label end = new Label();
+        Label handler = new Label();
+        Label subroutine = new Label();
+        Label after = new Label();
+        mv.visitTryCatchBlock(start, end, handler, null);
+        mv.visitLabel(start);
+        division();
+        statements(depth + 1);
+        mv.visitLabel(end);
+        mv.visitJumpInsn(JSR, subroutine);
+        mv.visitJumpInsn(GOTO, after);
+        mv.visitLabel(handler);
+        mv.visitVarInsn(ASTORE, locals.finallyCaught);
+        mv.visitJumpInsn(JSR, subroutine);
+        mv.visitVarInsn(ALOAD, locals.finallyCaught);
+        mv.visitInsn(ATHROW);
+        mv.visitLabel(subroutine);
+        mv.visitVarInsn(ASTORE, locals.returnAddress);
+        int count = 1 + random.nextInt(3);
+        for (int i = 0; i < count; i++) {
+            if (random.nextBoolean()) {
+                assignment();
+            } else {
+                addToSink();
+            }
+        }
+        mv.visitVarInsn(RET, locals.returnAddress);
         mv.visitLabel(after);
     }
 

@@ -3,7 +3,9 @@ package org.tracingfacility.it.generated;
 /**
  * Where a generated method keeps its values: slots of each kind (parameters first, then
  * locals of the body, some beyond 255 so that they need {@code wide}), loop counters that
- * only loops touch, and one reference slot for caught exceptions.
+ * only loops touch, one reference slot for caught exceptions, and for {@code jsr} subroutines
+ * (class versions before 50) one for the exception a finally handler holds and one for the
+ * return address.
  */
 final class Locals {
     final int[] ints;
@@ -16,6 +18,8 @@ final class Locals {
     /** One counter per loop nesting level. */
     final int[] loopCounters;
     final int caught;
+    final int finallyCaught;
+    final int returnAddress;
 
     private Locals(int[] ints, int[] longs, int[] doubles, int[] bodyInts, int[] bodyLongs, int[] bodyDoubles,
             int[] loopCounters, int caught) {
@@ -27,6 +31,8 @@ final class Locals {
         this.bodyDoubles = bodyDoubles;
         this.loopCounters = loopCounters;
         this.caught = caught;
+        this.finallyCaught = caught + 1;
+        this.returnAddress = caught + 2;
     }
 
     /** Only the parameters {@code (int, long, double)} from {@code first}: all a constructor may read before its chaining call. */
