@@ -1,7 +1,7 @@
 package org.tracingfacility.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,16 +104,21 @@ class CorpusIT {
         List<Path> linkPath = CorpusResolver.linkPath(resolved);
         LinkResults before = link(jar, original, linkPath, dir.resolve("link-original.tsv"));
         LinkResults after = link(jar, enhanced, linkPath, dir.resolve("link-enhanced.tsv"));
-        outcome.classes = before.errors.size();
-        for (Map.Entry<String, String> e : before.errors.entrySet()) {
+        outcome.classes = before.byClass.size();
+        for (Map.Entry<String, String> e : before.byClass.entrySet()) {
             String className = e.getKey();
             if (e.getValue() != null) {
                 outcome.unlinkableOriginal++;
             } else if (!after.linked(className)) {
-                String error = after.errors.getOrDefault(className, "not linked: the enhanced directory lacks the class");
+                String error = after.byClass.getOrDefault(className, "not linked: the enhanced directory lacks the class");
                 outcome.failures.add(jar.name + "\t" + className + "\t" + LinkResults.method(error) + "\t"
                         + LinkResults.headline(error));
             }
+        }
+        if (outcome.exitCode == 0 && outcome.failures.isEmpty()) {
+            // Nothing to look into: the classes go (the logs and link results stay).
+            deleteTree(original);
+            deleteTree(enhanced);
         }
         return outcome;
     }
@@ -171,7 +176,7 @@ class CorpusIT {
         }
         Set<String> wanted = new TreeSet<>(Arrays.asList(names.split("\\s*,\\s*")));
         List<CorpusJar> chosen = all.stream().filter(j -> wanted.remove(j.name)).collect(Collectors.toList());
-        assertFalse(!wanted.isEmpty(), "no corpus jar named " + wanted + " in " + ItEnvironment.corpusTable());
+        assertTrue(wanted.isEmpty(), "no corpus jar named " + wanted + " in " + ItEnvironment.corpusTable());
         return chosen;
     }
 

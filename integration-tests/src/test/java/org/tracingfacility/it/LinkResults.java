@@ -18,23 +18,23 @@ final class LinkResults {
     private static final Pattern REASON = Pattern.compile("Reason:\\s*\\n\\s*([^\\n]+)");
 
     /** Class name to {@code null} when it linked, else the throwable's class and message. */
-    final Map<String, String> errors;
+    final Map<String, String> byClass;
 
-    private LinkResults(Map<String, String> errors) {
-        this.errors = errors;
+    private LinkResults(Map<String, String> byClass) {
+        this.byClass = byClass;
     }
 
     static LinkResults read(Path file) throws IOException {
-        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, String> byClass = new LinkedHashMap<>();
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             String[] f = line.split("\t", 3);
-            errors.put(f[0], f[1].equals("OK") ? null : f[1] + ": " + unescape(f.length > 2 ? f[2] : ""));
+            byClass.put(f[0], f[1].equals("OK") ? null : f[1] + ": " + unescape(f.length > 2 ? f[2] : ""));
         }
-        return new LinkResults(errors);
+        return new LinkResults(byClass);
     }
 
     boolean linked(String className) {
-        return errors.containsKey(className) && errors.get(className) == null;
+        return byClass.containsKey(className) && byClass.get(className) == null;
     }
 
     /** The method a verifier error names, {@code ?} when it names none. */
