@@ -98,7 +98,7 @@ public final class ClassGenerator implements Opcodes {
         CodeGenerator arguments = new CodeGenerator(random, mv, Locals.parametersOnly(1), owner, Type.VOID_TYPE, 0, false);
         branchingIntArgument(mv, random, arguments);
         mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "abs", "(I)I", false);
-        pushInt(mv, 256);
+        mv.visitIntInsn(SIPUSH, 256);
         mv.visitInsn(IREM); // abs(MIN_VALUE) is negative: the capacity is in (-256, 256)
         mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "abs", "(I)I", false);
         mv.visitMethodInsn(INVOKESPECIAL, SUPER, "<init>", "(I)V", false);
@@ -189,9 +189,5 @@ public final class ClassGenerator implements Opcodes {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
         z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
         return z ^ (z >>> 31);
-    }
-
-    private static void pushInt(MethodVisitor mv, int value) {
-        mv.visitIntInsn(SIPUSH, value);
     }
 }
