@@ -30,7 +30,8 @@ import org.tracingfacility.runtime.MethodMonitorRegistry;
  * arguments branch, long/double and wide locals, class versions 48 to 61), checked to verify
  * before TF (ASM's analyzer and HotSpot), enhanced by {@code tf-enhance -filter '**'}, checked
  * again, then run side by side: every method must return (or throw) what the original does,
- * and a recording monitor must see one exit for every enter.
+ * and a recording monitor must see one exit for every enter. Every shape generated here is
+ * legal bytecode that TF must enhance, so a method left unmonitored (skipped) fails too.
  *
  * <p>Seeded and reproducible: class {@code i} comes from seed {@code tf.generator.seed + i}; a
  * failure names its seed and the command that runs that class alone.
@@ -162,6 +163,10 @@ class GeneratedMethodsIT {
                 failures.add(g, where + ": original " + expected + ", enhanced " + actual);
             } else if (!nested(events) || events.isEmpty()) {
                 failures.add(g, where + ": the monitor saw " + events + ", not nested enter/exit pairs");
+            } else if (expected.startsWith("returned") && events.size() != 6) {
+                // Both constructors and probe() ran to the end: each must have been monitored
+                // (a method TF skipped would be missing here).
+                failures.add(g, where + ": the monitor saw " + events + ", not both constructors and probe()");
             }
         }
         return count + 2;
