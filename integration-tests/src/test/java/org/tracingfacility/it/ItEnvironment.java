@@ -54,6 +54,46 @@ final class ItEnvironment {
         return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /** {@code integration-tests/corpus/jars.tsv}: the real jars {@code CorpusIT} enhances and links. */
+    static Path corpusTable() {
+        return Paths.get(required("tf.it.corpus"));
+    }
+
+    /** The maven-dependency-plugin version the reactor uses, for the corpus's resolution. */
+    static String dependencyPluginVersion() {
+        return required("tf.it.dependencyPluginVersion");
+    }
+
+    /** The reactor's {@code tf-enhance} CLI (the release build of tf-core). */
+    static Path enhanceCli() {
+        Path cli = Paths.get(required("tf.it.enhanceCli"));
+        if (!cli.toFile().canExecute()) {
+            throw new IllegalStateException("no tf-enhance at " + cli + ": build the reactor (core-jni) first");
+        }
+        return cli;
+    }
+
+    /** JDK 25 ({@code TF_JDK25_HOME}, else Temurin's Debian location), for classes newer than the running JDK. */
+    static Path jdk25Home() {
+        String home = System.getenv("TF_JDK25_HOME");
+        Path jdk = Paths.get(home == null || home.isBlank() ? "/usr/lib/jvm/temurin-25-jdk-amd64" : home);
+        if (!jdk.resolve("bin/java").toFile().canExecute()) {
+            throw new IllegalStateException("no JDK 25 at " + jdk + " (set TF_JDK25_HOME)");
+        }
+        return jdk;
+    }
+
+    /** A {@code java} of at least the given feature version: the running JDK's if it is new enough, else JDK 25's. */
+    static String javaExecutable(int featureVersion) {
+        if (Runtime.version().feature() >= featureVersion) {
+            return javaExecutable();
+        }
+        if (featureVersion > 25) {
+            throw new IllegalStateException("no JDK " + featureVersion + " here: the newest is JDK 25");
+        }
+        return jdk25Home().resolve("bin/java").toString();
+    }
+
     private static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
