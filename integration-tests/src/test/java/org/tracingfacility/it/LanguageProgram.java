@@ -1,0 +1,51 @@
+package org.tracingfacility.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A program under {@code projects/} built by real Maven with its language's compiler plugin and
+ * {@code tf:enhance}, then run with its recording monitor attached: what it prints, line by line.
+ */
+final class LanguageProgram {
+    private final Path project;
+
+    private LanguageProgram(Path project) {
+        this.project = project;
+    }
+
+    /** Copies {@code projects/<name>} and builds it ({@code mvn package}), arguments added. */
+    static LanguageProgram build(String name, String... arguments) throws Exception {
+        Path project = SampleProjects.copy(name, "language-" + name);
+        String[] command = new String[arguments.length + 1];
+        command[0] = "package";
+        System.arraycopy(arguments, 0, command, 1, arguments.length);
+        ProcessRunner.Result build = MavenBuild.of(ItEnvironment.mavenExecutable(), project).run(command);
+        assertEquals(0, build.exitCode, build::describe);
+        return new LanguageProgram(project);
+    }
+
+    Path classes() {
+        return project.resolve("target/classes");
+    }
+
+    /**
+     * Runs {@code mainClass} on the enhanced classes and the libraries the build copied to
+     * {@code target/lib} (HotSpot verifies every class of the application class path); asserts
+     * it succeeded.
+     *
+     * @return its output lines
+     */
+    List<String> run(String mainClass) throws Exception {
+        String classPath = classes() + File.pathSeparator + project.resolve("target/lib") + File.separator + "*";
+        ProcessRunner.Result run = ProcessRunner.run(
+                List.of(ItEnvironment.javaExecutable(), "-cp", classPath, mainClass),
+                project, project.resolveSibling(project.getFileName() + "-run.log"), MavenBuild.BUILD_TIMEOUT);
+        assertEquals(0, run.exitCode, run::describe);
+        return Arrays.asList(run.output.split("\n"));
+    }
+}
