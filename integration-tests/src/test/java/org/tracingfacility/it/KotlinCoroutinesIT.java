@@ -24,7 +24,7 @@ class KotlinCoroutinesIT {
 
     @Test
     void eachResumptionOfASuspendFunctionIsAnInvocationAndKotlincsOtherShapesAreTraced() throws Exception {
-        LanguageProgram program = LanguageProgram.build("kotlin-coroutines");
+        LanguageProgram program = LanguageProgram.build("kotlin-coroutines", "kotlin-coroutines");
 
         List<String> output = program.run("com.example.coroutines.MainKt");
 

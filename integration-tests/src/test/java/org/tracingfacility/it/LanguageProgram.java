@@ -18,9 +18,12 @@ final class LanguageProgram {
         this.project = project;
     }
 
-    /** Copies {@code projects/<name>} and builds it ({@code mvn package}), arguments added. */
-    static LanguageProgram build(String name, String... arguments) throws Exception {
-        Path project = SampleProjects.copy(name, "language-" + name);
+    /**
+     * Copies {@code projects/<name>} to {@code target/it/<copyName>} and builds it
+     * ({@code mvn package}, with {@code arguments}).
+     */
+    static LanguageProgram build(String name, String copyName, String... arguments) throws Exception {
+        Path project = SampleProjects.copy(name, copyName);
         String[] command = new String[arguments.length + 1];
         command[0] = "package";
         System.arraycopy(arguments, 0, command, 1, arguments.length);

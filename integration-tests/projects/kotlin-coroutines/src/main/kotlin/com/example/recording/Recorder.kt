@@ -8,6 +8,8 @@ import org.tracingfacility.runtime.TimingPointType
 /**
  * Prints every event it sees, one line each: `enter Class.method`, `exit Class.method -> result`,
  * `exception Class.method Type: message`. Events on a thread other than `main` end in `(off main)`.
+ * A result of the program's own classes is shown as `<Class>`: its `toString` may be monitored
+ * code, whose events would interleave.
  */
 object Recorder : MethodMonitorFactory {
     override fun create(cls: Class<*>): MethodMonitor = ClassRecorder(cls)
@@ -25,12 +27,16 @@ private class ClassRecorder(private val cls: Class<*>) : MethodMonitor {
 
     override fun exit(ident: Int) = record("exit", ident, "")
 
-    override fun exit(ident: Int, result: Any?) = record("exit", ident, " -> $result")
+    override fun exit(ident: Int, result: Any?) = record("exit", ident, " -> ${render(result)}")
 
     override fun exception(ident: Int, thr: Throwable) =
         record("exception", ident, " ${thr.javaClass.simpleName}: ${thr.message}")
 
     override fun clear() {}
+
+    private fun render(value: Any?): String =
+        if (value != null && value.javaClass.name.startsWith("com.example.")) "<${value.javaClass.simpleName}>"
+        else value.toString()
 
     private fun record(event: String, ident: Int, detail: String) {
         val method = MethodMonitorRegistry.getMethodName(cls, ident)
