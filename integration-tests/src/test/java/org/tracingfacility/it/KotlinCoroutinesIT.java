@@ -56,16 +56,22 @@ class KotlinCoroutinesIT {
         expected.addAll(invocation("Pipeline.sum", "3"));
         expected.add("sum = 3");
         expected.add("-- exception");
-        // Both suspend (nested); failAfterDelay's resumption throws, and its caller's state
-        // machine is then invoked with the failure, which it catches.
+        // All three suspend, nested. failAfterDelay's resumption throws; passOn's state machine
+        // is then invoked with the failure and rethrows it (an invocation ended by a throwable
+        // it did not report yet: one exception event); recover's is invoked with it and catches.
         expected.addAll(List.of(
                 "enter Pipeline.recover",
+                "enter Pipeline.passOn",
                 "enter Pipeline.failAfterDelay",
                 "exit Pipeline.failAfterDelay -> " + SUSPENDED,
+                "exit Pipeline.passOn -> " + SUSPENDED,
                 "exit Pipeline.recover -> " + SUSPENDED,
                 "enter Pipeline.failAfterDelay",
                 "exception Pipeline.failAfterDelay IllegalStateException: boom",
-                "exit Pipeline.failAfterDelay -> null"));
+                "exit Pipeline.failAfterDelay -> null",
+                "enter Pipeline.passOn",
+                "exception Pipeline.passOn IllegalStateException: boom",
+                "exit Pipeline.passOn -> null"));
         expected.addAll(invocation("Pipeline.recover", "recovered boom"));
         expected.add("recovered boom");
         expected.add("-- sequence");

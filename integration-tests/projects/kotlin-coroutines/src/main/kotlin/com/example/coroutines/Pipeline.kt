@@ -11,7 +11,7 @@ import kotlinx.coroutines.yield
 /**
  * Suspend functions of the shapes kotlinc compiles differently: a state machine that
  * suspends twice, a suspending tail call (no state machine), a channel's sender and
- * receiver, a context switch, and an exception thrown after a resumption.
+ * receiver, a context switch, and an exception thrown after a resumption and passed on.
  */
 @Suspending
 class Pipeline {
@@ -71,11 +71,18 @@ class Pipeline {
         throw IllegalStateException("boom")
     }
 
-    /** Catches what [failAfterDelay] threw when its own state machine resumes. */
+    /**
+     * Lets what [failAfterDelay] threw pass through: resumed with that failure, its state
+     * machine rethrows it.
+     */
+    @Suspending
+    suspend fun passOn(): Int = failAfterDelay() + 1
+
+    /** Catches what [passOn] let through, when its own state machine resumes. */
     @Suspending
     suspend fun recover(): String =
         try {
-            "got ${failAfterDelay()}"
+            "got ${passOn()}"
         } catch (e: IllegalStateException) {
             "recovered ${e.message}"
         }
