@@ -1,9 +1,10 @@
 package org.tracingfacility.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.tracingfacility.it.LanguageProgram.invocation;
+import static org.tracingfacility.it.LanguageProgram.offMain;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,11 @@ import org.junit.jupiter.api.Test;
  * result. A function that suspends twice shows three enter/exit pairs. A suspending tail call
  * has no state machine: the function is invoked once, exits with {@code COROUTINE_SUSPENDED},
  * and its result goes straight to its caller.
+ *
+ * <p>Every state machine here ({@code Pipeline}'s suspend functions but {@code offloadTail} and
+ * {@code square}, and the sequence lambda's {@code invokeSuspend}) returns with a value left
+ * below its result on the operand stack, as kotlinc's state machines do: the enhanced classes
+ * must still verify, and HotSpot checks that when the program loads them.
  */
 class KotlinCoroutinesIT {
     private static final String SUSPENDED = "COROUTINE_SUSPENDED";
@@ -112,15 +118,5 @@ class KotlinCoroutinesIT {
         expected.add("total 3.5m");
 
         assertEquals(String.join("\n", expected), String.join("\n", output));
-    }
-
-    /** An invocation that calls nothing monitored: its enter, and its exit with {@code result}. */
-    static List<String> invocation(String method, String result) {
-        return List.of("enter " + method, "exit " + method + " -> " + result);
-    }
-
-    /** The same events, as the recorder prints them when they happen on a thread other than main. */
-    private static List<String> offMain(List<String> events) {
-        return Arrays.asList(events.stream().map(e -> e + " (off main)").toArray(String[]::new));
     }
 }

@@ -6,10 +6,14 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A program under {@code projects/} built by real Maven with its language's compiler plugin and
  * {@code tf:enhance}, then run with its recording monitor attached: what it prints, line by line.
+ * Each program's recorder prints {@code enter C.m}, {@code exit C.m -> result} and
+ * {@code exception C.m Type: message}, where {@code C} is the class name without its package
+ * and {@code m} the method's tracing name.
  */
 final class LanguageProgram {
     private final Path project;
@@ -50,5 +54,15 @@ final class LanguageProgram {
                 project, project.resolveSibling(project.getFileName() + "-run.log"), MavenBuild.BUILD_TIMEOUT);
         assertEquals(0, run.exitCode, run::describe);
         return Arrays.asList(run.output.split("\n"));
+    }
+
+    /** An invocation that calls nothing monitored: its enter, and its exit with {@code result}. */
+    static List<String> invocation(String method, String result) {
+        return List.of("enter " + method, "exit " + method + " -> " + result);
+    }
+
+    /** The same events, as the Kotlin recorder prints them when they happen on a thread other than main. */
+    static List<String> offMain(List<String> events) {
+        return events.stream().map(event -> event + " (off main)").collect(Collectors.toList());
     }
 }

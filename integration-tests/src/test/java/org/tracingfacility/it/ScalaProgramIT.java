@@ -1,7 +1,7 @@
 package org.tracingfacility.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.tracingfacility.it.KotlinCoroutinesIT.invocation;
+import static org.tracingfacility.it.LanguageProgram.invocation;
 
 import java.util.ArrayList;
 import java.util.List;
