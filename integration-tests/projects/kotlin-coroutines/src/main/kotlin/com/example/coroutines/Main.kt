@@ -15,7 +15,10 @@ import kotlinx.coroutines.runBlocking
 import org.tracingfacility.annotation.Filtered
 import org.tracingfacility.runtime.MethodMonitorRegistry
 
-/** Runs each case on one event loop (runBlocking on `main`), with the recording monitor attached. */
+/**
+ * Runs the coroutine cases on one event loop (runBlocking on `main`), so that their events come
+ * in one order, then the others; the recording monitor is attached to both groups.
+ */
 fun main() {
     MethodMonitorRegistry.register(Suspending::class.java, Recorder)
     MethodMonitorRegistry.register(Filtered::class.java, Recorder)
@@ -28,7 +31,7 @@ fun main() {
         println("offloadTail(5) = ${pipeline.offloadTail(5, readyOnceSuspended())}")
         println("-- channel")
         val sum = coroutineScope {
-            val channel = Channel<Int>()
+            val channel = Channel<Int>() // rendezvous: each send waits for a receive
             launch { pipeline.produce(channel, listOf(1, 2)) }
             pipeline.sum(channel)
         }
