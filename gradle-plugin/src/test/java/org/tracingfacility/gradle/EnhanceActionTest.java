@@ -52,10 +52,10 @@ class EnhanceActionTest {
         project = TestProjects.javaProjectWithTf(projectDir);
         project.getDependencies().add("implementation", project.files(Javac.runtimeLocation()));
         compileJava = project.getTasks().getByName("compileJava");
-        classDir = GradleCompat.destinationDir(compileJava).toPath();
+        classDir = CompileTasks.destinationDir(compileJava).toPath();
         annotationList = project.getLayout().getBuildDirectory()
-                .dir(TfPlugin.RESOURCES_DIR + "main").get().getAsFile().toPath()
-                .resolve(EnhanceAction.RESOURCE_PATH);
+                .dir(TfPlugin.LISTS_DIR + "compileJava").get().getAsFile().toPath()
+                .resolve(EnhanceAction.LIST_FILE);
         Javac.compile(projectDir, SOURCES, classDir);
     }
 
@@ -71,6 +71,17 @@ class EnhanceActionTest {
         String service = new String(Files.readAllBytes(classDir.resolve("fixture/Service.class")),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
         assertTrue(service.contains("Lorg/tracingfacility/annotation/TFEnhanced;"), "Service was enhanced in place");
+    }
+
+    @Test
+    void theSourceSetsMergedListOfOneCompileTaskIsTheCoresListByteForByte() throws IOException {
+        enhance();
+        TfAnnotationListTask merge = (TfAnnotationListTask) project.getTasks().getByName("tfAnnotationList");
+
+        merge.writeUnion();
+
+        Path merged = merge.getOutputDirectory().toPath().resolve(EnhanceAction.RESOURCE_PATH);
+        assertArrayEquals(Files.readAllBytes(annotationList), Files.readAllBytes(merged));
     }
 
     @Test
