@@ -98,11 +98,16 @@ final class EnhanceAction implements Action<Task> {
         for (File entry : classpath.getFiles()) {
             entries.add(entry.getAbsolutePath());
         }
-        return EnhanceRequest.builder(classDir.getAbsolutePath())
+        EnhanceRequest.Builder builder = EnhanceRequest.builder(classDir.getAbsolutePath());
+        // A dry run writes nothing, the cache included.
+        if (settings.getUseCache().get() && !settings.getDryRun().get()) {
+            builder.cacheDir(cacheDir.get().getAsFile().getAbsolutePath());
+        }
+        return builder
                 .resourceFile(resourceFile.getAbsolutePath())
-                .cacheDir(cacheDir.get().getAsFile().getAbsolutePath())
                 .classpath(entries)
                 .tracegen(settings.getTracegen().get())
+                .dryRun(settings.getDryRun().get())
                 .verbose(settings.getVerbose().get())
                 .filters(settings.getFilters().getOrElse(Collections.emptyList()))
                 .threads(settings.getThreads().get())

@@ -73,12 +73,13 @@ public class TfPlugin implements Plugin<Project> {
     }
 
     private static void addEnhancement(Project project, Task task, SourceSet sourceSet, TfExtension settings) {
+        // Only the settings that change what the task writes: verbose, threads and useCache
+        // change the log or the speed, and changing them must not compile everything again.
         GradleCompat.inputProperty(task, INPUT_PREFIX + "skip", settings.getSkip());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "tracegen", settings.getTracegen());
-        GradleCompat.inputProperty(task, INPUT_PREFIX + "verbose", settings.getVerbose());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "failOnError", settings.getFailOnError());
         GradleCompat.inputProperty(task, INPUT_PREFIX + "filters", settings.getFilters());
-        GradleCompat.inputProperty(task, INPUT_PREFIX + "threads", settings.getThreads());
+        GradleCompat.inputProperty(task, INPUT_PREFIX + "dryRun", settings.getDryRun());
         Provider<Directory> listDir = buildDir(project, LISTS_DIR + task.getName());
         task.getOutputs().dir(listDir).withPropertyName("tfAnnotationList");
         // Local state: machine-specific, never part of a build cache entry, and deleted when

@@ -98,6 +98,41 @@ class EnhanceActionTest {
     }
 
     @Test
+    void aDryRunWritesNothingNotEvenTheCache() throws IOException {
+        byte[] service = Files.readAllBytes(classDir.resolve("fixture/Service.class"));
+        project.getExtensions().getByType(TfExtension.class).getDryRun().set(true);
+
+        enhance();
+
+        assertArrayEquals(service, Files.readAllBytes(classDir.resolve("fixture/Service.class")));
+        assertFalse(Files.exists(annotationList));
+        assertFalse(Files.exists(cacheDir()));
+    }
+
+    @Test
+    void useCacheFalseEnhancesWithoutACache() throws IOException {
+        project.getExtensions().getByType(TfExtension.class).getUseCache().set(false);
+
+        enhance();
+
+        assertTrue(Files.exists(annotationList));
+        assertFalse(Files.exists(cacheDir()));
+        enhance();
+        assertTrue(Files.exists(annotationList), "a second run without a cache lists the same");
+    }
+
+    @Test
+    void theCacheIsKeptByDefault() throws IOException {
+        enhance();
+
+        assertTrue(Files.isDirectory(cacheDir()));
+    }
+
+    private Path cacheDir() {
+        return project.getLayout().getBuildDirectory().dir(TfPlugin.CACHE_DIR + "compileJava").get().getAsFile().toPath();
+    }
+
+    @Test
     void aCorruptClassFailsTheTaskNamingTheFile() throws IOException {
         Files.write(classDir.resolve("fixture/Broken.class"), new byte[] {(byte) 0xCA, (byte) 0xFE, 0, 1});
 

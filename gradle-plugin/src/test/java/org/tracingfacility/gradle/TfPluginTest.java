@@ -38,6 +38,8 @@ class TfPluginTest {
         assertTrue(tf.getFailOnError().get());
         assertEquals(Collections.emptyList(), tf.getFilters().get());
         assertEquals(0, tf.getThreads().get());
+        assertFalse(tf.getDryRun().get());
+        assertTrue(tf.getUseCache().get());
     }
 
     @Test
@@ -149,21 +151,31 @@ class TfPluginTest {
     }
 
     @Test
-    void settingsAreInputsOfTheCompileTaskReadLazily() {
+    void settingsThatChangeTheOutputAreInputsOfTheCompileTaskReadLazily() {
         Project project = TestProjects.javaProjectWithTf(projectDir);
         TfExtension tf = project.getExtensions().getByType(TfExtension.class);
         Task compileJava = project.getTasks().getByName("compileJava");
 
-        tf.getVerbose().set(3);
         tf.getFilters().add("com.example.Service::work");
+        tf.getDryRun().set(true);
 
         Map<String, Object> inputs = compileJava.getInputs().getProperties();
         assertEquals(false, inputs.get("tf.skip"));
         assertEquals(true, inputs.get("tf.tracegen"));
-        assertEquals(3, inputs.get("tf.verbose"));
         assertEquals(true, inputs.get("tf.failOnError"));
         assertEquals(Collections.singletonList("com.example.Service::work"), inputs.get("tf.filters"));
-        assertEquals(0, inputs.get("tf.threads"));
+        assertEquals(true, inputs.get("tf.dryRun"));
+    }
+
+    @Test
+    void settingsThatChangeOnlyTheLogOrTheSpeedAreNotInputs() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        Set<String> inputs = project.getTasks().getByName("compileJava").getInputs().getProperties().keySet();
+
+        for (String setting : Arrays.asList("verbose", "threads", "useCache")) {
+            assertFalse(inputs.contains(TfPlugin.INPUT_PREFIX + setting), setting + " is an input: " + inputs);
+        }
     }
 
     @Test
