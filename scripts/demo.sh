@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Builds everything, then builds the sample project once with the Maven plugin and
-# once with the Gradle plugin, and prints the TF annotation list each build wrote
-# into its jar.
+# once with the Gradle plugin, prints the TF annotation list each build wrote into
+# its jar, and runs the Maven-built jar with a monitor attached.
+#   scripts/demo.sh               build and install everything first
+#   scripts/demo.sh --no-install  use what the last `mvn install` put in the local
+#                                 repository (scripts/test.sh has just run it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 root="$PWD"
 version=0.1.0-SNAPSHOT
 
-"${MVN[@]}" -DskipTests install
+case "${1:-}" in
+  --no-install) ;;
+  "") "${MVN[@]}" -DskipTests install ;;
+  *) echo "usage: scripts/demo.sh [--no-install]" >&2; exit 2 ;;
+esac
 
 work="$root/target/demo"
 rm -rf "$work" && mkdir -p "$work"
@@ -19,18 +26,30 @@ rm -f "$work/maven/build.gradle" "$work/maven/settings.gradle" "$work/gradle/pom
 echo "== Maven build of the sample (tf:enhance at process-classes)"
 (cd "$work/maven" && "${MVN[@]}" -q package -Dtf.version="$version")
 echo "== Gradle build of the sample (TF runs inside compileJava)"
-(cd "$work/gradle" && gradle -q --no-daemon jar -PtfVersion="$version")
+# mavenLocal() reads maven.repo.local as Maven does: both builds use one repository.
+(cd "$work/gradle" && gradle -q --no-daemon -Dmaven.repo.local="$MAVEN_REPOSITORY" -PtfVersion="$version" jar)
 
-for build in maven gradle; do
-  jar=$(ls "$work/$build"/{target,build/libs}/*.jar 2>/dev/null | head -n 1)
+# Each build names its jar its own way; exactly one jar each is expected.
+only_jar() {
+  local jars=("$1"/*.jar)
+  if [ "${#jars[@]}" -ne 1 ] || [ ! -f "${jars[0]}" ]; then
+    echo "demo: expected one jar in $1, found: ${jars[*]}" >&2
+    exit 1
+  fi
+  echo "${jars[0]}"
+}
+maven_jar=$(only_jar "$work/maven/target")
+gradle_jar=$(only_jar "$work/gradle/build/libs")
+
+for jar in "$maven_jar" "$gradle_jar"; do
   echo
-  echo "== $build: META-INF/tf/tfannotations.properties in ${jar#$root/}"
+  echo "== META-INF/tf/tfannotations.properties in ${jar#$root/}"
   unzip -p "$jar" META-INF/tf/tfannotations.properties
 done
 
 # The enhanced sample at work: the dprint monitor attached to group IO (and so to
 # its subgroups IORead and IOWrite) from the command line, no code changed.
-runtime_jar="$HOME/.m2/repository/org/tracingfacility/tf-runtime/$version/tf-runtime-$version.jar"
+runtime_jar="$MAVEN_REPOSITORY/org/tracingfacility/tf-runtime/$version/tf-runtime-$version.jar"
 echo
 echo "== java -Dtf.monitor=IO=dprint com.example.Main (the Maven-built jar)"
-java -Dtf.monitor=IO=dprint -cp "$(ls "$work"/maven/target/*.jar | head -n 1):$runtime_jar" com.example.Main
+java -Dtf.monitor=IO=dprint -cp "$maven_jar:$runtime_jar" com.example.Main

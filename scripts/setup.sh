@@ -44,4 +44,7 @@ if [ ! -x "$TF_JDK25_HOME/bin/javac" ]; then
   exit 1
 fi
 
-MVN=(mvn -B --no-transfer-progress)
+# The local Maven repository every build of the scripts uses (TF_MAVEN_REPOSITORY moves
+# it, e.g. to keep a CI job's artifacts apart); Gradle's mavenLocal() is pointed there too.
+MAVEN_REPOSITORY="${TF_MAVEN_REPOSITORY:-$HOME/.m2/repository}"
+MVN=(mvn -B --no-transfer-progress "-Dmaven.repo.local=$MAVEN_REPOSITORY")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: cargo tests (through Maven), the bounded fuzz run, Java unit
-# tests, and the real Maven and Gradle integration builds.
+# tests, the real Maven and Gradle integration builds, and scripts/demo.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -8,6 +8,10 @@ source scripts/setup.sh
 # One Maven invocation builds the native core, runs `cargo test`, builds and tests
 # the runtime and both plugins, installs them, then runs the integration builds.
 "${MVN[@]}" install
+
+# The README's main command, on what that install just put in the local repository:
+# a broken demo fails the test command.
+scripts/demo.sh --no-install
 
 # The enhancement benchmark and its ASM baseline still build: their figures
 # come from bench/enhance/run.sh, but nothing else compiles them.

@@ -16,6 +16,7 @@ import org.gradle.api.Task;
 import org.gradle.api.file.Directory;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.provider.Provider;
+import org.gradle.api.tasks.compile.AbstractCompile;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
 import org.tracingfacility.core.NativeCoreException;
@@ -25,9 +26,12 @@ import org.tracingfacility.core.TfCore;
  * Enhances the classes a compile task has just written, as the last action of that task.
  *
  * <p>Running inside the compile task keeps the enhanced bytes that task's own outputs: no
- * other task writes its directory, and a second build finds it UP-TO-DATE. The action holds
- * only lazy values (the settings, the plugin-owned resource directory, the compile class
- * path), never the {@code Project}, so it can be serialized with the task graph.
+ * other task writes its directory, and a second build finds it UP-TO-DATE. The TF annotations
+ * found in that directory go to a list of this task's own ({@link #LIST_FILE} in a
+ * plugin-owned directory), which {@link TfAnnotationListTask} merges with the lists of the
+ * source set's other compile tasks. The action holds only lazy values (the settings, its
+ * directories, the class path), never the {@code Project}, so it can be serialized with the
+ * task graph.
  */
 final class EnhanceAction implements Action<Task> {
     /** How the action is listed among the task's actions. */
@@ -36,36 +40,43 @@ final class EnhanceAction implements Action<Task> {
     /** The annotation list's path inside the source set's resource output. */
     static final String RESOURCE_PATH = "META-INF/tf/tfannotations.properties";
 
-    private final TfExtension settings;
-    private final Provider<Directory> resourceDir;
-    private final Provider<Directory> cacheDir;
-    private final FileCollection classpath;
+    /** The name of one compile task's list in its list directory. */
+    static final String LIST_FILE = "tfannotations.properties";
 
-    EnhanceAction(TfExtension settings, Provider<Directory> resourceDir, Provider<Directory> cacheDir,
-            FileCollection classpath) {
+    private final TfExtension settings;
+    private final Provider<Directory> listDir;
+    private final Provider<Directory> cacheDir;
+    private final FileCollection sourceSetClasspath;
+
+    /**
+     * @param sourceSetClasspath the class path for a compile task that has none of its own to
+     *     offer (one not derived from {@code AbstractCompile})
+     */
+    EnhanceAction(TfExtension settings, Provider<Directory> listDir, Provider<Directory> cacheDir,
+            FileCollection sourceSetClasspath) {
         this.settings = settings;
-        this.resourceDir = resourceDir;
+        this.listDir = listDir;
         this.cacheDir = cacheDir;
-        this.classpath = classpath;
+        this.sourceSetClasspath = sourceSetClasspath;
     }
 
     @Override
     public void execute(Task task) {
-        File resources = resourceDir.get().getAsFile();
+        File lists = listDir.get().getAsFile();
         // The directory is this plugin's alone: whatever an earlier run left there is stale.
-        deleteRecursively(resources.toPath());
+        deleteRecursively(lists.toPath());
         if (settings.getSkip().get()) {
             task.getLogger().info("TF enhancement skipped (tf.skip = true)");
             return;
         }
-        File classDir = GradleCompat.destinationDir(task);
+        File classDir = CompileTasks.destinationDir(task);
         if (!classDir.isDirectory()) {
             task.getLogger().info("TF: {} wrote no classes", task.getPath());
             return;
         }
         EnhanceReport report;
         try {
-            report = TfCore.enhance(request(classDir, new File(resources, RESOURCE_PATH)));
+            report = TfCore.enhance(request(classDir, new File(lists, LIST_FILE), classpathOf(task)));
         } catch (NativeCoreException | UnsupportedOperationException e) {
             throw new GradleException("TF's native core failed while enhancing the classes of "
                     + task.getPath() + ": " + e.getMessage(), e);
@@ -73,16 +84,30 @@ final class EnhanceAction implements Action<Task> {
         report(task, report);
     }
 
-    private EnhanceRequest request(File classDir, File resourceFile) {
+    /**
+     * The class path the compiler saw, where TF annotations defined elsewhere are found: for
+     * Groovy and Scala it holds the Java classes compiled before them, for Java the Kotlin ones.
+     * Read when the task runs: plugins set it after creating the task.
+     */
+    private FileCollection classpathOf(Task task) {
+        return task instanceof AbstractCompile ? ((AbstractCompile) task).getClasspath() : sourceSetClasspath;
+    }
+
+    private EnhanceRequest request(File classDir, File resourceFile, FileCollection classpath) {
         List<String> entries = new ArrayList<>();
         for (File entry : classpath.getFiles()) {
             entries.add(entry.getAbsolutePath());
         }
-        return EnhanceRequest.builder(classDir.getAbsolutePath())
+        EnhanceRequest.Builder builder = EnhanceRequest.builder(classDir.getAbsolutePath());
+        // A dry run writes nothing, the cache included.
+        if (settings.getUseCache().get() && !settings.getDryRun().get()) {
+            builder.cacheDir(cacheDir.get().getAsFile().getAbsolutePath());
+        }
+        return builder
                 .resourceFile(resourceFile.getAbsolutePath())
-                .cacheDir(cacheDir.get().getAsFile().getAbsolutePath())
                 .classpath(entries)
                 .tracegen(settings.getTracegen().get())
+                .dryRun(settings.getDryRun().get())
                 .verbose(settings.getVerbose().get())
                 .filters(settings.getFilters().getOrElse(Collections.emptyList()))
                 .threads(settings.getThreads().get())

@@ -4,7 +4,6 @@ import java.io.File;
 import java.util.concurrent.Callable;
 import org.gradle.api.Action;
 import org.gradle.api.DomainObjectCollection;
-import org.gradle.api.GradleException;
 import org.gradle.api.Project;
 import org.gradle.api.Task;
 import org.gradle.api.plugins.JavaPluginConvention;
@@ -75,17 +74,22 @@ final class GradleCompat {
         }
     }
 
-    /** Where a compile task writes its classes. */
-    static File destinationDir(Task task) {
-        if (!(task instanceof AbstractCompile)) {
-            throw new GradleException("TF can only enhance the output of a compile task, not of "
-                    + task.getPath() + " (" + task.getClass().getName() + ")");
-        }
-        AbstractCompile compile = (AbstractCompile) task;
+    /** Where a compile task derived from {@link AbstractCompile} writes its classes. */
+    static File destinationDir(AbstractCompile compile) {
         if (DESTINATION_DIRECTORY_PROPERTY) {
             return compile.getDestinationDirectory().get().getAsFile();
         }
         return Legacy.destinationDir(compile);
+    }
+
+    /** Registers a task of {@code type}, created only when the build needs it where Gradle can wait. */
+    static <T extends Task> void registerTask(TaskContainer tasks, String name, Class<T> type,
+            Action<? super T> configuration) {
+        if (LAZY_TASK_API) {
+            tasks.register(name, type, configuration);
+        } else {
+            tasks.create(name, type, configuration);
+        }
     }
 
     /** Calls of APIs that Gradle 8 deprecates and Gradle 9 removes; loaded only on old Gradle. */

@@ -8,9 +8,12 @@ import org.gradle.api.provider.Property;
  * The {@code tf { }} block: the same settings as the Maven plugin's parameters, for every
  * source set of the project.
  *
- * <p>Every setting is a lazy property, read only when a compile task runs, and declared as an
- * input of that task, so changing one makes the classes compile and enhance again. The object
- * holds nothing but these properties, so a task action may keep it.
+ * <p>Every setting is a lazy property, read only when a compile task runs. Those that change
+ * what the task writes ({@code skip}, {@code tracegen}, {@code failOnError}, {@code filters},
+ * {@code dryRun}) are inputs of the compile tasks, so changing one compiles and enhances again;
+ * those that change only the log or the speed ({@code verbose}, {@code threads},
+ * {@code useCache}) are not, so changing them leaves the tasks UP-TO-DATE. The object holds
+ * nothing but these properties, so a task action may keep it.
  *
  * <pre>{@code
  * tf {
@@ -30,6 +33,8 @@ public class TfExtension {
     private final Property<Boolean> failOnSkip;
     private final ListProperty<String> filters;
     private final Property<Integer> threads;
+    private final Property<Boolean> dryRun;
+    private final Property<Boolean> useCache;
 
     public TfExtension(ObjectFactory objects) {
         skip = objects.property(Boolean.class);
@@ -47,6 +52,10 @@ public class TfExtension {
         filters = objects.listProperty(String.class);
         threads = objects.property(Integer.class);
         threads.set(0);
+        dryRun = objects.property(Boolean.class);
+        dryRun.set(false);
+        useCache = objects.property(Boolean.class);
+        useCache.set(true);
     }
 
     /** Leave the classes as javac wrote them. Default false. */
@@ -59,7 +68,7 @@ public class TfExtension {
         return tracegen;
     }
 
-    /** How much the core reports: 0 (a summary line) to 4 (everything). Default 0. */
+    /** How much the core reports: 0 (a summary line) to 4 (everything). Default 0. Not a task input. */
     public Property<Integer> getVerbose() {
         return verbose;
     }
@@ -88,8 +97,22 @@ public class TfExtension {
         return filters;
     }
 
-    /** Worker threads of the core; 0 means one per processor. Default 0. */
+    /** Worker threads of the core; 0 means one per processor. Default 0. Not a task input. */
     public Property<Integer> getThreads() {
         return threads;
+    }
+
+    /** Report what would be enhanced and write nothing: the classes stay as compiled. Default false. */
+    public Property<Boolean> getDryRun() {
+        return dryRun;
+    }
+
+    /**
+     * Keep the incremental cache ({@code build/tf/cache/<compileTask>}): only classes whose
+     * bytes changed are enhanced again. The output is the same either way. Default true. Not a
+     * task input.
+     */
+    public Property<Boolean> getUseCache() {
+        return useCache;
     }
 }

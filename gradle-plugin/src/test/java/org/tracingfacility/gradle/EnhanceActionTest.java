@@ -52,10 +52,10 @@ class EnhanceActionTest {
         project = TestProjects.javaProjectWithTf(projectDir);
         project.getDependencies().add("implementation", project.files(Javac.runtimeLocation()));
         compileJava = project.getTasks().getByName("compileJava");
-        classDir = GradleCompat.destinationDir(compileJava).toPath();
+        classDir = CompileTasks.destinationDir(compileJava).toPath();
         annotationList = project.getLayout().getBuildDirectory()
-                .dir(TfPlugin.RESOURCES_DIR + "main").get().getAsFile().toPath()
-                .resolve(EnhanceAction.RESOURCE_PATH);
+                .dir(TfPlugin.LISTS_DIR + "compileJava").get().getAsFile().toPath()
+                .resolve(EnhanceAction.LIST_FILE);
         Javac.compile(projectDir, SOURCES, classDir);
     }
 
@@ -74,6 +74,17 @@ class EnhanceActionTest {
     }
 
     @Test
+    void theSourceSetsMergedListOfOneCompileTaskIsTheCoresListByteForByte() throws IOException {
+        enhance();
+        TfAnnotationListTask merge = (TfAnnotationListTask) project.getTasks().getByName("tfAnnotationList");
+
+        merge.writeUnion();
+
+        Path merged = merge.getOutputDirectory().toPath().resolve(EnhanceAction.RESOURCE_PATH);
+        assertArrayEquals(Files.readAllBytes(annotationList), Files.readAllBytes(merged));
+    }
+
+    @Test
     void skipLeavesClassesAloneAndClearsWhatAnEarlierRunWrote() throws IOException {
         enhance();
         assertTrue(Files.exists(annotationList));
@@ -84,6 +95,41 @@ class EnhanceActionTest {
 
         assertFalse(Files.exists(annotationList), "a stale annotation list would reach the jar");
         assertArrayEquals(service, Files.readAllBytes(classDir.resolve("fixture/Service.class")));
+    }
+
+    @Test
+    void aDryRunWritesNothingNotEvenTheCache() throws IOException {
+        byte[] service = Files.readAllBytes(classDir.resolve("fixture/Service.class"));
+        project.getExtensions().getByType(TfExtension.class).getDryRun().set(true);
+
+        enhance();
+
+        assertArrayEquals(service, Files.readAllBytes(classDir.resolve("fixture/Service.class")));
+        assertFalse(Files.exists(annotationList));
+        assertFalse(Files.exists(cacheDir()));
+    }
+
+    @Test
+    void useCacheFalseEnhancesWithoutACache() throws IOException {
+        project.getExtensions().getByType(TfExtension.class).getUseCache().set(false);
+
+        enhance();
+
+        assertTrue(Files.exists(annotationList));
+        assertFalse(Files.exists(cacheDir()));
+        enhance();
+        assertTrue(Files.exists(annotationList), "a second run without a cache lists the same");
+    }
+
+    @Test
+    void theCacheIsKeptByDefault() throws IOException {
+        enhance();
+
+        assertTrue(Files.isDirectory(cacheDir()));
+    }
+
+    private Path cacheDir() {
+        return project.getLayout().getBuildDirectory().dir(TfPlugin.CACHE_DIR + "compileJava").get().getAsFile().toPath();
     }
 
     @Test

@@ -39,6 +39,8 @@ class TfPluginTest {
         assertFalse(tf.getFailOnSkip().get());
         assertEquals(Collections.emptyList(), tf.getFilters().get());
         assertEquals(0, tf.getThreads().get());
+        assertFalse(tf.getDryRun().get());
+        assertTrue(tf.getUseCache().get());
     }
 
     @Test
@@ -93,38 +95,89 @@ class TfPluginTest {
     }
 
     @Test
-    void annotationListDirectoryIsAnOutputOfTheCompileTaskAndOfTheSourceSet() {
+    void eachCompileTasksListIsItsOutputAndTheMergedListIsTheSourceSets() {
         Project project = TestProjects.javaProjectWithTf(projectDir);
         SourceSet main = GradleCompat.sourceSets(project).getByName("main");
         Task compileJava = project.getTasks().getByName("compileJava");
-        File expected = resourceDir(project, "main");
+        Task annotationList = project.getTasks().getByName("tfAnnotationList");
+        File merged = resourceDir(project, "main");
 
-        assertTrue(compileJava.getOutputs().getFiles().getFiles().contains(expected),
+        File ownList = project.getLayout().getBuildDirectory().dir(TfPlugin.LISTS_DIR + "compileJava").get().getAsFile();
+        assertTrue(compileJava.getOutputs().getFiles().getFiles().contains(ownList),
                 "compileJava outputs: " + compileJava.getOutputs().getFiles().getFiles());
-        assertTrue(main.getOutput().getDirs().getFiles().contains(expected),
+        assertFalse(compileJava.getOutputs().getFiles().getFiles().contains(merged), "one task writes the merged list");
+        assertTrue(annotationList.getOutputs().getFiles().getFiles().contains(merged));
+        assertTrue(main.getOutput().getDirs().getFiles().contains(merged),
                 "main output dirs: " + main.getOutput().getDirs().getFiles());
-        assertTrue(main.getOutput().getFiles().contains(expected), "the jar and run time class path take main's output");
+        assertTrue(main.getOutput().getFiles().contains(merged), "the jar and run time class path take main's output");
         Set<? extends Task> builders = main.getOutput().getBuildDependencies().getDependencies(null);
-        assertTrue(builders.contains(compileJava), "main output built by: " + builders);
+        assertTrue(builders.containsAll(Arrays.asList(compileJava, annotationList)), "main output built by: " + builders);
     }
 
     @Test
-    void settingsAreInputsOfTheCompileTaskReadLazily() {
+    void groovySourcesAreEnhancedByCompileGroovyAndJoinTheSourceSetsList() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        project.getPluginManager().apply("groovy");
+
+        Task compileGroovy = project.getTasks().getByName("compileGroovy");
+        List<String> actions = actionNames(compileGroovy);
+        assertTrue(actions.get(actions.size() - 1).contains(EnhanceAction.DISPLAY_NAME), "actions: " + actions);
+        assertEquals(Set.of("compileJava", "compileGroovy"), dependencyNames(project, "tfAnnotationList"));
+        assertEquals(Set.of("compileTestJava", "compileTestGroovy"), dependencyNames(project, "tfTestAnnotationList"));
+    }
+
+    @Test
+    void scalaSourcesAreEnhancedByCompileScalaAndJoinTheSourceSetsList() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        project.getPluginManager().apply("scala");
+
+        List<String> actions = actionNames(project.getTasks().getByName("compileScala"));
+        assertTrue(actions.get(actions.size() - 1).contains(EnhanceAction.DISPLAY_NAME), "actions: " + actions);
+        assertEquals(Set.of("compileJava", "compileScala"), dependencyNames(project, "tfAnnotationList"));
+    }
+
+    @Test
+    void aKotlinStyleCompileTaskAddedAfterTfIsEnhancedAndMerged() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        Task compileKotlin = project.getTasks().create("compileKotlin", KotlinStyleCompile.class);
+
+        assertTrue(actionNames(compileKotlin).stream().anyMatch(name -> name.contains(EnhanceAction.DISPLAY_NAME)));
+        assertEquals(Set.of("compileJava", "compileKotlin"), dependencyNames(project, "tfAnnotationList"));
+        assertTrue(project.getTasks().getByName("tfAnnotationList").getInputs().getFiles().getFiles().contains(
+                project.getLayout().getBuildDirectory().file(TfPlugin.LISTS_DIR + "compileKotlin/"
+                        + EnhanceAction.LIST_FILE).get().getAsFile()));
+    }
+
+    @Test
+    void settingsThatChangeTheOutputAreInputsOfTheCompileTaskReadLazily() {
         Project project = TestProjects.javaProjectWithTf(projectDir);
         TfExtension tf = project.getExtensions().getByType(TfExtension.class);
         Task compileJava = project.getTasks().getByName("compileJava");
 
-        tf.getVerbose().set(3);
         tf.getFilters().add("com.example.Service::work");
+        tf.getDryRun().set(true);
 
         Map<String, Object> inputs = compileJava.getInputs().getProperties();
         assertEquals(false, inputs.get("tf.skip"));
         assertEquals(true, inputs.get("tf.tracegen"));
-        assertEquals(3, inputs.get("tf.verbose"));
         assertEquals(true, inputs.get("tf.failOnError"));
         assertEquals(false, inputs.get("tf.failOnSkip"));
         assertEquals(Collections.singletonList("com.example.Service::work"), inputs.get("tf.filters"));
-        assertEquals(0, inputs.get("tf.threads"));
+        assertEquals(true, inputs.get("tf.dryRun"));
+    }
+
+    @Test
+    void settingsThatChangeOnlyTheLogOrTheSpeedAreNotInputs() {
+        Project project = TestProjects.javaProjectWithTf(projectDir);
+
+        Set<String> inputs = project.getTasks().getByName("compileJava").getInputs().getProperties().keySet();
+
+        for (String setting : Arrays.asList("verbose", "threads", "useCache")) {
+            assertFalse(inputs.contains(TfPlugin.INPUT_PREFIX + setting), setting + " is an input: " + inputs);
+        }
     }
 
     @Test
@@ -144,6 +197,11 @@ class TfPluginTest {
 
     private static File resourceDir(Project project, String sourceSet) {
         return project.getLayout().getBuildDirectory().dir(TfPlugin.RESOURCES_DIR + sourceSet).get().getAsFile();
+    }
+
+    private static Set<String> dependencyNames(Project project, String taskName) {
+        Task task = project.getTasks().getByName(taskName);
+        return task.getTaskDependencies().getDependencies(task).stream().map(Task::getName).collect(Collectors.toSet());
     }
 
     private static List<String> actionNames(Task task) {

@@ -22,15 +22,25 @@ final class GradleBuild {
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(5);
 
     private final Path project;
+    private final Path localRepository;
     private int runs;
 
-    private GradleBuild(Path project) {
+    private GradleBuild(Path project, Path localRepository) {
         this.project = project;
+        this.localRepository = localRepository;
     }
 
-    /** Builds of {@code project}, a copy the builds may write into. */
+    /** Builds of {@code project}, a copy the builds may write into, against this reactor's SNAPSHOTs. */
     static GradleBuild of(Path project) {
-        return new GradleBuild(project);
+        return new GradleBuild(project, ItEnvironment.localRepository());
+    }
+
+    /**
+     * Builds of {@code project} whose {@code mavenLocal()} holds this reactor's artifacts under
+     * the release version ({@link ItEnvironment#releaseRepository()}), for {@code plugins {}}.
+     */
+    static GradleBuild ofRelease(Path project) {
+        return new GradleBuild(project, ItEnvironment.releaseRepository());
     }
 
     /** The Gradle executable the builds run. */
@@ -51,7 +61,7 @@ final class GradleBuild {
                 "--stacktrace",
                 "--gradle-user-home=" + ItEnvironment.workDir().resolve("gradle-user-home"),
                 // mavenLocal() reads this property: Gradle sees what this reactor installed.
-                "-Dmaven.repo.local=" + ItEnvironment.localRepository(),
+                "-Dmaven.repo.local=" + localRepository,
                 // The plugin extracts its native library here, not into the user's cache.
                 "-Dtf.native.dir=" + ItEnvironment.workDir().resolve("native-cache"),
                 "-PtfVersion=" + ItEnvironment.tfVersion()));

@@ -62,9 +62,15 @@ class GradleBuildIT {
                 ":compileJava UP-TO-DATE", ":compileTestJava UP-TO-DATE", ":jar UP-TO-DATE")), second::describe);
         assertArrayEquals(list, JarContents.entry(jar, TfAnnotationList.RESOURCE).orElseThrow());
 
-        // A changed TF setting is a changed input of the compile task. (The sample's
+        // verbose changes only the log: not an input, nothing compiles again. (The sample's
         // build.gradle sets tf.verbose from -PtfVerbose.)
-        ProcessRunner.Result verbose = build.run("jar", "-PtfVerbose=1");
+        ProcessRunner.Result quietlyVerbose = build.run("jar", "-PtfVerbose=1");
+
+        assertEquals(0, quietlyVerbose.exitCode, quietlyVerbose::describe);
+        assertTrue(GradleBuild.taskLines(quietlyVerbose).contains(":compileJava UP-TO-DATE"), quietlyVerbose::describe);
+
+        // When the task does run, the setting is read: verbose 1 lists what TF found.
+        ProcessRunner.Result verbose = build.run("jar", "-PtfVerbose=1", "--rerun-tasks");
 
         assertEquals(0, verbose.exitCode, verbose::describe);
         assertTrue(GradleBuild.taskLines(verbose).contains(":compileJava"), verbose::describe);

@@ -27,6 +27,20 @@ final class ItEnvironment {
         return Paths.get(required("tf.it.localRepository"));
     }
 
+    /** The version this reactor's artifacts carry in {@link #releaseRepository()}. */
+    static String releaseVersion() {
+        return required("tf.it.releaseVersion");
+    }
+
+    /**
+     * A local repository holding this reactor's Gradle plugin (with its marker) and runtime
+     * under {@link #releaseVersion()}: what a release would publish. Gradle 4.4.1 resolves
+     * only non-SNAPSHOT versions in {@code plugins {}}.
+     */
+    static Path releaseRepository() {
+        return Paths.get(required("tf.it.releaseRepository"));
+    }
+
     /** The Maven executable the builds under test run: the machine's (3.8). */
     static String mavenExecutable() {
         return required("tf.it.mvn");

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -58,6 +59,24 @@ class MavenBuildIT {
         assertEquals(0, rebuild.exitCode, rebuild::describe);
         assertArrayEquals(list, JarContents.entry(project.resolve(SAMPLE_JAR), TfAnnotationList.RESOURCE).orElseThrow(),
                 "a clean rebuild writes the same bytes");
+    }
+
+    @Test
+    void helpGoalDescribesEveryGoalAndParameterWithItsProperty() throws Exception {
+        // The sample's pom declares the plugin, so the prefix tf resolves to it.
+        MavenBuild maven = MavenBuild.of(ItEnvironment.mavenExecutable(), SampleProjects.copy("sample", "maven-help"));
+
+        ProcessRunner.Result help = maven.run("tf:help", "-Ddetail");
+
+        assertEquals(0, help.exitCode, help::describe);
+        for (String goal : List.of("tf:enhance", "tf:enhance-tests", "tf:help")) {
+            assertTrue(Pattern.compile("(?m)^(\\[INFO\\] )?" + Pattern.quote(goal) + "\\s*$").matcher(help.output).find(),
+                    goal + " is not listed:\n" + help.output);
+        }
+        for (String property : List.of("tf.skip", "tf.tracegen", "tf.verbose", "tf.failOnError", "tf.filters",
+                "tf.dryRun", "tf.threads", "tf.useCache")) {
+            assertTrue(help.output.contains("User property: " + property), property + " is not described:\n" + help.output);
+        }
     }
 
     @ParameterizedTest
