@@ -139,6 +139,11 @@ fn instructions<'c>(code: &'c CodeAttribute<'_>) -> impl Iterator<Item = Result<
             return None;
         }
         let here = at;
+        // Most instructions are one byte without operands: no decoding needed.
+        if let Some(&opcode) = code.code.get(here as usize).filter(|&&o| op::plain_length(o) == Some(1)) {
+            at += 1;
+            return Some(Ok((here, Insn::Simple(opcode), here + 1)));
+        }
         Some(match decode_at(code.code, here) {
             Ok((insn, next)) => {
                 at = next;
