@@ -14,6 +14,14 @@
 //! target needs); older ones, without frames, by data flow to a fixed point.
 //! Code with `jsr`/`ret` (before version 50 only) is checked for its
 //! instructions and jump targets, not for types.
+//!
+//! Cost: following every instruction of every changed method costs about as
+//! much as enhancing it (bench/enhance/README.md). The way down is to check
+//! only what an edit can break, trusting what the compiler wrote and the
+//! splice copied unchanged: the stack depth at each return and `throw` TF
+//! re-encodes, the locals TF adds to frames on every path into them
+//! (constructors before their chaining call), and TF's generated code once
+//! per template shape.
 #![forbid(unsafe_code)]
 
 mod flow;
@@ -139,6 +147,11 @@ fn instructions<'c>(code: &'c CodeAttribute<'_>) -> impl Iterator<Item = Result<
             return None;
         }
         let here = at;
+        // Most instructions are one byte without operands: no decoding needed.
+        if let Some(&opcode) = code.code.get(here as usize).filter(|&&o| op::plain_length(o) == Some(1)) {
+            at += 1;
+            return Some(Ok((here, Insn::Simple(opcode), here + 1)));
+        }
         Some(match decode_at(code.code, here) {
             Ok((insn, next)) => {
                 at = next;

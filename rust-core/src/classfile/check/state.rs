@@ -547,19 +547,17 @@ pub(super) struct Called {
 }
 
 /// Field and method references of one class's pool, summarized on first use.
+/// A map, not a table by pool index: a class uses a few of its pool's
+/// entries, and a table as long as the pool would be cleared for each class.
 #[derive(Debug, Default)]
 pub(super) struct Constants {
-    summaries: Vec<Summary>,
+    summaries: rustc_hash::FxHashMap<u16, Summary>,
     parameters: Vec<VType>,
 }
 
 impl Constants {
     fn summary(&mut self, index: u16) -> &mut Summary {
-        let i = usize::from(index);
-        if self.summaries.len() <= i {
-            self.summaries.resize(i + 1, Summary::Unread);
-        }
-        &mut self.summaries[i]
+        self.summaries.entry(index).or_insert(Summary::Unread)
     }
 
     /// The verifier's type of field (or Dynamic constant) `index`.
