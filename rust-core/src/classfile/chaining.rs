@@ -251,3 +251,114 @@ impl Uninitialized for Frame {
         self.locals.iter().chain(&self.stack).any(|t| *t == VType::UninitializedThis)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::code_model::CodeModel;
+    use crate::classfile::constant_pool::ConstantPool;
+    use crate::classfile::reader::Reader;
+
+    fn pool() -> PoolBuilder<'static> {
+        static EMPTY: [u8; 2] = [0, 1];
+        PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&EMPTY)).expect("empty pool"))
+    }
+
+    /// The chaining of a constructor `(I)V` of `p/Me` (no frames, as before
+    /// version 50) whose code is `elements`.
+    fn chaining(elements: &[Insn], pool: &mut PoolBuilder<'static>) -> Chaining {
+        let this = pool.class("p/Me").expect("class");
+        let model = CodeModel::empty(this, 0, "<init>", "(I)V", false, pool).expect("model");
+        chaining_calls(elements, &[], &[], &[], &model.initial_frame, this, pool).expect("followed")
+    }
+
+    fn super_call(descriptor: &str, pool: &mut PoolBuilder<'static>) -> Insn {
+        Insn::Pool { opcode: op::INVOKESPECIAL, index: pool.method_ref("p/Super", "<init>", descriptor).expect("ref") }
+    }
+
+    fn load_int() -> Insn {
+        Insn::Local { opcode: op::ILOAD, index: 1, wide: false }
+    }
+
+    #[test]
+    fn a_ternary_in_the_arguments_is_followed_to_the_one_call() {
+        let mut pool = pool();
+        let (otherwise, join) = (Label(0), Label(1));
+        // super(i != 0 ? 1 : 0)
+        let code = [
+            Insn::Simple(op::ALOAD_0),
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: otherwise },
+            Insn::Simple(op::ICONST_1),
+            Insn::Branch { opcode: op::GOTO, target: join },
+            Insn::Label(otherwise),
+            Insn::Simple(op::ICONST_0),
+            Insn::Label(join),
+            super_call("(Z)V", &mut pool),
+            Insn::Simple(op::RETURN),
+        ];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::One(9)));
+        assert_eq!(found.calls.len(), 1);
+        let this = VType::Object(pool.class("p/Me").expect("class"));
+        assert_eq!(found.calls[0].frame.locals, [this, VType::Integer]);
+        assert!(found.calls[0].frame.stack.is_empty());
+    }
+
+    #[test]
+    fn a_call_on_each_path_is_found_with_the_code_before_each() {
+        let mut pool = pool();
+        let (other, join) = (Label(0), Label(1));
+        // if (i == 0) super() else super(): one call per path
+        let code = [
+            Insn::Simple(op::ALOAD_0),
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: other },
+            super_call("()V", &mut pool),
+            Insn::Branch { opcode: op::GOTO, target: join },
+            Insn::Label(other),
+            super_call("()V", &mut pool),
+            Insn::Label(join),
+            Insn::Simple(op::RETURN),
+        ];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.calls.iter().map(|c| c.after).collect::<Vec<_>>(), [4, 7]);
+        // The goto runs after the first call; the second call before any.
+        assert!(!found.is_uninitialized(4) && found.is_uninitialized(6) && !found.is_uninitialized(8));
+    }
+
+    #[test]
+    fn values_left_below_the_receiver_make_a_start_after_each_call() {
+        let mut pool = pool();
+        // iconst_0; aload_0; super(); … the int stays below
+        let code = [Insn::Simple(op::ICONST_0), Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.calls[0].frame.stack, [VType::Integer]);
+    }
+
+    #[test]
+    fn a_path_that_throws_needs_no_call_but_one_that_returns_does() {
+        let mut pool = pool();
+        let fine = Label(0);
+        let throws_first = [
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: fine },
+            Insn::Simple(op::ACONST_NULL),
+            Insn::Simple(op::ATHROW),
+            Insn::Label(fine),
+            Insn::Simple(op::ALOAD_0),
+            super_call("()V", &mut pool),
+            Insn::Simple(op::RETURN),
+        ];
+        assert_eq!(chaining(&throws_first, &mut pool).start(), Ok(Start::One(7)));
+        let mut returns_first = throws_first.clone();
+        returns_first[3] = Insn::Simple(op::RETURN);
+        returns_first[2] = Insn::Simple(op::NOP);
+        let why = chaining(&returns_first, &mut pool).start().expect_err("refused");
+        assert_eq!(why, "a path returns without calling super(...) or this(...)");
+        let none = [Insn::Simple(op::ACONST_NULL), Insn::Simple(op::ATHROW)];
+        assert_eq!(chaining(&none, &mut pool).start(), Err("no path calls super(...) or this(...)".into()));
+    }
+}
