@@ -7,8 +7,8 @@ mod support;
 
 use std::path::Path;
 use support::{javac_against, run_verified, tf_runtime_classes};
-use tf_core::classfile::code_model::{Insn, Label};
-use tf_core::classfile::{opcodes as op, splice, ClassEditor, ClassFile, CodeModel, Frame, VType};
+use tf_core::classfile::code_model::Insn;
+use tf_core::classfile::{opcodes as op, splice, ClassEditor, ClassFile, Frame, VType};
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
@@ -73,10 +73,9 @@ exit Crowded.pick = null
 #[test]
 fn returns_and_throws_over_a_full_stack_are_monitored_and_both_paths_agree() {
     let work = tempfile::tempdir().unwrap();
-    let recorder = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tracegen/Recorder.java"),
-    )
-    .unwrap();
+    let recorder =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tracegen/Recorder.java"))
+            .unwrap();
     let classes = javac_against(
         work.path(),
         "17",
@@ -93,7 +92,7 @@ fn returns_and_throws_over_a_full_stack_are_monitored_and_both_paths_agree() {
     let settings = Settings { tracegen: true, filters: vec![filter.into()] };
     let file = classes.join("fx/Crowded.class");
     let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).unwrap();
-    let mut enhanced = |splicing: bool| {
+    let enhanced = |splicing: bool| {
         splice::set_enabled(splicing);
         let outcome = enhance::enhance_class(&scanned, &groups, &selections, &settings);
         splice::set_enabled(true);

@@ -184,7 +184,7 @@ fn splicing_matches_the_general_path_on_real_world_classes() {
     for jar in ["kotlin-stdlib-2.0.20", "asm-9.7.1", "commons-collections-2.1", "groovy-4.0.24"] {
         for file in class_files(&fixtures().join("realworld").join(jar)).expect("list classes") {
             let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).expect("scan");
-            let mut enhance_with = |splicing: bool| {
+            let enhance_with = |splicing: bool| {
                 splice::set_enabled(splicing);
                 match enhance::enhance_class(&scanned, &groups, &selections, &settings) {
                     Ok(Outcome::Enhanced { bytes, .. }) => Ok(Some(bytes)),

@@ -88,7 +88,10 @@ pub fn chaining_calls(
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Chaining> {
     let cannot = |i: usize, why: String| {
-        ClassFileError::malformed(0, format!("cannot follow the types before the super(...) or this(...) call at instruction {i}: {why}"))
+        ClassFileError::malformed(
+            0,
+            format!("cannot follow the types before the super(...) or this(...) call at instruction {i}: {why}"),
+        )
     };
     let flow = Flow::new(elements, handlers, frames);
     let mut found = Chaining {
@@ -225,10 +228,8 @@ impl<'f> Flow<'f> {
             }
         }
         let index = |l: Label| index_by_label.get(l.id() as usize).copied().flatten();
-        let handlers = handlers
-            .iter()
-            .filter_map(|h| Some((index(h.start)?, index(h.end)?, index(h.handler)?)))
-            .collect();
+        let handlers =
+            handlers.iter().filter_map(|h| Some((index(h.start)?, index(h.end)?, index(h.handler)?))).collect();
         Flow { index_by_label, frame_by_label, last_uninitialized_frame, handlers }
     }
 
