@@ -44,14 +44,20 @@ pub struct ChainingCall {
     /// The types just after the call, `this` initialized (javac leaves the
     /// stack empty; groovyc does not).
     pub frame: Frame,
+    /// Whether the locals after the call are the parameters, of their
+    /// declared types or assigned values of them (`super(p = copy(p))`),
+    /// and no other: no local was set before the call, as before Java 25's
+    /// statements before `super(...)`.
+    pub keeps_parameters: bool,
 }
 
 /// Where monitoring of a constructor starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start {
     /// After the one chaining call every path reaches, with an empty
-    /// stack, no code reached with `this` uninitialized after it: as javac
-    /// compiles every constructor.
+    /// stack and the parameters as declared, no code reached with `this`
+    /// uninitialized after it: as javac compiled every constructor before
+    /// Java 25.
     One(usize),
     /// After each of [`Chaining::calls`], each path after its own.
     Each,
@@ -65,7 +71,9 @@ impl Chaining {
         }
         match self.calls.as_slice() {
             [] => Err("no path calls super(...) or this(...)".into()),
-            [call] if call.frame.stack.is_empty() && self.last_uninitialized < call.after => Ok(Start::One(call.after)),
+            [call] if call.frame.stack.is_empty() && call.keeps_parameters && self.last_uninitialized < call.after => {
+                Ok(Start::One(call.after))
+            }
             _ => Ok(Start::Each),
         }
     }
@@ -94,6 +102,10 @@ pub fn chaining_calls(
         )
     };
     let flow = Flow::new(elements, handlers, frames);
+    // The locals where a constructor of javac before Java 25 initializes `this`.
+    let this = VType::Object(this_class);
+    let declared: Vec<VType> =
+        initial.locals.iter().map(|&t| if t == VType::UninitializedThis { this } else { t }).collect();
     let mut found = Chaining {
         calls: Vec::new(),
         last_uninitialized: 0,
@@ -130,10 +142,13 @@ pub fn chaining_calls(
         if let Some(flag) = found.uninitialized.get_mut(i) {
             *flag = true;
         }
-        for (start, end, handler) in &flow.handlers {
-            if (*start..*end).contains(&i) && !pending.iter().any(|(at, _)| at == handler) {
-                let caught = VType::Object(pool.class("java/lang/Throwable")?);
-                pending.push((*handler, State { locals: current.locals.clone(), stack: vec![caught] }));
+        for &(start, end, handler, catch_type) in &flow.handlers {
+            if (start..end).contains(&i) && !pending.iter().any(|(at, _)| *at == handler) {
+                let caught = match catch_type {
+                    0 => VType::Object(pool.class("java/lang/Throwable")?),
+                    class => VType::Object(class),
+                };
+                pending.push((handler, State { locals: current.locals.clone(), stack: vec![caught] }));
             }
         }
         if let Insn::Raw { start, end } = insn {
@@ -155,7 +170,8 @@ pub fn chaining_calls(
                         locals: stack_map::from_slots(&current.locals),
                         stack: stack_map::from_slots(&current.stack),
                     };
-                    found.calls.push(ChainingCall { after: i + 1, frame });
+                    let keeps_parameters = keeps_parameters(&declared, &frame.locals);
+                    found.calls.push(ChainingCall { after: i + 1, frame, keeps_parameters });
                     // `this` is initialized on this path from here on.
                     state = None;
                     continue;
@@ -187,6 +203,16 @@ pub fn chaining_calls(
     Ok(found)
 }
 
+/// Whether `after` (the locals after the chaining call) holds no more than
+/// the `declared` parameters: each slot of the same size, nothing where no
+/// parameter is. A parameter assigned before the call holds a value of its
+/// declared type (javac checks it), so the declared types stay true.
+fn keeps_parameters(declared: &[VType], after: &[VType]) -> bool {
+    let same_slots =
+        declared.iter().zip(after).all(|(d, a)| d.slots() == a.slots() && (*d != VType::Top || *a == VType::Top));
+    same_slots && after.iter().skip(declared.len()).all(|t| *t == VType::Top)
+}
+
 fn take_pending(pending: &mut Vec<(usize, State)>, at: usize) -> Option<State> {
     let i = pending.iter().position(|(p, _)| *p == at)?;
     Some(pending.swap_remove(i).1)
@@ -198,8 +224,8 @@ struct Flow<'f> {
     frame_by_label: Vec<Option<&'f Frame>>,
     /// The last element bound to a frame in which `this` is uninitialized.
     last_uninitialized_frame: Option<usize>,
-    /// (start, end, handler) element indexes of each handler.
-    handlers: Vec<(usize, usize, usize)>,
+    /// (start, end, handler) element indexes and the catch type of each handler.
+    handlers: Vec<(usize, usize, usize, u16)>,
 }
 
 impl<'f> Flow<'f> {
@@ -228,8 +254,10 @@ impl<'f> Flow<'f> {
             }
         }
         let index = |l: Label| index_by_label.get(l.id() as usize).copied().flatten();
-        let handlers =
-            handlers.iter().filter_map(|h| Some((index(h.start)?, index(h.end)?, index(h.handler)?))).collect();
+        let handlers = handlers
+            .iter()
+            .filter_map(|h| Some((index(h.start)?, index(h.end)?, index(h.handler)?, h.catch_type)))
+            .collect();
         Flow { index_by_label, frame_by_label, last_uninitialized_frame, handlers }
     }
 
