@@ -368,6 +368,21 @@ mod tests {
     }
 
     #[test]
+    fn a_local_set_before_the_call_makes_a_start_after_each_call_but_a_parameter_assigned_does_not() {
+        let mut pool = pool();
+        // int y = 1; super(); (Java 25: statements before super)
+        let store = Insn::Local { opcode: op::ISTORE, index: 2, wide: false };
+        let code = [Insn::Simple(op::ICONST_1), store, Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.calls[0].frame.locals[2], VType::Integer);
+        // i = 1; super(): the parameter keeps its declared type.
+        let assign = Insn::Local { opcode: op::ISTORE, index: 1, wide: false };
+        let code = [Insn::Simple(op::ICONST_1), assign, Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
+        assert_eq!(chaining(&code, &mut pool).start(), Ok(Start::One(4)));
+    }
+
+    #[test]
     fn a_path_that_throws_needs_no_call_but_one_that_returns_does() {
         let mut pool = pool();
         let fine = Label(0);
