@@ -723,9 +723,9 @@ fn body_start<'a>(
                 )),
             }
         }
-        "<clinit>" => Ok(BodyStart::At(
-            code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1),
-        )),
+        "<clinit>" => {
+            Ok(BodyStart::At(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)))
+        }
         _ => Ok(BodyStart::At(0)),
     }
 }
