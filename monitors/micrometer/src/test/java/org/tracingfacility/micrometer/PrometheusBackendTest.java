@@ -27,6 +27,7 @@ import org.tracingfacility.micrometer.shop.Checkout;
 import org.tracingfacility.micrometer.shop.Shop;
 import org.tracingfacility.micrometer.shop.Stock;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
+import org.tracingfacility.testing.Backend;
 
 /**
  * The application serves Micrometer's Prometheus registry on a loopback port (the JDK's HTTP

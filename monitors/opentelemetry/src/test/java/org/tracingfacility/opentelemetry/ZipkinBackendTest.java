@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
 import org.tracingfacility.opentelemetry.orders.OrderService;
 import org.tracingfacility.opentelemetry.orders.Orders;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
+import org.tracingfacility.testing.Backend;
 
 /**
  * A real Zipkin server (its executable jar from Maven Central, in-memory storage, on a

@@ -1,4 +1,4 @@
-package org.tracingfacility.opentelemetry;
+package org.tracingfacility.testing;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * A real server the test starts on a loopback port and always stops: when closed, and by a
  * shutdown hook should the test JVM end first. Its output goes to a log file under target/.
  */
-final class Backend implements AutoCloseable {
+public final class Backend implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String name;
@@ -39,7 +39,7 @@ final class Backend implements AutoCloseable {
     /**
      * Starts {@code command}, which will serve HTTP at {@code baseUrl}.
      */
-    static Backend start(String name, String baseUrl, List<String> command, Path log) throws IOException {
+    public static Backend start(String name, String baseUrl, List<String> command, Path log) throws IOException {
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
@@ -47,14 +47,14 @@ final class Backend implements AutoCloseable {
     }
 
     /** A free TCP port on the loopback interface (free a moment ago). */
-    static int freeLoopbackPort() throws IOException {
+    public static int freeLoopbackPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }
 
     /** The executable of a Debian package, or a failure saying how to install it. */
-    static String executable(String command, String debianPackage) {
+    public static String executable(String command, String debianPackage) {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
             Path candidate = Paths.get(dir, command);
             if (Files.isExecutable(candidate)) {
@@ -66,12 +66,12 @@ final class Backend implements AutoCloseable {
     }
 
     /** The URL of a path of this server, e.g. {@code /api/v1/query}. */
-    String url(String path) {
+    public String url(String path) {
         return baseUrl + path;
     }
 
     /** Waits until {@code path} answers 200, or fails with the end of the log. */
-    void awaitReady(String path, Duration timeout) throws Exception {
+    public void awaitReady(String path, Duration timeout) throws Exception {
         String url = url(path);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -90,12 +90,12 @@ final class Backend implements AutoCloseable {
         throw new AssertionError(name + " not ready at " + url + " after " + timeout + ":\n" + logTail());
     }
 
-    static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    public static HttpResponse<String> get(String url) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
