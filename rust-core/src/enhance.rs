@@ -75,8 +75,10 @@ pub enum Outcome<'c> {
     /// Already enhanced with these settings.
     Current,
     /// The new bytes, and what TF made of the class (for `-debug`); the
-    /// methods filters selected that TF left as they were, one warning each.
-    Enhanced { bytes: Vec<u8>, description: Description<'c>, skipped: Vec<Diagnostic> },
+    /// methods filters selected that TF left as they were, one warning each;
+    /// what in the class is likely a mistake though allowed
+    /// ([`validate::advice`]), one warning each.
+    Enhanced { bytes: Vec<u8>, description: Description<'c>, skipped: Vec<Diagnostic>, advice: Vec<Diagnostic> },
     /// Every method TF would enhance was selected by a filter and had to be
     /// left as it was: the class stays as it is, one warning per method.
     Skipped(Vec<Diagnostic>),
@@ -183,7 +185,8 @@ pub fn enhance_class<'c>(
         }
         match write_class(&parsed, &tf, settings, upgrade, &fingerprint) {
             Ok(bytes) => {
-                return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings });
+                let advice = validate::advice(&tf);
+                return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings, advice });
             }
             Err(Failed::Class(e)) => return Err(vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))]),
             Err(Failed::Methods(failures)) => {

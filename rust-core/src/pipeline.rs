@@ -14,6 +14,7 @@ use crate::metadata;
 use crate::model::{Groups, Selection};
 use crate::output;
 use crate::protocol;
+use crate::runtime;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::ScannedClass;
 use rayon::prelude::*;
@@ -131,20 +132,27 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     });
 
     let mut results = Vec::with_capacity(plan.work.len());
+    // A class file found enhanced with these settings (no cache knew it).
+    let mut already_enhanced = false;
     for (work, outcome) in plan.work.iter().zip(outcomes) {
         match outcome {
-            Ok(Outcome::Enhanced { bytes, description, skipped }) => {
+            Ok(Outcome::Enhanced { bytes, description, skipped, advice }) => {
                 if request.debug {
                     report.messages.push(format!("debug: {description}"));
                 }
                 report_skipped(&mut report, skipped);
+                report.warnings.extend(advice.into_iter().map(|d| format!("TF: {}", Diagnostic { file: None, ..d })));
                 results.push(Finished { work, output: Output::Enhanced(bytes) });
             }
             Ok(Outcome::Skipped(skipped)) => {
                 report_skipped(&mut report, skipped);
                 results.push(Finished { work, output: Output::Original });
             }
-            Ok(Outcome::Untouched | Outcome::Current) => results.push(Finished { work, output: Output::Original }),
+            Ok(Outcome::Current) => {
+                already_enhanced = true;
+                results.push(Finished { work, output: Output::Original });
+            }
+            Ok(Outcome::Untouched) => results.push(Finished { work, output: Output::Original }),
             Err(errors) => {
                 report.classes_failed += 1;
                 report.errors.extend(errors);
@@ -152,6 +160,20 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     }
     report.classes_unchanged = report.classes_scanned - report.classes_failed;
+    if request.warn_unused_filters && plan.up_to_date.is_empty() {
+        report_unused_filters(&mut report, &selections, &request.class_dir);
+    }
+    if let Some(runtime_classpath) = &request.runtime_classpath {
+        let leaves_enhanced = already_enhanced
+            || results.iter().any(|r| matches!(r.output, Output::Enhanced(_)))
+            || plan.up_to_date.iter().any(|(_, entry)| entry.output != entry.original);
+        if leaves_enhanced {
+            if let Err(missing) = runtime::check_on(runtime_classpath, class_dir) {
+                // Writing nothing: the build's classes stay as javac left them.
+                return fail(report, missing);
+            }
+        }
+    }
     if !report.errors.is_empty() && request.fail_on_error {
         // Nothing is written: the classes that were ready stay as they were.
         return finish(report);
@@ -189,6 +211,21 @@ fn report_skipped(report: &mut EnhanceReport, skipped: Vec<Diagnostic>) {
     for d in skipped {
         // Class, method, reason and rule; the file adds nothing to a class name.
         report.warnings.push(format!("TF: {}", Diagnostic { file: None, ..d }));
+    }
+}
+
+/// One warning per filter that selected no method of any class, naming it:
+/// most often it names a class of a dependency, which a build-time run never
+/// sees. Only a run that modelled every class can tell; one that took some
+/// from the cache says nothing (a changed filter redoes every class, so the
+/// warning shows on the first run with the filter).
+fn report_unused_filters(report: &mut EnhanceReport, selections: &[Selection], class_dir: &str) {
+    for selection in selections.iter().filter(|s| !s.has_matched()) {
+        report.warnings.push(format!(
+            "TF: filter '{}' selected no method of the classes in {class_dir}: TF enhances only the classes compiled \
+             here, not those of dependencies (README: \"Tracing dependencies\")",
+            selection.spec.source
+        ));
     }
 }
 
@@ -477,7 +514,7 @@ fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>
             },
             None => protocol::FILTERED_GROUP.replace('/', "."), // always among `groups`
         };
-        selections.push(Selection { spec, group });
+        selections.push(Selection::new(spec, group));
     }
     if errors.is_empty() {
         Ok(selections)

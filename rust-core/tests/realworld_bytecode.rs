@@ -178,7 +178,7 @@ fn a_constructor_chaining_in_each_case_of_a_switch_is_monitored_after_each_call(
 fn splicing_matches_the_general_path_on_real_world_classes() {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
-    let selections = vec![Selection { spec: FilterSpec::parse("**").expect("filter"), group: builtin }];
+    let selections = vec![Selection::new(FilterSpec::parse("**").expect("filter"), builtin)];
     let settings = Settings { tracegen: true, filters: vec!["**".into()] };
     let mut compared = 0;
     for jar in ["kotlin-stdlib-2.0.20", "asm-9.7.1", "commons-collections-2.1", "groovy-4.0.24"] {

@@ -47,13 +47,20 @@ final class EnhanceAction implements Action<Task> {
     private final Provider<Directory> listDir;
     private final Provider<Directory> cacheDir;
     private final FileCollection sourceSetClasspath;
+    private final boolean warnUnusedFilters;
+    private final FileCollection runtimeClasspath;
 
     /**
      * @param sourceSetClasspath the class path for a compile task that has none of its own to
      *     offer (one not derived from {@code AbstractCompile})
+     * @param warnUnusedFilters whether a filter that selects nothing of this task's classes is
+     *     worth a warning (filters are written for the main source set)
+     * @param runtimeClasspath the class path the classes will run with, where tf-runtime must be
      */
     EnhanceAction(TfExtension settings, Provider<Directory> listDir, Provider<Directory> cacheDir,
-            FileCollection sourceSetClasspath) {
+            FileCollection sourceSetClasspath, boolean warnUnusedFilters, FileCollection runtimeClasspath) {
+        this.runtimeClasspath = runtimeClasspath;
+        this.warnUnusedFilters = warnUnusedFilters;
         this.settings = settings;
         this.listDir = listDir;
         this.cacheDir = cacheDir;
@@ -113,7 +120,17 @@ final class EnhanceAction implements Action<Task> {
                 .threads(settings.getThreads().get())
                 .failOnSkip(settings.getFailOnSkip().get())
                 .failOnError(settings.getFailOnError().get())
+                .warnUnusedFilters(warnUnusedFilters)
+                .runtimeClasspath(paths(runtimeClasspath))
                 .build();
+    }
+
+    private static List<String> paths(FileCollection files) {
+        List<String> paths = new ArrayList<>();
+        for (File file : files.getFiles()) {
+            paths.add(file.getAbsolutePath());
+        }
+        return paths;
     }
 
     private void report(Task task, EnhanceReport report) {

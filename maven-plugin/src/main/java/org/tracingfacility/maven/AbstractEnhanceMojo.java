@@ -86,6 +86,15 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     /** Class path entries searched for TF annotation types defined outside the directory. */
     abstract List<String> classpathElements();
 
+    /**
+     * Whether a filter that selects nothing in this directory deserves a warning: filters are
+     * written for the main classes, and each would warn again over the test classes.
+     */
+    abstract boolean warnsOfUnusedFilters();
+
+    /** The class path the classes will run with, where tf-runtime must be. */
+    abstract List<String> runtimeClasspathElements();
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Log log = getLog();
@@ -106,8 +115,11 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
         if (useCache && !dryRun) {
             builder.cacheDir(cacheDirectory().getPath());
         }
+        if (runtimeClasspathElements() != null) {
+            builder.runtimeClasspath(runtimeClasspathElements());
+        }
         EnhanceRequest request = builder
-                .classpath(classpathWithout(classDirectory))
+                .classpath(classpathWithout(classDirectory, classpathElements()))
                 .tracegen(tracegen)
                 .verbose(verbose)
                 .filters(FilterList.split(filters))
@@ -115,6 +127,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
                 .threads(threads)
                 .failOnSkip(failOnSkip)
                 .failOnError(failOnError)
+                .warnUnusedFilters(warnsOfUnusedFilters())
                 .build();
         report(classDirectory, callCore(request));
     }
@@ -166,9 +179,8 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
         return text.toString();
     }
 
-    private List<String> classpathWithout(File classDirectory) {
+    private static List<String> classpathWithout(File classDirectory, List<String> elements) {
         List<String> entries = new ArrayList<>();
-        List<String> elements = classpathElements();
         if (elements != null) {
             for (String element : elements) {
                 if (!new File(element).getAbsoluteFile().equals(classDirectory.getAbsoluteFile())) {
