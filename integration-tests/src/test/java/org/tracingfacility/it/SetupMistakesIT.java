@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,16 +17,18 @@ import org.junit.jupiter.api.Test;
  * filter naming a dependency's class (which build-time TF never sees).
  */
 class SetupMistakesIT {
-    private static final String RUNTIME_VERSION = "<version>${tf.version}</version>";
+    private static final Pattern RUNTIME_DEPENDENCY =
+            Pattern.compile("(<artifactId>tf-runtime</artifactId>\\s*<version>\\$\\{tf.version}</version>)");
 
     @Test
     void tfRuntimeInProvidedScopeFailsTheBuildSayingWhatToAdd() throws Exception {
         Path project = SampleProjects.copy("sample", "maven-sample-runtime-provided");
         Path pom = project.resolve("pom.xml");
         String text = Files.readString(pom);
-        assertTrue(text.contains(RUNTIME_VERSION), "the sample's pom declares tf-runtime");
+        Matcher dependency = RUNTIME_DEPENDENCY.matcher(text);
+        assertTrue(dependency.find(), "the sample's pom declares tf-runtime");
         // It compiles (the annotations are there) but is not on the runtime class path.
-        Files.writeString(pom, text.replace(RUNTIME_VERSION, RUNTIME_VERSION + "<scope>provided</scope>"));
+        Files.writeString(pom, dependency.replaceFirst("$1<scope>provided</scope>"));
 
         ProcessRunner.Result build = MavenBuild.of(ItEnvironment.mavenExecutable(), project).run("package");
 
