@@ -97,6 +97,37 @@ impl std::fmt::Display for Description<'_> {
     }
 }
 
+impl Description<'_> {
+    /// One line per method enhanced, in the class's order:
+    /// `  com.ex.Foo.read()I: monitored in com.ex.IO`.
+    pub fn method_lines(&self) -> Vec<String> {
+        let class = self.0.binary_name();
+        let mut methods: Vec<&model::TfMethod> = self.0.methods.iter().collect();
+        methods.sort_by_key(|m| m.index);
+        methods
+            .into_iter()
+            .map(|m| {
+                let role = match &m.role {
+                    model::Role::Monitored { group, selected: false } => format!("monitored in {group}"),
+                    model::Role::Monitored { group, selected: true } => format!("monitored in {group} (a filter chose it)"),
+                    model::Role::Info { tp_type, .. } => format!("info method ({tp_type})"),
+                };
+                format!("  {class}.{}: {role}", m.signature())
+            })
+            .collect()
+    }
+
+    /// What enhancing changed in the class as a whole:
+    /// `  com.ex.Foo: 812 -> 1904 bytes; holder fields for com.ex.IO`.
+    pub fn edits_line(&self, before: usize, after: usize) -> String {
+        format!(
+            "  {}: {before} -> {after} bytes; holder fields for {}",
+            self.0.binary_name(),
+            self.0.holder_groups.join(", ")
+        )
+    }
+}
+
 fn describe(tf: &model::TfClass) -> String {
     let mut methods: Vec<(usize, String)> = tf
         .methods

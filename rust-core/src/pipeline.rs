@@ -20,6 +20,15 @@ use crate::scan::ScannedClass;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
+/// `verbose` levels, each showing what the ones below it show: one line per
+/// class enhanced (or given back its original); one per method enhanced; what
+/// enhancing changed in each class, and the TF annotations found; everything,
+/// the debug lines included.
+pub const VERBOSE_CLASSES: u8 = 1;
+pub const VERBOSE_METHODS: u8 = 2;
+pub const VERBOSE_EDITS: u8 = 3;
+pub const VERBOSE_ALL: u8 = 4;
+
 /// Runs `request` to completion; failures are in the report, never panics.
 pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     if let Some(message) = &request.inject_panic {
@@ -86,12 +95,13 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     }
     report.annotations = inventory::tf_annotation_names(&listed);
-    if request.verbose > 0 {
+    if request.verbose >= VERBOSE_EDITS {
         for name in &report.annotations {
             report.messages.push(format!("TF annotation: {name}"));
         }
     }
-    if request.debug {
+    let debug = request.debug || request.verbose >= VERBOSE_ALL;
+    if debug {
         report.messages.push(format!("debug: MM annotations: {:?}", report.annotations));
     }
     let on_classpath = match classpath::tf_annotations(&request.classpath) {
@@ -137,22 +147,29 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     for (work, outcome) in plan.work.iter().zip(outcomes) {
         match outcome {
             Ok(Outcome::Enhanced { bytes, description, skipped, advice }) => {
-                if request.debug {
+                if debug {
                     report.messages.push(format!("debug: {description}"));
+                }
+                let mut detail = Vec::new();
+                if request.verbose >= VERBOSE_METHODS {
+                    detail.extend(description.method_lines());
+                }
+                if request.verbose >= VERBOSE_EDITS {
+                    detail.push(description.edits_line(work.class.bytes.len(), bytes.len()));
                 }
                 report_skipped(&mut report, skipped);
                 report.warnings.extend(advice.into_iter().map(|d| format!("TF: {}", Diagnostic { file: None, ..d })));
-                results.push(Finished { work, output: Output::Enhanced(bytes) });
+                results.push(Finished { work, output: Output::Enhanced(bytes), detail });
             }
             Ok(Outcome::Skipped(skipped)) => {
                 report_skipped(&mut report, skipped);
-                results.push(Finished { work, output: Output::Original });
+                results.push(Finished { work, output: Output::Original, detail: Vec::new() });
             }
             Ok(Outcome::Current) => {
                 already_enhanced = true;
-                results.push(Finished { work, output: Output::Original });
+                results.push(Finished { work, output: Output::Original, detail: Vec::new() });
             }
-            Ok(Outcome::Untouched) => results.push(Finished { work, output: Output::Original }),
+            Ok(Outcome::Untouched) => results.push(Finished { work, output: Output::Original, detail: Vec::new() }),
             Err(errors) => {
                 report.classes_failed += 1;
                 report.errors.extend(errors);
@@ -185,6 +202,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             if let Output::Enhanced(_) = result.output {
                 let target = target_file(request, &result.work.listed.file);
                 report.messages.push(format!("dry run: would enhance {} ({})", result.work.class.name, target.display()));
+                report.messages.extend(result.detail.iter().cloned());
                 report.classes_enhanced += 1;
             }
         }
@@ -275,6 +293,8 @@ enum Output {
 struct Finished<'w, 'l> {
     work: &'w Work<'l>,
     output: Output,
+    /// The lines `verbose` 2 and 3 show under the class's own line.
+    detail: Vec<String>,
 }
 
 impl Finished<'_, '_> {
@@ -451,10 +471,11 @@ fn commit(
         if let Output::Enhanced(_) = result.output {
             report.classes_enhanced += 1;
             report.classes_unchanged -= 1;
-            if request.verbose > 1 {
+            if request.verbose >= VERBOSE_CLASSES {
                 report.messages.push(format!("enhanced {}", class.name));
+                report.messages.extend(result.detail.iter().cloned());
             }
-        } else if request.verbose > 1 {
+        } else if request.verbose >= VERBOSE_CLASSES {
             report.messages.push(format!("restored the original of {}", class.name));
         }
         if let Some(entry) = next.classes.get_mut(&class.relative) {

@@ -22,7 +22,7 @@ pub fn check_on(runtime_classpath: &[String], class_dir: &Path) -> Result<(), Di
     Err(Diagnostic {
         file: Some(class_dir.display().to_string()),
         rule: "runtime-missing".into(),
-        message: "TF enhanced classes here, and they call tf-runtime at run time, but it is not on the class path \
+        message: "the classes TF enhances here call tf-runtime at run time, but it is not on the class path \
                   they will run with (no org.tracingfacility.runtime.MethodMonitor): add the dependency \
                   org.tracingfacility:tf-runtime with the default scope (Maven: compile, not provided or test; \
                   Gradle: implementation, not compileOnly)"

@@ -44,7 +44,7 @@ fn enhancing_without_tf_runtime_on_the_runtime_class_path_fails_and_writes_nothi
     assert!(!report.ok);
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
     let error = report.errors[0].to_string();
-    assert!(error.starts_with(&format!("{}: TF enhanced classes here", classes.display())), "{error}");
+    assert!(error.starts_with(&format!("{}: the classes TF enhances here call", classes.display())), "{error}");
     assert!(error.contains("add the dependency org.tracingfacility:tf-runtime"), "{error}");
     assert!(error.ends_with("[runtime-missing]"), "{error}");
     assert_eq!(snapshot(&classes), before, "nothing is written");
