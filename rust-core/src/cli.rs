@@ -19,7 +19,8 @@ Legal arguments are:
     -tracegen <true|false>    (default true) Do the second stage (add tracing code)
     -dryrun <true|false>      (default false) Print the planned actions; write nothing
     -newout <true|false>      (default false) Write each enhanced class to NAME.class.new
-    -verbose <0..4>           (default 0) Verbosity
+    -verbose <0..4>           (default 0) 1: each class enhanced; 2: and each method; 3: and the edits
+                              and the TF annotations found; 4: everything (with -debug's lines)
     -debug <true|false>       (default false) Debug output
     -filter <spec>            (repeatable) Select methods: [Group=]class|class::method|::method|@annotation;...
     -classpath <path>         Directories and jars (':'-separated) holding TF annotations used here

@@ -75,8 +75,10 @@ pub enum Outcome<'c> {
     /// Already enhanced with these settings.
     Current,
     /// The new bytes, and what TF made of the class (for `-debug`); the
-    /// methods filters selected that TF left as they were, one warning each.
-    Enhanced { bytes: Vec<u8>, description: Description<'c>, skipped: Vec<Diagnostic> },
+    /// methods filters selected that TF left as they were, one warning each;
+    /// what in the class is likely a mistake though allowed
+    /// ([`validate::advice`]), one warning each.
+    Enhanced { bytes: Vec<u8>, description: Description<'c>, skipped: Vec<Diagnostic>, advice: Vec<Diagnostic> },
     /// Every method TF would enhance was selected by a filter and had to be
     /// left as it was: the class stays as it is, one warning per method.
     Skipped(Vec<Diagnostic>),
@@ -92,6 +94,37 @@ pub struct Description<'c>(model::TfClass<'c>);
 impl std::fmt::Display for Description<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&describe(&self.0))
+    }
+}
+
+impl Description<'_> {
+    /// One line per method enhanced, in the class's order:
+    /// `  com.ex.Foo.read()I: monitored in com.ex.IO`.
+    pub fn method_lines(&self) -> Vec<String> {
+        let class = self.0.binary_name();
+        let mut methods: Vec<&model::TfMethod> = self.0.methods.iter().collect();
+        methods.sort_by_key(|m| m.index);
+        methods
+            .into_iter()
+            .map(|m| {
+                let role = match &m.role {
+                    model::Role::Monitored { group, selected: false } => format!("monitored in {group}"),
+                    model::Role::Monitored { group, selected: true } => format!("monitored in {group} (a filter chose it)"),
+                    model::Role::Info { tp_type, .. } => format!("info method ({tp_type})"),
+                };
+                format!("  {class}.{}: {role}", m.signature())
+            })
+            .collect()
+    }
+
+    /// What enhancing changed in the class as a whole:
+    /// `  com.ex.Foo: 812 -> 1904 bytes; holder fields for com.ex.IO`.
+    pub fn edits_line(&self, before: usize, after: usize) -> String {
+        format!(
+            "  {}: {before} -> {after} bytes; holder fields for {}",
+            self.0.binary_name(),
+            self.0.holder_groups.join(", ")
+        )
     }
 }
 
@@ -183,7 +216,8 @@ pub fn enhance_class<'c>(
         }
         match write_class(&parsed, &tf, settings, upgrade, &fingerprint) {
             Ok(bytes) => {
-                return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings });
+                let advice = validate::advice(&tf);
+                return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings, advice });
             }
             Err(Failed::Class(e)) => return Err(vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))]),
             Err(Failed::Methods(failures)) => {

@@ -25,6 +25,7 @@ mod output;
 pub mod pipeline;
 pub mod protocol;
 pub mod request;
+pub mod runtime;
 pub mod scan;
 pub mod schema;
 pub mod skip;

@@ -9,6 +9,7 @@ use crate::filter::{FilterSpec, MethodRef};
 use crate::protocol;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub const ACC_PRIVATE: u16 = 0x0002;
 pub const ACC_STATIC: u16 = 0x0008;
@@ -64,11 +65,26 @@ impl Groups {
 }
 
 /// A filter with its group resolved.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Selection {
     pub spec: FilterSpec,
     /// Binary name of the group the selected methods join.
     pub group: String,
+    /// Set once the filter selects a method with code in any class of the
+    /// run (classes are modelled in parallel), so that the run can name the
+    /// filters that selected nothing.
+    matched: AtomicBool,
+}
+
+impl Selection {
+    pub fn new(spec: FilterSpec, group: String) -> Selection {
+        Selection { spec, group, matched: AtomicBool::new(false) }
+    }
+
+    /// Has the filter selected a method with code in a class modelled so far?
+    pub fn has_matched(&self) -> bool {
+        self.matched.load(Ordering::Relaxed)
+    }
 }
 
 /// What a method is to TF.
@@ -326,7 +342,17 @@ fn selected_group<'s>(
         class_annotations,
         method_annotations: &method_annotations,
     };
-    selections.iter().find(|s| s.spec.matches(&reference)).map(|s| s.group.as_str())
+    // Every filter that matches is marked (not only the first, whose group
+    // the method joins), so a filter is reported unused only when it is.
+    let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
+    let mut chosen = None;
+    for selection in selections.iter().filter(|s| s.spec.matches(&reference)) {
+        if has_code {
+            selection.matched.store(true, Ordering::Relaxed);
+        }
+        chosen = chosen.or(Some(selection.group.as_str()));
+    }
+    chosen
 }
 
 /// Overloads that a filter selected (and that have no `@TracingName`) are told

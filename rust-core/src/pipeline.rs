@@ -14,10 +14,20 @@ use crate::metadata;
 use crate::model::{Groups, Selection};
 use crate::output;
 use crate::protocol;
+use crate::runtime;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::ScannedClass;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+
+/// `verbose` levels, each showing what the ones below it show: one line per
+/// class enhanced (or given back its original); one per method enhanced; what
+/// enhancing changed in each class, and the TF annotations found; everything,
+/// the debug lines included.
+pub const VERBOSE_CLASSES: u8 = 1;
+pub const VERBOSE_METHODS: u8 = 2;
+pub const VERBOSE_EDITS: u8 = 3;
+pub const VERBOSE_ALL: u8 = 4;
 
 /// Runs `request` to completion; failures are in the report, never panics.
 pub fn run(request: &EnhanceRequest) -> EnhanceReport {
@@ -85,12 +95,13 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     }
     report.annotations = inventory::tf_annotation_names(&listed);
-    if request.verbose > 0 {
+    if request.verbose >= VERBOSE_EDITS {
         for name in &report.annotations {
             report.messages.push(format!("TF annotation: {name}"));
         }
     }
-    if request.debug {
+    let debug = request.debug || request.verbose >= VERBOSE_ALL;
+    if debug {
         report.messages.push(format!("debug: MM annotations: {:?}", report.annotations));
     }
     let on_classpath = match classpath::tf_annotations(&request.classpath) {
@@ -131,20 +142,34 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     });
 
     let mut results = Vec::with_capacity(plan.work.len());
+    // A class file found enhanced with these settings (no cache knew it).
+    let mut already_enhanced = false;
     for (work, outcome) in plan.work.iter().zip(outcomes) {
         match outcome {
-            Ok(Outcome::Enhanced { bytes, description, skipped }) => {
-                if request.debug {
+            Ok(Outcome::Enhanced { bytes, description, skipped, advice }) => {
+                if debug {
                     report.messages.push(format!("debug: {description}"));
                 }
+                let mut detail = Vec::new();
+                if request.verbose >= VERBOSE_METHODS {
+                    detail.extend(description.method_lines());
+                }
+                if request.verbose >= VERBOSE_EDITS {
+                    detail.push(description.edits_line(work.class.bytes.len(), bytes.len()));
+                }
                 report_skipped(&mut report, skipped);
-                results.push(Finished { work, output: Output::Enhanced(bytes) });
+                report.warnings.extend(advice.into_iter().map(|d| format!("TF: {}", Diagnostic { file: None, ..d })));
+                results.push(Finished { work, output: Output::Enhanced(bytes), detail });
             }
             Ok(Outcome::Skipped(skipped)) => {
                 report_skipped(&mut report, skipped);
-                results.push(Finished { work, output: Output::Original });
+                results.push(Finished { work, output: Output::Original, detail: Vec::new() });
             }
-            Ok(Outcome::Untouched | Outcome::Current) => results.push(Finished { work, output: Output::Original }),
+            Ok(Outcome::Current) => {
+                already_enhanced = true;
+                results.push(Finished { work, output: Output::Original, detail: Vec::new() });
+            }
+            Ok(Outcome::Untouched) => results.push(Finished { work, output: Output::Original, detail: Vec::new() }),
             Err(errors) => {
                 report.classes_failed += 1;
                 report.errors.extend(errors);
@@ -152,6 +177,20 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     }
     report.classes_unchanged = report.classes_scanned - report.classes_failed;
+    if request.warn_unused_filters && plan.up_to_date.is_empty() {
+        report_unused_filters(&mut report, &selections, &request.class_dir);
+    }
+    if let Some(runtime_classpath) = &request.runtime_classpath {
+        let leaves_enhanced = already_enhanced
+            || results.iter().any(|r| matches!(r.output, Output::Enhanced(_)))
+            || plan.up_to_date.iter().any(|(_, entry)| entry.output != entry.original);
+        if leaves_enhanced {
+            if let Err(missing) = runtime::check_on(runtime_classpath, class_dir) {
+                // Writing nothing: the build's classes stay as javac left them.
+                return fail(report, missing);
+            }
+        }
+    }
     if !report.errors.is_empty() && request.fail_on_error {
         // Nothing is written: the classes that were ready stay as they were.
         return finish(report);
@@ -163,6 +202,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             if let Output::Enhanced(_) = result.output {
                 let target = target_file(request, &result.work.listed.file);
                 report.messages.push(format!("dry run: would enhance {} ({})", result.work.class.name, target.display()));
+                report.messages.extend(result.detail.iter().cloned());
                 report.classes_enhanced += 1;
             }
         }
@@ -189,6 +229,21 @@ fn report_skipped(report: &mut EnhanceReport, skipped: Vec<Diagnostic>) {
     for d in skipped {
         // Class, method, reason and rule; the file adds nothing to a class name.
         report.warnings.push(format!("TF: {}", Diagnostic { file: None, ..d }));
+    }
+}
+
+/// One warning per filter that selected no method of any class, naming it:
+/// most often it names a class of a dependency, which a build-time run never
+/// sees. Only a run that modelled every class can tell; one that took some
+/// from the cache says nothing (a changed filter redoes every class, so the
+/// warning shows on the first run with the filter).
+fn report_unused_filters(report: &mut EnhanceReport, selections: &[Selection], class_dir: &str) {
+    for selection in selections.iter().filter(|s| !s.has_matched()) {
+        report.warnings.push(format!(
+            "TF: filter '{}' selected no method of the classes in {class_dir}: TF enhances only the classes compiled \
+             here, not those of dependencies (README: \"Tracing dependencies\")",
+            selection.spec.source
+        ));
     }
 }
 
@@ -238,6 +293,8 @@ enum Output {
 struct Finished<'w, 'l> {
     work: &'w Work<'l>,
     output: Output,
+    /// The lines `verbose` 2 and 3 show under the class's own line.
+    detail: Vec<String>,
 }
 
 impl Finished<'_, '_> {
@@ -414,10 +471,11 @@ fn commit(
         if let Output::Enhanced(_) = result.output {
             report.classes_enhanced += 1;
             report.classes_unchanged -= 1;
-            if request.verbose > 1 {
+            if request.verbose >= VERBOSE_CLASSES {
                 report.messages.push(format!("enhanced {}", class.name));
+                report.messages.extend(result.detail.iter().cloned());
             }
-        } else if request.verbose > 1 {
+        } else if request.verbose >= VERBOSE_CLASSES {
             report.messages.push(format!("restored the original of {}", class.name));
         }
         if let Some(entry) = next.classes.get_mut(&class.relative) {
@@ -477,7 +535,7 @@ fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>
             },
             None => protocol::FILTERED_GROUP.replace('/', "."), // always among `groups`
         };
-        selections.push(Selection { spec, group });
+        selections.push(Selection::new(spec, group));
     }
     if errors.is_empty() {
         Ok(selections)

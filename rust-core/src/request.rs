@@ -55,6 +55,18 @@ pub struct EnhanceRequest {
     /// one (the others stay as they were); `true` (the default) writes nothing.
     #[serde(default = "default_true")]
     pub fail_on_error: bool,
+    /// Warn about each filter that selected no method (the default). Off for
+    /// class directories a filter is not usually meant for (test classes),
+    /// where every filter naming the main classes would warn.
+    #[serde(default = "default_true")]
+    pub warn_unused_filters: bool,
+    /// The class path the enhanced classes will run with (Maven: the runtime
+    /// class path; Gradle: the source set's runtime class path). When given,
+    /// a run that leaves any enhanced class fails, writing nothing, unless
+    /// tf-runtime is on it: the classes would fail at start with
+    /// `NoClassDefFoundError`. `None` (the CLI) checks nothing.
+    #[serde(default)]
+    pub runtime_classpath: Option<Vec<String>>,
     /// Test hook: panic inside the core with this message (proves that a panic
     /// reaches the JVM as an exception, not as an abort).
     #[serde(default)]
@@ -83,6 +95,8 @@ impl EnhanceRequest {
             cache_dir: None,
             fail_on_skip: false,
             fail_on_error: true,
+            warn_unused_filters: true,
+            runtime_classpath: None,
             inject_panic: None,
         }
     }

@@ -31,6 +31,29 @@ pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, 
     Ok(out.list)
 }
 
+/// What the spec allows but is most likely a mistake, one warning each: a
+/// class carrying a TF group with no monitored or info method. The spec
+/// selects methods by their own annotations; the class's annotation only
+/// names the groups its methods may use, so alone it traces nothing.
+/// (Selecting every method of an annotated class is a filter's job: `@Group`.)
+pub fn advice(tf: &TfClass) -> Vec<Diagnostic> {
+    if tf.class_groups.is_empty() || !tf.methods.is_empty() || !tf.without_code.is_empty() {
+        return Vec::new();
+    }
+    let groups = tf.class_groups.iter().map(|g| format!("@{g}")).collect::<Vec<_>>().join(", ");
+    vec![Diagnostic {
+        file: None,
+        class: Some(tf.binary_name()),
+        method: None,
+        rule: "group-on-class-only".into(),
+        message: format!(
+            "the class carries {groups} but none of its methods does, so nothing in it is traced: annotate the \
+             methods to trace, or select them all with the filter '@{}'",
+            tf.class_groups[0]
+        ),
+    }]
+}
+
 struct Offences<'t> {
     /// The class, named only in an offence: most classes have none.
     tf: &'t TfClass<'t>,

@@ -88,7 +88,7 @@ fn returns_and_throws_over_a_full_stack_are_monitored_and_both_paths_agree() {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
     let filter = "fx.Crowded::pick";
-    let selections = vec![Selection { spec: FilterSpec::parse(filter).unwrap(), group: builtin }];
+    let selections = vec![Selection::new(FilterSpec::parse(filter).unwrap(), builtin)];
     let settings = Settings { tracegen: true, filters: vec![filter.into()], fail_on_skip: false };
     let file = classes.join("fx/Crowded.class");
     let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).unwrap();

@@ -211,7 +211,7 @@ fn java_25_statements_before_super_keep_their_locals() {
 fn splicing_matches_the_general_path_on_real_world_classes() {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
-    let selections = vec![Selection { spec: FilterSpec::parse("**").expect("filter"), group: builtin }];
+    let selections = vec![Selection::new(FilterSpec::parse("**").expect("filter"), builtin)];
     let settings = Settings { tracegen: true, filters: vec!["**".into()], fail_on_skip: false };
     let mut compared = 0;
     for jar in ["kotlin-stdlib-2.0.20", "asm-9.7.1", "commons-collections-2.1", "groovy-4.0.24"] {

@@ -32,7 +32,7 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
     let dir = extracted_image(java_home, label);
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
-    let selections = vec![Selection { spec: FilterSpec::parse(filter).expect("filter"), group: builtin }];
+    let selections = vec![Selection::new(FilterSpec::parse(filter).expect("filter"), builtin)];
     let settings = Settings { tracegen: true, filters: vec![filter.into()], fail_on_skip: false };
 
     let enhance_with = |scanned: &scan::ScannedClass, splicing: bool| {

@@ -24,6 +24,7 @@ public final class EnhanceRequest {
     private final String classDir;
     private final String resourceFile;
     private final List<String> classpath;
+    private final List<String> runtimeClasspath;
     private final boolean tracegen;
     private final boolean dryRun;
     private final boolean newOut;
@@ -33,6 +34,7 @@ public final class EnhanceRequest {
     private final int threads;
     private final String cacheDir;
     private final boolean failOnSkip;
+    private final boolean warnUnusedFilters;
     private final boolean failOnError;
     private final String injectPanic;
 
@@ -40,6 +42,7 @@ public final class EnhanceRequest {
         this.classDir = builder.classDir;
         this.resourceFile = builder.resourceFile;
         this.classpath = List.copyOf(builder.classpath);
+        this.runtimeClasspath = builder.runtimeClasspath == null ? null : List.copyOf(builder.runtimeClasspath);
         this.tracegen = builder.tracegen;
         this.dryRun = builder.dryRun;
         this.newOut = builder.newOut;
@@ -49,6 +52,7 @@ public final class EnhanceRequest {
         this.threads = builder.threads;
         this.cacheDir = builder.cacheDir;
         this.failOnSkip = builder.failOnSkip;
+        this.warnUnusedFilters = builder.warnUnusedFilters;
         this.failOnError = builder.failOnError;
         this.injectPanic = builder.injectPanic;
     }
@@ -71,6 +75,11 @@ public final class EnhanceRequest {
     /** Directories and jars searched for TF annotation types defined elsewhere. */
     public List<String> classpath() {
         return classpath;
+    }
+
+    /** The class path the enhanced classes will run with, if the caller knows it. */
+    public Optional<List<String>> runtimeClasspath() {
+        return Optional.ofNullable(runtimeClasspath);
     }
 
     /** Whether stage 2 (tracing code) runs after stage 1 (schema). Default true. */
@@ -120,6 +129,10 @@ public final class EnhanceRequest {
         return failOnSkip;
     }
 
+    public boolean warnUnusedFilters() {
+        return warnUnusedFilters;
+    }
+
     /**
      * Whether a class with errors keeps every class from being written. Default true;
      * false writes every class without errors and leaves the others as they were.
@@ -138,6 +151,7 @@ public final class EnhanceRequest {
         private final String classDir;
         private String resourceFile;
         private final List<String> classpath = new ArrayList<>();
+        private List<String> runtimeClasspath;
         private boolean tracegen = true;
         private boolean dryRun;
         private boolean newOut;
@@ -147,6 +161,7 @@ public final class EnhanceRequest {
         private int threads;
         private String cacheDir;
         private boolean failOnSkip;
+        private boolean warnUnusedFilters = true;
         private boolean failOnError = true;
         private String injectPanic;
 
@@ -162,6 +177,17 @@ public final class EnhanceRequest {
         /** Appends class path entries (directories or jars). */
         public Builder classpath(Collection<String> entries) {
             entries.forEach(entry -> classpath.add(Objects.requireNonNull(entry, "classpath entry")));
+            return this;
+        }
+
+        /**
+         * The class path the enhanced classes will run with: when given, a run that leaves any
+         * class enhanced fails, writing nothing, unless tf-runtime is on it (rule
+         * {@code runtime-missing}), rather than the application failing at start.
+         */
+        public Builder runtimeClasspath(Collection<String> entries) {
+            runtimeClasspath = new ArrayList<>();
+            entries.forEach(entry -> runtimeClasspath.add(Objects.requireNonNull(entry, "runtime classpath entry")));
             return this;
         }
 
@@ -221,6 +247,15 @@ public final class EnhanceRequest {
 
         public Builder failOnError(boolean failOnError) {
             this.failOnError = failOnError;
+            return this;
+        }
+
+        /**
+         * Warn about each filter that selected no method of the directory (the default); off for
+         * directories filters are seldom meant for, such as test classes.
+         */
+        public Builder warnUnusedFilters(boolean warnUnusedFilters) {
+            this.warnUnusedFilters = warnUnusedFilters;
             return this;
         }
 

@@ -20,7 +20,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         try (MessageBufferPacker packer = MessagePack.newDefaultBufferPacker()) {
-            packer.packMapHeader(15);
+            packer.packMapHeader(17);
             key(packer, "format_version").packInt(EnhanceRequest.FORMAT_VERSION);
             key(packer, "class_dir").packString(request.classDir());
             optional(key(packer, "resource_file"), request.resourceFile());
@@ -35,6 +35,13 @@ final class MessagePackCodec {
             optional(key(packer, "cache_dir"), request.cacheDir());
             key(packer, "fail_on_skip").packBoolean(request.failOnSkip());
             key(packer, "fail_on_error").packBoolean(request.failOnError());
+            key(packer, "warn_unused_filters").packBoolean(request.warnUnusedFilters());
+            key(packer, "runtime_classpath");
+            if (request.runtimeClasspath().isPresent()) {
+                strings(packer, request.runtimeClasspath().get());
+            } else {
+                packer.packNil();
+            }
             optional(key(packer, "inject_panic"), request.injectPanic());
             return packer.toByteArray();
         } catch (IOException e) {

@@ -23,7 +23,7 @@ import java.util.Properties;
  * Loads {@code libtf_core} from this jar into the class loader that loaded this class.
  *
  * <p>The library is extracted once per version and content into
- * {@code <root>/<version>/<sha256>/libtf_core.so} (root: system property {@value
+ * {@code <root>/<version>/<sha256>/libtf_core.so} (the platform's library name; root: system property {@value
  * #CACHE_ROOT_PROPERTY}, else {@code ~/.cache/tracingfacility/native}; not {@code /tmp},
  * which may be {@code noexec}), under a file lock, through a temporary file renamed into place.
  * Every byte that is loaded is first checked against the SHA-256 recorded at build time, or
@@ -36,6 +36,7 @@ import java.util.Properties;
 final class NativeLibrary {
     /** Overrides the root of the extraction directory. */
     static final String CACHE_ROOT_PROPERTY = "tf.native.dir";
+    /** The library's file name on Linux ({@link NativePlatform#libraryFile} for the others). */
     static final String LIBRARY_FILE = "libtf_core.so";
 
     private static final String RESOURCE_DIR = "/META-INF/native/";
@@ -59,7 +60,7 @@ final class NativeLibrary {
 
     /** The library's resource path for a platform directory. */
     static String resourceFor(String platform) {
-        return RESOURCE_DIR + platform + "/" + LIBRARY_FILE;
+        return RESOURCE_DIR + platform + "/" + NativePlatform.libraryFile(platform);
     }
 
     /**
@@ -70,7 +71,7 @@ final class NativeLibrary {
      */
     static Path extract(Path directory, String resource, String sha256) throws IOException {
         Files.createDirectories(directory);
-        Path target = directory.resolve(LIBRARY_FILE);
+        Path target = directory.resolve(resource.substring(resource.lastIndexOf('/') + 1));
         try (FileChannel channel = FileChannel.open(directory.resolve(LOCK_FILE),
                 StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             FileLock lock = lock(channel);
@@ -95,7 +96,9 @@ final class NativeLibrary {
             verify(bytes, sha256, extracted + " (delete it to have it extracted again)");
             VerifiedStamp.record(extracted, System.currentTimeMillis());
         }
-        Path copy = Files.createTempFile(extracted.getParent(), "libtf_core-", ".so");
+        String name = extracted.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        Path copy = Files.createTempFile(extracted.getParent(), name.substring(0, dot) + "-", name.substring(dot));
         try {
             Files.write(copy, bytes);
             System.load(copy.toAbsolutePath().toString());
@@ -170,7 +173,7 @@ final class NativeLibrary {
         URL url = NativeLibrary.class.getResource(resource);
         if (url == null) {
             throw new IOException(resource + " is missing from the TF jar (built for "
-                    + String.join(", ", NativePlatform.SUPPORTED) + ")");
+                    + String.join(", ", NativePlatform.carried()) + ")");
         }
         URLConnection connection = url.openConnection();
         // A cached JarFile outlives the class loader: a daemon would keep reading a replaced jar.
@@ -179,7 +182,7 @@ final class NativeLibrary {
     }
 
     private static void writeAtomically(Path target, byte[] bytes) throws IOException {
-        Path temp = Files.createTempFile(target.getParent(), "." + LIBRARY_FILE + "-", ".tmp");
+        Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName() + "-", ".tmp");
         try {
             Files.write(temp, bytes);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);

@@ -1,16 +1,27 @@
 package org.tracingfacility.core;
 
-import java.util.List;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Names the platform directory under {@code META-INF/native/} that holds the library for the
- * running JVM. Only the platforms the jar actually carries resolve; any other fails here, with
- * both system properties in the message, rather than later with a missing resource.
+ * running JVM: {@code <os>-<arch>}, such as {@code linux-x86_64}, {@code macos-aarch64} or
+ * {@code windows-x86_64}. A jar carries any number of them (the build packages every directory
+ * a release build filled, README "Platforms"), each listed in {@value #PLATFORMS_LIST}. A
+ * platform without its library fails here, saying what the user can do, rather than later
+ * with a missing resource.
  */
 final class NativePlatform {
-    /** The platform directories a TF jar carries. */
-    static final List<String> SUPPORTED = List.of("linux-x86_64");
+    /** Lists the platform directories a jar carries, one a line; every jar on the class path adds its own. */
+    static final String PLATFORMS_LIST = "META-INF/native/platforms.list";
 
     private NativePlatform() {}
 
@@ -20,20 +31,78 @@ final class NativePlatform {
     }
 
     /**
-     * The platform directory for the given {@code os.name} and {@code os.arch} values.
+     * The platform directory for the given {@code os.name} and {@code os.arch} values, if a jar
+     * on this class's class path carries a library for it.
      *
-     * @throws UnsupportedOperationException if TF ships no native core for them
+     * @throws UnsupportedOperationException if none does
      */
     static String resolve(String osName, String osArch) {
+        String platform = id(osName, osArch);
+        String resource = NativeLibrary.resourceFor(platform);
+        if (NativeLibrary.class.getResource(resource) != null) {
+            return platform;
+        }
+        throw new UnsupportedOperationException("TF has no native core for this platform (os.name=" + osName
+                + ", os.arch=" + osArch + ", looked for " + resource + "); this TF build carries: "
+                + String.join(", ", carried()) + ". To build without TF here, skip it (Maven: -Dtf.skip=true;"
+                + " Gradle: tf { skip = true }). A TF build for " + platform + " comes from a release that"
+                + " includes it, or from building TF on " + platform + " (see \"Platforms\" in TF's README).");
+    }
+
+    /** {@code <os>-<arch>} in the names release builds use, whatever the JVM calls them. */
+    static String id(String osName, String osArch) {
         String os = osName == null ? "" : osName.trim().toLowerCase(Locale.ROOT);
         String arch = osArch == null ? "" : osArch.trim().toLowerCase(Locale.ROOT);
-        // HotSpot reports "amd64" on Linux; other JVMs (and macOS) say "x86_64".
-        boolean x86_64 = arch.equals("amd64") || arch.equals("x86_64");
-        if (os.equals("linux") && x86_64) {
-            return "linux-x86_64";
+        if (os.startsWith("mac") || os.equals("darwin")) {
+            os = "macos";
+        } else if (os.startsWith("windows")) {
+            os = "windows";
+        } else {
+            os = os.replaceAll("[^a-z0-9]", "");
         }
-        throw new UnsupportedOperationException("TF has no native core for this platform (os.name="
-                + osName + ", os.arch=" + osArch + "); supported platforms: "
-                + String.join(", ", SUPPORTED));
+        // HotSpot reports "amd64" on Linux and Windows, "x86_64" on macOS; "arm64" is aarch64.
+        switch (arch) {
+            case "amd64":
+            case "x86_64":
+                arch = "x86_64";
+                break;
+            case "arm64":
+            case "aarch64":
+                arch = "aarch64";
+                break;
+            default:
+                arch = arch.replaceAll("[^a-z0-9_]", "");
+        }
+        return os + "-" + arch;
+    }
+
+    /** The library's file name on a platform, as each OS's linker names it. */
+    static String libraryFile(String platform) {
+        if (platform.startsWith("windows-")) {
+            return "tf_core.dll";
+        }
+        if (platform.startsWith("macos-")) {
+            return "libtf_core.dylib";
+        }
+        return "libtf_core.so";
+    }
+
+    /** The platforms the jars on this class's class path list as carried, sorted. */
+    static Set<String> carried() {
+        Set<String> platforms = new TreeSet<>();
+        try {
+            Enumeration<URL> lists = NativePlatform.class.getClassLoader().getResources(PLATFORMS_LIST);
+            while (lists.hasMoreElements()) {
+                URLConnection connection = lists.nextElement().openConnection();
+                connection.setUseCaches(false); // as NativeLibrary: no JarFile outlives the loader
+                try (InputStream in = connection.getInputStream()) {
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
+                            .filter(line -> !line.isEmpty()).forEach(platforms::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("TF could not read " + PLATFORMS_LIST, e);
+        }
+        return platforms;
     }
 }

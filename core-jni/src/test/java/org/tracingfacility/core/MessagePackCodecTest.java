@@ -19,7 +19,8 @@ class MessagePackCodecTest {
     @Test
     void aRequestIsAMapOfEveryFieldByItsRustName() throws IOException {
         EnhanceRequest request = EnhanceRequest.builder("/c").classpath(List.of("/a.jar")).verbose(2)
-                .filters(List.of("IO=com.example.*")).threads(3).failOnSkip(true).build();
+                .filters(List.of("IO=com.example.*")).threads(3).failOnSkip(true)
+                .runtimeClasspath(List.of("/tf-runtime.jar")).build();
 
         Map<String, Value> fields = new LinkedHashMap<>();
         MessagePack.newDefaultUnpacker(MessagePackCodec.encode(request)).unpackValue().asMapValue().map()
@@ -27,7 +28,7 @@ class MessagePackCodecTest {
 
         assertEquals(List.of("format_version", "class_dir", "resource_file", "classpath", "tracegen", "dry_run",
                 "new_out", "verbose", "debug", "filters", "threads", "cache_dir", "fail_on_skip", "fail_on_error",
-                "inject_panic"),
+                "warn_unused_filters", "runtime_classpath", "inject_panic"),
                 List.copyOf(fields.keySet()));
         assertEquals(1, fields.get("format_version").asIntegerValue().asInt());
         assertEquals("/c", fields.get("class_dir").asStringValue().asString());
@@ -38,7 +39,18 @@ class MessagePackCodecTest {
         assertEquals(3, fields.get("threads").asIntegerValue().asInt());
         assertTrue(fields.get("fail_on_skip").asBooleanValue().getBoolean());
         assertTrue(fields.get("fail_on_error").asBooleanValue().getBoolean(), "failOnError defaults to true");
+        assertTrue(fields.get("warn_unused_filters").asBooleanValue().getBoolean(), "warns by default");
+        assertEquals("/tf-runtime.jar",
+                fields.get("runtime_classpath").asArrayValue().get(0).asStringValue().asString());
         assertTrue(fields.get("inject_panic").isNilValue());
+    }
+
+    @Test
+    void withoutARuntimeClassPathTheCoreIsToldToCheckNothing() throws IOException {
+        Map<String, Value> fields = new LinkedHashMap<>();
+        MessagePack.newDefaultUnpacker(MessagePackCodec.encode(EnhanceRequest.builder("/c").build())).unpackValue()
+                .asMapValue().map().forEach((k, v) -> fields.put(k.asStringValue().asString(), v));
+        assertTrue(fields.get("runtime_classpath").isNilValue());
     }
 
     @Test

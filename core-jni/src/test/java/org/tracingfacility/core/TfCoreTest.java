@@ -26,7 +26,7 @@ class TfCoreTest {
         Path classes = work.resolve("classes");
         JavaFixtures.compile(work, classes, JavaFixtures.ioGroup());
 
-        EnhanceReport report = TfCore.enhance(EnhanceRequest.builder(classes.toString()).verbose(1).build());
+        EnhanceReport report = TfCore.enhance(EnhanceRequest.builder(classes.toString()).verbose(3).build());
 
         assertTrue(report.ok(), () -> "report: " + report.summary() + " " + report.errors());
         assertEquals(EnhanceRequest.FORMAT_VERSION, report.formatVersion());
@@ -34,7 +34,7 @@ class TfCoreTest {
         assertEquals(List.of("com.example.IO", "com.example.IORead", "com.example.IOWrite"), report.annotations());
         assertEquals(5, report.classesScanned());
         assertFalse(report.summary().isBlank());
-        assertFalse(report.messages().isEmpty(), "verbose 1 gives progress lines");
+        assertFalse(report.messages().isEmpty(), "verbose 3 lists the TF annotations found");
 
         Path list = classes.resolve("META-INF/tf/tfannotations.properties");
         assertEquals(list.toString(), report.resourceFile().orElseThrow());

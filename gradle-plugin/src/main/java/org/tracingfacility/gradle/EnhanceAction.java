@@ -17,10 +17,9 @@ import org.gradle.api.file.Directory;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.provider.Provider;
 import org.gradle.api.tasks.compile.AbstractCompile;
-import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.Enhancement;
 import org.tracingfacility.core.NativeCoreException;
-import org.tracingfacility.core.TfCore;
 
 /**
  * Enhances the classes a compile task has just written, as the last action of that task.
@@ -47,13 +46,20 @@ final class EnhanceAction implements Action<Task> {
     private final Provider<Directory> listDir;
     private final Provider<Directory> cacheDir;
     private final FileCollection sourceSetClasspath;
+    private final boolean warnUnusedFilters;
+    private final FileCollection runtimeClasspath;
 
     /**
      * @param sourceSetClasspath the class path for a compile task that has none of its own to
      *     offer (one not derived from {@code AbstractCompile})
+     * @param warnUnusedFilters whether a filter that selects nothing of this task's classes is
+     *     worth a warning (filters are written for the main source set)
+     * @param runtimeClasspath the class path the classes will run with, where tf-runtime must be
      */
     EnhanceAction(TfExtension settings, Provider<Directory> listDir, Provider<Directory> cacheDir,
-            FileCollection sourceSetClasspath) {
+            FileCollection sourceSetClasspath, boolean warnUnusedFilters, FileCollection runtimeClasspath) {
+        this.runtimeClasspath = runtimeClasspath;
+        this.warnUnusedFilters = warnUnusedFilters;
         this.settings = settings;
         this.listDir = listDir;
         this.cacheDir = cacheDir;
@@ -74,14 +80,17 @@ final class EnhanceAction implements Action<Task> {
             task.getLogger().info("TF: {} wrote no classes", task.getPath());
             return;
         }
-        EnhanceReport report;
+        Enhancement enhancement;
         try {
-            report = TfCore.enhance(request(classDir, new File(lists, LIST_FILE), classpathOf(task)));
+            enhancement = Enhancement.run(request(classDir, new File(lists, LIST_FILE), classpathOf(task)),
+                    new GradleBuildLog(task.getLogger()));
         } catch (NativeCoreException | UnsupportedOperationException e) {
             throw new GradleException("TF's native core failed while enhancing the classes of "
                     + task.getPath() + ": " + e.getMessage(), e);
         }
-        report(task, report);
+        if (enhancement.failure().isPresent()) {
+            throw new GradleException(enhancement.failure().get());
+        }
     }
 
     /**
@@ -94,44 +103,21 @@ final class EnhanceAction implements Action<Task> {
     }
 
     private EnhanceRequest request(File classDir, File resourceFile, FileCollection classpath) {
-        List<String> entries = new ArrayList<>();
-        for (File entry : classpath.getFiles()) {
-            entries.add(entry.getAbsolutePath());
-        }
-        EnhanceRequest.Builder builder = EnhanceRequest.builder(classDir.getAbsolutePath());
-        // A dry run writes nothing, the cache included.
-        if (settings.getUseCache().get() && !settings.getDryRun().get()) {
-            builder.cacheDir(cacheDir.get().getAsFile().getAbsolutePath());
-        }
-        return builder
+        return settings.toSettings()
+                .requestFor(classDir.getAbsolutePath(), cacheDir.get().getAsFile().getAbsolutePath())
                 .resourceFile(resourceFile.getAbsolutePath())
-                .classpath(entries)
-                .tracegen(settings.getTracegen().get())
-                .dryRun(settings.getDryRun().get())
-                .verbose(settings.getVerbose().get())
-                .filters(settings.getFilters().getOrElse(Collections.emptyList()))
-                .threads(settings.getThreads().get())
-                .failOnSkip(settings.getFailOnSkip().get())
-                .failOnError(settings.getFailOnError().get())
+                .classpath(paths(classpath))
+                .warnUnusedFilters(warnUnusedFilters)
+                .runtimeClasspath(paths(runtimeClasspath))
                 .build();
     }
 
-    private void report(Task task, EnhanceReport report) {
-        report.warnings().forEach(warning -> task.getLogger().warn(warning));
-        for (String message : report.messages()) {
-            task.getLogger().lifecycle(message);
+    private static List<String> paths(FileCollection files) {
+        List<String> paths = new ArrayList<>();
+        for (File file : files.getFiles()) {
+            paths.add(file.getAbsolutePath());
         }
-        if (report.ok()) {
-            task.getLogger().info(report.summary());
-            return;
-        }
-        // Gradle prefixes a failure with the task's name; the summary says the rest.
-        StringBuilder failure = new StringBuilder(report.summary());
-        report.errors().forEach(error -> failure.append(System.lineSeparator()).append("    ").append(error));
-        if (settings.getFailOnError().get()) {
-            throw new GradleException(failure.toString());
-        }
-        task.getLogger().warn("{}: {}", task.getPath(), failure);
+        return paths;
     }
 
     private static void deleteRecursively(Path root) {

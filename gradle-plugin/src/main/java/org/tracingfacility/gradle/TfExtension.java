@@ -1,8 +1,11 @@
 package org.tracingfacility.gradle;
 
+import java.util.Collections;
+
 import org.gradle.api.model.ObjectFactory;
 import org.gradle.api.provider.ListProperty;
 import org.gradle.api.provider.Property;
+import org.tracingfacility.core.TfSettings;
 
 /**
  * The {@code tf { }} block: the same settings as the Maven plugin's parameters, for every
@@ -38,24 +41,24 @@ public class TfExtension {
 
     public TfExtension(ObjectFactory objects) {
         skip = objects.property(Boolean.class);
-        skip.set(false);
+        skip.set(TfSettings.DEFAULT_SKIP);
         tracegen = objects.property(Boolean.class);
-        tracegen.set(true);
+        tracegen.set(TfSettings.DEFAULT_TRACEGEN);
         verbose = objects.property(Integer.class);
-        verbose.set(0);
+        verbose.set(TfSettings.DEFAULT_VERBOSE);
         failOnError = objects.property(Boolean.class);
-        failOnError.set(true);
+        failOnError.set(TfSettings.DEFAULT_FAIL_ON_ERROR);
         failOnSkip = objects.property(Boolean.class);
-        failOnSkip.set(false);
+        failOnSkip.set(TfSettings.DEFAULT_FAIL_ON_SKIP);
         // Starts empty on every supported Gradle; ListProperty.set(Iterable) does not
         // exist on Gradle 4.x, so no default is set here.
         filters = objects.listProperty(String.class);
         threads = objects.property(Integer.class);
-        threads.set(0);
+        threads.set(TfSettings.DEFAULT_THREADS);
         dryRun = objects.property(Boolean.class);
-        dryRun.set(false);
+        dryRun.set(TfSettings.DEFAULT_DRY_RUN);
         useCache = objects.property(Boolean.class);
-        useCache.set(true);
+        useCache.set(TfSettings.DEFAULT_USE_CACHE);
     }
 
     /** Leave the classes as javac wrote them. Default false. */
@@ -68,7 +71,11 @@ public class TfExtension {
         return tracegen;
     }
 
-    /** How much the core reports: 0 (a summary line) to 4 (everything). Default 0. Not a task input. */
+    /**
+     * How much the core reports: 0 the summary line alone (at info); 1 also each class
+     * enhanced; 2 also each method; 3 also what enhancing changed in each class and the TF
+     * annotations found; 4 everything (see {@link TfSettings}). Default 0. Not a task input.
+     */
     public Property<Integer> getVerbose() {
         return verbose;
     }
@@ -114,5 +121,13 @@ public class TfExtension {
      */
     public Property<Boolean> getUseCache() {
         return useCache;
+    }
+
+    /** These settings as the core's, read now (when the compile task runs). */
+    TfSettings toSettings() {
+        return new TfSettings().skip(skip.get()).tracegen(tracegen.get()).verbose(verbose.get())
+                .failOnError(failOnError.get()).failOnSkip(failOnSkip.get())
+                .filters(filters.getOrElse(Collections.emptyList())).dryRun(dryRun.get()).threads(threads.get())
+                .useCache(useCache.get());
     }
 }

@@ -88,7 +88,8 @@ public class TfPlugin implements Plugin<Project> {
         Provider<Directory> cacheDir = buildDir(project, CACHE_DIR + task.getName());
         task.getLocalState().register(cacheDir);
         task.doLast(EnhanceAction.DISPLAY_NAME,
-                new EnhanceAction(settings, listDir, cacheDir, sourceSet.getCompileClasspath()));
+                new EnhanceAction(settings, listDir, cacheDir, sourceSet.getCompileClasspath(),
+                        SourceSet.MAIN_SOURCE_SET_NAME.equals(sourceSet.getName()), sourceSet.getRuntimeClasspath()));
     }
 
     static String annotationListTaskName(SourceSet sourceSet) {

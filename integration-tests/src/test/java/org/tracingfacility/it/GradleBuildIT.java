@@ -69,8 +69,8 @@ class GradleBuildIT {
         assertEquals(0, quietlyVerbose.exitCode, quietlyVerbose::describe);
         assertTrue(GradleBuild.taskLines(quietlyVerbose).contains(":compileJava UP-TO-DATE"), quietlyVerbose::describe);
 
-        // When the task does run, the setting is read: verbose 1 lists what TF found.
-        ProcessRunner.Result verbose = build.run("jar", "-PtfVerbose=1", "--rerun-tasks");
+        // When the task does run, the setting is read: verbose 3 lists the TF annotations found.
+        ProcessRunner.Result verbose = build.run("jar", "-PtfVerbose=3", "--rerun-tasks");
 
         assertEquals(0, verbose.exitCode, verbose::describe);
         assertTrue(GradleBuild.taskLines(verbose).contains(":compileJava"), verbose::describe);

@@ -10,10 +10,9 @@ import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.codehaus.plexus.build.BuildContext;
-import org.tracingfacility.core.Diagnostic;
-import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
-import org.tracingfacility.core.TfCore;
+import org.tracingfacility.core.Enhancement;
+import org.tracingfacility.core.TfSettings;
 
 /**
  * What both goals share: the settings, one call to the native core over one class
@@ -30,9 +29,13 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
 
     /** Run stage 2 (inject the tracing code) after stage 1 (the class schema). */
     @Parameter(property = "tf.tracegen", defaultValue = "true")
-    boolean tracegen = true;
+    boolean tracegen = TfSettings.DEFAULT_TRACEGEN;
 
-    /** 0 (summary only) to 4 (everything); above 0 the core's progress lines go to the info log. */
+    /**
+     * 0 the summary line alone; 1 also each class enhanced; 2 also each method; 3 also what
+     * enhancing changed in each class and the TF annotations found; 4 everything (see
+     * {@link TfSettings}). Above 0 these lines go to the info log, else to debug.
+     */
     @Parameter(property = "tf.verbose", defaultValue = "0")
     int verbose;
 
@@ -41,7 +44,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
      * without one is enhanced, those with one are left as they were, and the build goes on.
      */
     @Parameter(property = "tf.failOnError", defaultValue = "true")
-    boolean failOnError = true;
+    boolean failOnError = TfSettings.DEFAULT_FAIL_ON_ERROR;
 
     /**
      * Fail the build when a method selected only by a filter cannot be enhanced; when false
@@ -71,7 +74,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
      * change are neither read nor enhanced again. Deleting the cache never changes the output.
      */
     @Parameter(property = "tf.useCache", defaultValue = "true")
-    boolean useCache = true;
+    boolean useCache = TfSettings.DEFAULT_USE_CACHE;
 
     /** Change detection and refresh of written files in incremental IDE builds (Eclipse m2e). */
     @Component
@@ -85,6 +88,15 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
 
     /** Class path entries searched for TF annotation types defined outside the directory. */
     abstract List<String> classpathElements();
+
+    /**
+     * Whether a filter that selects nothing in this directory deserves a warning: filters are
+     * written for the main classes, and each would warn again over the test classes.
+     */
+    abstract boolean warnsOfUnusedFilters();
+
+    /** The class path the classes will run with, where tf-runtime must be. */
+    abstract List<String> runtimeClasspathElements();
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
@@ -102,26 +114,30 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
             log.debug("TF: no class changed in " + classDirectory);
             return;
         }
-        EnhanceRequest.Builder builder = EnhanceRequest.builder(classDirectory.getPath());
-        if (useCache && !dryRun) {
-            builder.cacheDir(cacheDirectory().getPath());
+        EnhanceRequest.Builder builder = settings().requestFor(classDirectory.getPath(), cacheDirectory().getPath())
+                .classpath(classpathWithout(classDirectory, classpathElements()))
+                .warnUnusedFilters(warnsOfUnusedFilters());
+        if (runtimeClasspathElements() != null) {
+            builder.runtimeClasspath(runtimeClasspathElements());
         }
-        EnhanceRequest request = builder
-                .classpath(classpathWithout(classDirectory))
-                .tracegen(tracegen)
-                .verbose(verbose)
-                .filters(FilterList.split(filters))
-                .dryRun(dryRun)
-                .threads(threads)
-                .failOnSkip(failOnSkip)
-                .failOnError(failOnError)
-                .build();
-        report(classDirectory, callCore(request));
+        Enhancement enhancement = callCore(builder.build());
+        if (buildContext != null) {
+            enhancement.report().written().forEach(file -> buildContext.refresh(new File(file)));
+        }
+        if (enhancement.failure().isPresent()) {
+            throw new MojoFailureException(enhancement.failure().get());
+        }
     }
 
-    private EnhanceReport callCore(EnhanceRequest request) throws MojoExecutionException {
+    /** This goal's parameters as the settings both plugins share. */
+    private TfSettings settings() {
+        return new TfSettings().tracegen(tracegen).verbose(verbose).failOnError(failOnError).failOnSkip(failOnSkip)
+                .filters(FilterList.split(filters)).dryRun(dryRun).threads(threads).useCache(useCache);
+    }
+
+    private Enhancement callCore(EnhanceRequest request) throws MojoExecutionException {
         try {
-            return TfCore.enhance(request);
+            return Enhancement.run(request, new MavenBuildLog(getLog()));
         } catch (RuntimeException | LinkageError e) {
             // The core itself failed (no native library for this platform, a panic, ...),
             // which is not the user's classes' fault: an execution error, not a failure.
@@ -129,46 +145,8 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
         }
     }
 
-    private void report(File classDirectory, EnhanceReport report) throws MojoFailureException {
-        Log log = getLog();
-        report.warnings().forEach(log::warn);
-        if (buildContext != null) {
-            report.written().forEach(file -> buildContext.refresh(new File(file)));
-        }
-        for (String message : report.messages()) {
-            if (verbose > 0) {
-                log.info(message);
-            } else {
-                log.debug(message);
-            }
-        }
-        if (report.ok()) {
-            log.info(report.summary());
-            return;
-        }
-        log.error(report.summary());
-        String failure = describeFailure(classDirectory, report.errors(), failOnError);
-        if (failOnError) {
-            throw new MojoFailureException(failure);
-        }
-        failure.lines().forEach(log::error);
-        log.warn("TF: continuing because failOnError is false");
-    }
-
-    /** A first line saying where and how many, then every diagnostic on a line of its own. */
-    private static String describeFailure(File classDirectory, List<Diagnostic> errors, boolean nothingWritten) {
-        StringBuilder text = new StringBuilder("TF found ").append(errors.size())
-                .append(errors.size() == 1 ? " error" : " errors").append(" in ").append(classDirectory)
-                .append(nothingWritten ? "; nothing was written:" : "; the classes with errors were left as they were:");
-        for (Diagnostic error : errors) {
-            text.append("\n  ").append(error);
-        }
-        return text.toString();
-    }
-
-    private List<String> classpathWithout(File classDirectory) {
+    private static List<String> classpathWithout(File classDirectory, List<String> elements) {
         List<String> entries = new ArrayList<>();
-        List<String> elements = classpathElements();
         if (elements != null) {
             for (String element : elements) {
                 if (!new File(element).getAbsoluteFile().equals(classDirectory.getAbsoluteFile())) {

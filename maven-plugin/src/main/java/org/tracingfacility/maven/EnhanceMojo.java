@@ -13,7 +13,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * Nothing is written if any class fails.
  */
 @Mojo(name = "enhance", defaultPhase = LifecyclePhase.PROCESS_CLASSES,
-        requiresDependencyResolution = ResolutionScope.COMPILE, threadSafe = true)
+        requiresDependencyResolution = ResolutionScope.COMPILE_PLUS_RUNTIME, threadSafe = true)
 public class EnhanceMojo extends AbstractEnhanceMojo {
     /** The compiled main classes. */
     @Parameter(defaultValue = "${project.build.outputDirectory}", required = true)
@@ -21,6 +21,10 @@ public class EnhanceMojo extends AbstractEnhanceMojo {
 
     @Parameter(defaultValue = "${project.compileClasspathElements}", readonly = true, required = true)
     List<String> compileClasspath;
+
+    /** Where the enhanced classes will find tf-runtime when they run (not {@code provided}). */
+    @Parameter(defaultValue = "${project.runtimeClasspathElements}", readonly = true, required = true)
+    List<String> runtimeClasspath;
 
     /** The incremental cache of these classes ({@code useCache}). */
     @Parameter(defaultValue = "${project.build.directory}/tf-cache/classes", required = true)
@@ -39,5 +43,15 @@ public class EnhanceMojo extends AbstractEnhanceMojo {
     @Override
     List<String> classpathElements() {
         return compileClasspath;
+    }
+
+    @Override
+    boolean warnsOfUnusedFilters() {
+        return true;
+    }
+
+    @Override
+    List<String> runtimeClasspathElements() {
+        return runtimeClasspath;
     }
 }

@@ -39,4 +39,14 @@ public class EnhanceTestsMojo extends AbstractEnhanceMojo {
     List<String> classpathElements() {
         return testClasspath;
     }
+
+    @Override
+    boolean warnsOfUnusedFilters() {
+        return false;
+    }
+
+    @Override
+    List<String> runtimeClasspathElements() {
+        return testClasspath; // surefire runs the tests with it
+    }
 }
