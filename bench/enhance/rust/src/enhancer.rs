@@ -27,7 +27,7 @@ impl Job {
         let builtin = protocol::FILTERED_GROUP.replace('/', ".");
         Ok(Job {
             groups: Groups::new([builtin.clone()]),
-            selections: vec![Selection { spec, group: builtin }],
+            selections: vec![Selection::new(spec, builtin)],
             settings: Settings { tracegen: true, filters: vec![filter.to_string()], fail_on_skip: false },
         })
     }
