@@ -172,6 +172,39 @@ fn a_constructor_chaining_in_each_case_of_a_switch_is_monitored_after_each_call(
     assert_eq!(out, "verified groovy.cli.CliBuilderException\n1 verified, 0 failed\n");
 }
 
+/// Java 25 runs statements before `super(...)` (JEP 513): a local set
+/// there, in a try/catch, is read after the call. Monitoring started with
+/// the parameters only, so HotSpot refused the class ("Type top (current
+/// frame, locals[2]) is not assignable to integer"); now the prologue's
+/// frames hold the locals as the call left them. A throw before the call
+/// is no event: monitoring starts after it.
+#[test]
+fn java_25_statements_before_super_keep_their_locals() {
+    let work = tempfile::tempdir().unwrap();
+    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+    let sources = [
+        ("fx/Early.java".to_string(), read(fixtures().join("realworld/Early.java"))),
+        ("fx/Recorder.java".to_string(), read(fixtures().join("tracegen/Recorder.java"))),
+    ];
+    let refs: Vec<(&str, &str)> = sources.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let classes = support::javac_with(
+        &support::jdk25_home().join("bin/javac"),
+        work.path(),
+        "25",
+        &[&tf_runtime_classes()],
+        &refs,
+    );
+    assert_eq!(enhance_with(&classes, "fx.Early::<init>"), Ok(1));
+    let java = support::jdk25_home().join("bin/java");
+    let out = support::run_verified_with(&java, &[&classes, &tf_runtime_classes()], "fx.Early");
+    assert_eq!(
+        out,
+        "12 -1\nrefused\n# early\n\
+         enter Early.<init> [12]\nexit Early.<init>\n\
+         enter Early.<init> [x]\nexit Early.<init>\n"
+    );
+}
+
 /// The splice (tracegen's fast path) and the general path write the same
 /// bytes for every fixture class, failures included.
 #[test]
@@ -184,7 +217,7 @@ fn splicing_matches_the_general_path_on_real_world_classes() {
     for jar in ["kotlin-stdlib-2.0.20", "asm-9.7.1", "commons-collections-2.1", "groovy-4.0.24"] {
         for file in class_files(&fixtures().join("realworld").join(jar)).expect("list classes") {
             let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).expect("scan");
-            let mut enhance_with = |splicing: bool| {
+            let enhance_with = |splicing: bool| {
                 splice::set_enabled(splicing);
                 match enhance::enhance_class(&scanned, &groups, &selections, &settings) {
                     Ok(Outcome::Enhanced { bytes, .. }) => Ok(Some(bytes)),

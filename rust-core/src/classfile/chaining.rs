@@ -44,14 +44,20 @@ pub struct ChainingCall {
     /// The types just after the call, `this` initialized (javac leaves the
     /// stack empty; groovyc does not).
     pub frame: Frame,
+    /// Whether the locals after the call are the parameters, of their
+    /// declared types or assigned values of them (`super(p = copy(p))`),
+    /// and no other: no local was set before the call, as before Java 25's
+    /// statements before `super(...)`.
+    pub keeps_parameters: bool,
 }
 
 /// Where monitoring of a constructor starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start {
     /// After the one chaining call every path reaches, with an empty
-    /// stack, no code reached with `this` uninitialized after it: as javac
-    /// compiles every constructor.
+    /// stack and the parameters as declared, no code reached with `this`
+    /// uninitialized after it: as javac compiled every constructor before
+    /// Java 25.
     One(usize),
     /// After each of [`Chaining::calls`], each path after its own.
     Each,
@@ -65,7 +71,9 @@ impl Chaining {
         }
         match self.calls.as_slice() {
             [] => Err("no path calls super(...) or this(...)".into()),
-            [call] if call.frame.stack.is_empty() && self.last_uninitialized < call.after => Ok(Start::One(call.after)),
+            [call] if call.frame.stack.is_empty() && call.keeps_parameters && self.last_uninitialized < call.after => {
+                Ok(Start::One(call.after))
+            }
             _ => Ok(Start::Each),
         }
     }
@@ -88,9 +96,16 @@ pub fn chaining_calls(
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Chaining> {
     let cannot = |i: usize, why: String| {
-        ClassFileError::malformed(0, format!("cannot follow the types before the super(...) or this(...) call at instruction {i}: {why}"))
+        ClassFileError::malformed(
+            0,
+            format!("cannot follow the types before the super(...) or this(...) call at instruction {i}: {why}"),
+        )
     };
     let flow = Flow::new(elements, handlers, frames);
+    // The locals where a constructor of javac before Java 25 initializes `this`.
+    let this = VType::Object(this_class);
+    let declared: Vec<VType> =
+        initial.locals.iter().map(|&t| if t == VType::UninitializedThis { this } else { t }).collect();
     let mut found = Chaining {
         calls: Vec::new(),
         last_uninitialized: 0,
@@ -127,10 +142,13 @@ pub fn chaining_calls(
         if let Some(flag) = found.uninitialized.get_mut(i) {
             *flag = true;
         }
-        for (start, end, handler) in &flow.handlers {
-            if (*start..*end).contains(&i) && !pending.iter().any(|(at, _)| at == handler) {
-                let caught = VType::Object(pool.class("java/lang/Throwable")?);
-                pending.push((*handler, State { locals: current.locals.clone(), stack: vec![caught] }));
+        for &(start, end, handler, catch_type) in &flow.handlers {
+            if (start..end).contains(&i) && !pending.iter().any(|(at, _)| *at == handler) {
+                let caught = match catch_type {
+                    0 => VType::Object(pool.class("java/lang/Throwable")?),
+                    class => VType::Object(class),
+                };
+                pending.push((handler, State { locals: current.locals.clone(), stack: vec![caught] }));
             }
         }
         if let Insn::Raw { start, end } = insn {
@@ -152,7 +170,8 @@ pub fn chaining_calls(
                         locals: stack_map::from_slots(&current.locals),
                         stack: stack_map::from_slots(&current.stack),
                     };
-                    found.calls.push(ChainingCall { after: i + 1, frame });
+                    let keeps_parameters = keeps_parameters(&declared, &frame.locals);
+                    found.calls.push(ChainingCall { after: i + 1, frame, keeps_parameters });
                     // `this` is initialized on this path from here on.
                     state = None;
                     continue;
@@ -184,6 +203,16 @@ pub fn chaining_calls(
     Ok(found)
 }
 
+/// Whether `after` (the locals after the chaining call) holds no more than
+/// the `declared` parameters: each slot of the same size, nothing where no
+/// parameter is. A parameter assigned before the call holds a value of its
+/// declared type (javac checks it), so the declared types stay true.
+fn keeps_parameters(declared: &[VType], after: &[VType]) -> bool {
+    let same_slots =
+        declared.iter().zip(after).all(|(d, a)| d.slots() == a.slots() && (*d != VType::Top || *a == VType::Top));
+    same_slots && after.iter().skip(declared.len()).all(|t| *t == VType::Top)
+}
+
 fn take_pending(pending: &mut Vec<(usize, State)>, at: usize) -> Option<State> {
     let i = pending.iter().position(|(p, _)| *p == at)?;
     Some(pending.swap_remove(i).1)
@@ -195,8 +224,8 @@ struct Flow<'f> {
     frame_by_label: Vec<Option<&'f Frame>>,
     /// The last element bound to a frame in which `this` is uninitialized.
     last_uninitialized_frame: Option<usize>,
-    /// (start, end, handler) element indexes of each handler.
-    handlers: Vec<(usize, usize, usize)>,
+    /// (start, end, handler) element indexes and the catch type of each handler.
+    handlers: Vec<(usize, usize, usize, u16)>,
 }
 
 impl<'f> Flow<'f> {
@@ -227,7 +256,7 @@ impl<'f> Flow<'f> {
         let index = |l: Label| index_by_label.get(l.id() as usize).copied().flatten();
         let handlers = handlers
             .iter()
-            .filter_map(|h| Some((index(h.start)?, index(h.end)?, index(h.handler)?)))
+            .filter_map(|h| Some((index(h.start)?, index(h.end)?, index(h.handler)?, h.catch_type)))
             .collect();
         Flow { index_by_label, frame_by_label, last_uninitialized_frame, handlers }
     }
@@ -249,5 +278,131 @@ trait Uninitialized {
 impl Uninitialized for Frame {
     fn is_uninitialized(&self) -> bool {
         self.locals.iter().chain(&self.stack).any(|t| *t == VType::UninitializedThis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classfile::code_model::CodeModel;
+    use crate::classfile::constant_pool::ConstantPool;
+    use crate::classfile::reader::Reader;
+
+    fn pool() -> PoolBuilder<'static> {
+        static EMPTY: [u8; 2] = [0, 1];
+        PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&EMPTY)).expect("empty pool"))
+    }
+
+    /// The chaining of a constructor `(I)V` of `p/Me` (no frames, as before
+    /// version 50) whose code is `elements`.
+    fn chaining(elements: &[Insn], pool: &mut PoolBuilder<'static>) -> Chaining {
+        let this = pool.class("p/Me").expect("class");
+        let model = CodeModel::empty(this, 0, "<init>", "(I)V", false, pool).expect("model");
+        chaining_calls(elements, &[], &[], &[], &model.initial_frame, this, pool).expect("followed")
+    }
+
+    fn super_call(descriptor: &str, pool: &mut PoolBuilder<'static>) -> Insn {
+        Insn::Pool { opcode: op::INVOKESPECIAL, index: pool.method_ref("p/Super", "<init>", descriptor).expect("ref") }
+    }
+
+    fn load_int() -> Insn {
+        Insn::Local { opcode: op::ILOAD, index: 1, wide: false }
+    }
+
+    #[test]
+    fn a_ternary_in_the_arguments_is_followed_to_the_one_call() {
+        let mut pool = pool();
+        let (otherwise, join) = (Label(0), Label(1));
+        // super(i != 0 ? 1 : 0)
+        let code = [
+            Insn::Simple(op::ALOAD_0),
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: otherwise },
+            Insn::Simple(op::ICONST_1),
+            Insn::Branch { opcode: op::GOTO, target: join },
+            Insn::Label(otherwise),
+            Insn::Simple(op::ICONST_0),
+            Insn::Label(join),
+            super_call("(Z)V", &mut pool),
+            Insn::Simple(op::RETURN),
+        ];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::One(9)));
+        assert_eq!(found.calls.len(), 1);
+        let this = VType::Object(pool.class("p/Me").expect("class"));
+        assert_eq!(found.calls[0].frame.locals, [this, VType::Integer]);
+        assert!(found.calls[0].frame.stack.is_empty());
+    }
+
+    #[test]
+    fn a_call_on_each_path_is_found_with_the_code_before_each() {
+        let mut pool = pool();
+        let (other, join) = (Label(0), Label(1));
+        // if (i == 0) super() else super(): one call per path
+        let code = [
+            Insn::Simple(op::ALOAD_0),
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: other },
+            super_call("()V", &mut pool),
+            Insn::Branch { opcode: op::GOTO, target: join },
+            Insn::Label(other),
+            super_call("()V", &mut pool),
+            Insn::Label(join),
+            Insn::Simple(op::RETURN),
+        ];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.calls.iter().map(|c| c.after).collect::<Vec<_>>(), [4, 7]);
+        // The goto runs after the first call; the second call before any.
+        assert!(!found.is_uninitialized(4) && found.is_uninitialized(6) && !found.is_uninitialized(8));
+    }
+
+    #[test]
+    fn values_left_below_the_receiver_make_a_start_after_each_call() {
+        let mut pool = pool();
+        // iconst_0; aload_0; super(); … the int stays below
+        let code = [Insn::Simple(op::ICONST_0), Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.calls[0].frame.stack, [VType::Integer]);
+    }
+
+    #[test]
+    fn a_local_set_before_the_call_makes_a_start_after_each_call_but_a_parameter_assigned_does_not() {
+        let mut pool = pool();
+        // int y = 1; super(); (Java 25: statements before super)
+        let store = Insn::Local { opcode: op::ISTORE, index: 2, wide: false };
+        let code = [Insn::Simple(op::ICONST_1), store, Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
+        let found = chaining(&code, &mut pool);
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.calls[0].frame.locals[2], VType::Integer);
+        // i = 1; super(): the parameter keeps its declared type.
+        let assign = Insn::Local { opcode: op::ISTORE, index: 1, wide: false };
+        let code = [Insn::Simple(op::ICONST_1), assign, Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
+        assert_eq!(chaining(&code, &mut pool).start(), Ok(Start::One(4)));
+    }
+
+    #[test]
+    fn a_path_that_throws_needs_no_call_but_one_that_returns_does() {
+        let mut pool = pool();
+        let fine = Label(0);
+        let throws_first = [
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: fine },
+            Insn::Simple(op::ACONST_NULL),
+            Insn::Simple(op::ATHROW),
+            Insn::Label(fine),
+            Insn::Simple(op::ALOAD_0),
+            super_call("()V", &mut pool),
+            Insn::Simple(op::RETURN),
+        ];
+        assert_eq!(chaining(&throws_first, &mut pool).start(), Ok(Start::One(7)));
+        let mut returns_first = throws_first.clone();
+        returns_first[3] = Insn::Simple(op::RETURN);
+        returns_first[2] = Insn::Simple(op::NOP);
+        let why = chaining(&returns_first, &mut pool).start().expect_err("refused");
+        assert_eq!(why, "a path returns without calling super(...) or this(...)");
+        let none = [Insn::Simple(op::ACONST_NULL), Insn::Simple(op::ATHROW)];
+        assert_eq!(chaining(&none, &mut pool).start(), Err("no path calls super(...) or this(...)".into()));
     }
 }
