@@ -26,7 +26,10 @@
 
 mod flow;
 mod frames;
+mod scope;
 mod state;
+
+pub use scope::{targeted_methods, GeneratedCode, PreWriteCheck};
 
 use super::class_file::{ClassFile, Member};
 use super::code::CodeAttribute;
@@ -221,19 +224,40 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 
 /// Checks every method of `written` whose Code attribute is not the one of
 /// the method at the same index of `original` (or that `original` lacks):
-/// each failing method's index in `written` with its offence.
-pub fn check_changed_methods(original: &ClassFile<'_>, written: &ClassFile<'_>) -> Vec<(usize, Offence)> {
+/// each failing method's index in `written` with its offence. `generated`
+/// lists the methods (by index, ascending) copied from a template; with
+/// [`PreWriteCheck::Targeted`] those get the targeted check once their
+/// template's code passed the full one (see [`scope`]).
+pub fn check_changed_methods(
+    original: &ClassFile<'_>,
+    written: &ClassFile<'_>,
+    generated: &[(usize, GeneratedCode)],
+    which: PreWriteCheck,
+) -> Vec<(usize, Offence)> {
     let mut pool = PoolBuilder::new(written.constant_pool().clone());
     let mut constants = Constants::default();
     let mut offences = Vec::new();
     for (index, member) in written.methods().iter().enumerate() {
-        let code = member.attribute(super::attribute_name::CODE);
+        let Some(code) = member.attribute(super::attribute_name::CODE) else { continue };
         let before = original.methods().get(index).and_then(|m| m.attribute(super::attribute_name::CODE));
-        if code.is_none() || code.map(|c| c.data()) == before.map(|c| c.data()) {
+        if before.is_some_and(|b| b.data() == code.data()) {
             continue;
         }
-        if let Err(offence) = check_method_with(written, member, &mut pool, &mut constants) {
-            offences.push((index, offence));
+        let copied = match which {
+            PreWriteCheck::Targeted => generated.binary_search_by_key(&index, |(i, _)| *i).ok().map(|i| &generated[i].1),
+            PreWriteCheck::Full => None,
+        };
+        let verdict = match (copied, before) {
+            (Some(template), Some(before)) if template.passed() => scope::check_copied(template, before.data(), code.data()),
+            _ => check_method_with(written, member, &mut pool, &mut constants),
+        };
+        match verdict {
+            Ok(()) => {
+                if let Some(template) = copied {
+                    template.record_pass();
+                }
+            }
+            Err(offence) => offences.push((index, offence)),
         }
     }
     offences
