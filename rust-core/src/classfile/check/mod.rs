@@ -234,8 +234,8 @@ pub fn check_changed_methods(
     generated: &[(usize, GeneratedCode)],
     which: PreWriteCheck,
 ) -> Vec<(usize, Offence)> {
-    let mut pool = PoolBuilder::new(written.constant_pool().clone());
-    let mut constants = Constants::default();
+    // What the full check reads of the pool, made for the first method it follows.
+    let mut full: Option<(PoolBuilder<'_>, Constants)> = None;
     let mut offences = Vec::new();
     for (index, member) in written.methods().iter().enumerate() {
         let Some(code) = member.attribute(super::attribute_name::CODE) else { continue };
@@ -249,7 +249,12 @@ pub fn check_changed_methods(
         };
         let verdict = match (copied, before) {
             (Some(template), Some(before)) if template.passed() => scope::check_copied(template, before.data(), code.data()),
-            _ => check_method_with(written, member, &mut pool, &mut constants),
+            _ => {
+                let (pool, constants) = full.get_or_insert_with(|| {
+                    (PoolBuilder::new(written.constant_pool().clone()), Constants::default())
+                });
+                check_method_with(written, member, pool, constants)
+            }
         };
         match verdict {
             Ok(()) => {
