@@ -16,12 +16,14 @@
 //! instructions and jump targets, not for types.
 //!
 //! Cost: following every instruction of every changed method costs about as
-//! much as enhancing it (bench/enhance/README.md). The way down is to check
-//! only what an edit can break, trusting what the compiler wrote and the
-//! splice copied unchanged: the stack depth at each return and `throw` TF
-//! re-encodes, the locals TF adds to frames on every path into them
-//! (constructors before their chaining call), and TF's generated code once
-//! per template shape.
+//! much as enhancing it (bench/enhance/README.md). So a method whose generated
+//! code was copied from a template gets the full check only while no copy of
+//! that template passed it; after that, the targeted check of [`scope`]. The
+//! rest of the cost is the full check of the other methods: each template's
+//! first copy, `<clinit>`s spliced with their registration (no template), and
+//! everything the general path assembles. Taking those down too means
+//! following only the generated code and the re-encoded sites of a spliced
+//! method, from the frame before each.
 #![forbid(unsafe_code)]
 
 mod flow;
