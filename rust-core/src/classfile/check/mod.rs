@@ -31,7 +31,7 @@ mod frames;
 mod scope;
 mod state;
 
-pub use scope::{targeted_methods, GeneratedCode, PreWriteCheck};
+pub use scope::{fully_checked_methods, targeted_methods, GeneratedCode, PreWriteCheck};
 
 use super::class_file::{ClassFile, Member};
 use super::code::CodeAttribute;
@@ -255,6 +255,7 @@ pub fn check_changed_methods(
                 let (pool, constants) = full.get_or_insert_with(|| {
                     (PoolBuilder::new(written.constant_pool().clone()), Constants::default())
                 });
+                scope::count_full_check();
                 check_method_with(written, member, pool, constants)
             }
         };

@@ -31,6 +31,7 @@ use std::rc::Rc;
 
 thread_local! {
     static TARGETED: Cell<u64> = const { Cell::new(0) };
+    static FULL: Cell<u64> = const { Cell::new(0) };
 }
 
 /// How many methods the targeted check took instead of the full one on this
@@ -38,6 +39,16 @@ thread_local! {
 #[doc(hidden)]
 pub fn targeted_methods() -> u64 {
     TARGETED.with(|t| t.get())
+}
+
+/// How many methods of the runs on this thread took the full check so far.
+#[doc(hidden)]
+pub fn fully_checked_methods() -> u64 {
+    FULL.with(|t| t.get())
+}
+
+pub(super) fn count_full_check() {
+    FULL.with(|t| t.set(t.get() + 1));
 }
 
 /// Which check a run applies before writing a class.
