@@ -40,8 +40,8 @@ use crate::classfile::chaining::{Chaining, Start};
 use crate::classfile::exit_stack::{self, Crowded};
 use crate::classfile::splice::{self, Edits, FramesAfter, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
-    BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame, Handler,
-    Insn, InsnSink, Label, OperandValue, Placed, PoolBuilder, VType,
+    BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
+    Handler, Insn, InsnSink, Label, OperandValue, Placed, PoolBuilder, VType,
 };
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
@@ -90,13 +90,12 @@ pub fn apply<'a>(
             "<clinit>" => bodies.take_pending_registration(method.index),
             _ => None,
         };
-        let spliceable =
-            (method.name != "<clinit>" || pending.is_some()) && bodies.may_splice(method.index) && splice::enabled();
+        let spliceable = (method.name != "<clinit>" || pending.is_some())
+            && bodies.may_splice(method.index)
+            && splice::enabled();
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
             let parameters = signature.parameters.iter().map(|t| t.field_type());
-            if let Prepared::Ready(mut model, mut splice) =
-                splice::prepare(class, member, parameters, &mut editor.pool).in_method(method.index)?
-            {
+            if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, parameters, &mut editor.pool).in_method(method.index)? {
                 let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
@@ -393,9 +392,7 @@ fn instrument_spliced<'a>(
     constants: &mut Constants,
 ) -> Result<Option<SplicedCode>> {
     if registration.is_none() {
-        if let Some(spliced) =
-            instrument_from_template(class, method, signature, monitor, code, splice, pool, constants)?
-        {
+        if let Some(spliced) = instrument_from_template(class, method, signature, monitor, code, splice, pool, constants)? {
             return Ok(spliced);
         }
     }
@@ -481,8 +478,7 @@ fn instrument_from_template<'a>(
     };
     template.warm();
     // The pool is asked what the general path asks, in its order.
-    let (mut resolved, mut operands) =
-        (std::mem::take(&mut constants.resolved), std::mem::take(&mut constants.operands));
+    let (mut resolved, mut operands) = (std::mem::take(&mut constants.resolved), std::mem::take(&mut constants.operands));
     resolved.clear();
     template.resolve(0..template.planned(), signature.returns, pool, &mut constants.symbols, &mut resolved)?;
     let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
