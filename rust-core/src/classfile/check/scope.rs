@@ -125,3 +125,36 @@ fn limits(code: &[u8]) -> Option<(u16, u16)> {
     let header = code.get(..4)?;
     Some((u16::from_be_bytes([header[0], header[1]]), u16::from_be_bytes([header[2], header[3]])))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body of a Code attribute: max_stack, max_locals, then code that does not matter here.
+    fn code(max_stack: u16, max_locals: u16) -> Vec<u8> {
+        [max_stack.to_be_bytes(), max_locals.to_be_bytes()].concat()
+    }
+
+    #[test]
+    fn a_copy_whose_max_locals_leaves_out_the_generated_code_s_locals_is_refused() {
+        let template = GeneratedCode::unchecked(5);
+        let offence = check_copied(&template, &code(2, 3), &code(4, 4)).unwrap_err();
+        assert_eq!(offence.rule, Rule::MaxLocals);
+        assert_eq!(offence.message, "max_locals is 4 where the generated code uses 5 local slots");
+        assert_eq!(check_copied(&template, &code(2, 3), &code(4, 5)), Ok(()));
+    }
+
+    #[test]
+    fn a_copy_whose_max_stack_is_below_the_original_s_is_refused() {
+        let template = GeneratedCode::unchecked(5);
+        let offence = check_copied(&template, &code(6, 3), &code(5, 5)).unwrap_err();
+        assert_eq!(offence.rule, Rule::MaxStack);
+        assert_eq!(offence.message, "max_stack is 5 where the original code needs 6");
+    }
+
+    #[test]
+    fn a_truncated_code_attribute_is_refused() {
+        let offence = check_copied(&GeneratedCode::unchecked(1), &code(1, 1), &[0, 1]).unwrap_err();
+        assert_eq!(offence.rule, Rule::Code);
+    }
+}
