@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::check;
+pub use crate::classfile::check::PreWriteCheck;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
 use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
@@ -21,6 +22,9 @@ pub struct Settings {
     /// A method selected by a filter that TF cannot enhance fails the run
     /// instead of being left as it is. Shapes no output: not in the fingerprint.
     pub fail_on_skip: bool,
+    /// The pre-write check applied (the full one is the targeted one's oracle
+    /// in tests). Shapes no output: not in the fingerprint.
+    pub pre_write_check: PreWriteCheck,
 }
 
 impl Settings {
@@ -282,6 +286,7 @@ fn write_class(
     if settings.tracegen {
         tracegen::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }
+    let copied = bodies.copied_from_templates();
     bodies.assemble_into(&mut editor).map_err(stage_error)?;
     schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
     let bytes = editor.to_bytes().map_err(Failed::Class)?;
@@ -292,7 +297,7 @@ fn write_class(
         return Ok(bytes);
     }
     let written = ClassFile::parse_extending(&bytes, parsed).map_err(unreadable)?;
-    let offences = check::check_changed_methods(parsed, &written);
+    let offences = check::check_changed_methods(parsed, &written, &copied, settings.pre_write_check);
     if !offences.is_empty() {
         let failures = offences
             .into_iter()

@@ -7,7 +7,7 @@
 use crate::cache::state::{self, Digest, Entry, Stamp, State, STATE_FORMAT};
 use crate::cache::Cache;
 use crate::classpath;
-use crate::enhance::{self, Outcome, Settings};
+use crate::enhance::{self, Outcome, PreWriteCheck, Settings};
 use crate::filter::FilterSpec;
 use crate::inventory::{self, Listed};
 use crate::metadata;
@@ -120,8 +120,12 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             return finish(report);
         }
     };
-    let settings =
-        Settings { tracegen: request.tracegen, filters: request.filters.clone(), fail_on_skip: request.fail_on_skip };
+    let settings = Settings {
+        tracegen: request.tracegen,
+        filters: request.filters.clone(),
+        fail_on_skip: request.fail_on_skip,
+        pre_write_check: PreWriteCheck::Targeted,
+    };
     let environment = environment(&settings, &groups);
 
     // The bytes the inventory read move into the plan rather than being copied.

@@ -11,6 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
+use crate::classfile::check::GeneratedCode;
 use crate::classfile::descriptor;
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
@@ -102,6 +103,12 @@ impl<'a> Bodies<'a> {
     /// The spliced code of method `index`, in place of a model.
     pub fn insert_spliced(&mut self, index: usize, code: SplicedCode) {
         self.spliced.insert(index, code);
+    }
+
+    /// The methods (by index, ascending) whose generated code was copied from
+    /// a template, with the template's verdict: for the pre-write check.
+    pub fn copied_from_templates(&self) -> Vec<(usize, GeneratedCode)> {
+        self.spliced.iter().filter_map(|(&i, code)| Some((i, code.generated_code()?.clone()))).collect()
     }
 
     /// The model of method `index`, lifted on first use; `None` without code.

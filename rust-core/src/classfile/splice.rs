@@ -24,6 +24,7 @@
 use super::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
 use super::attribute::name;
 use super::chaining;
+use super::check::GeneratedCode;
 use super::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use super::class_file::{ClassFile, Member};
 use super::code::{CodeAttribute, MAX_CODE_LENGTH};
@@ -393,6 +394,8 @@ impl Layout {
 pub struct SplicedCode {
     data: Vec<u8>,
     stack_map_name_at: Option<usize>,
+    /// The template the generated code was copied from, for the pre-write check.
+    generated: Option<GeneratedCode>,
 }
 
 impl SplicedCode {
@@ -411,7 +414,17 @@ impl SplicedCode {
         data.extend_from_slice(&chunk.bytes);
         data.u16(0); // exception table
         data.u16(0); // attributes
-        Some(SplicedCode { data, stack_map_name_at: None })
+        Some(SplicedCode { data, stack_map_name_at: None, generated: None })
+    }
+
+    /// This code with its generated part copied from the template `generated` is.
+    pub fn copied_from(self, generated: GeneratedCode) -> SplicedCode {
+        SplicedCode { generated: Some(generated), ..self }
+    }
+
+    /// The template the generated code was copied from, if it was.
+    pub fn generated_code(&self) -> Option<&GeneratedCode> {
+        self.generated.as_ref()
     }
 
     pub fn finish(mut self, pool: &mut PoolBuilder<'_>) -> Result<Vec<u8>> {
@@ -662,7 +675,7 @@ impl<'a> Splice<'a> {
             written += 1;
         }
         patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
-        Ok(Some(SplicedCode { data: out, stack_map_name_at }))
+        Ok(Some(SplicedCode { data: out, stack_map_name_at, generated: None }))
     }
 
     fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {

@@ -501,7 +501,7 @@ fn instrument_from_template<'a>(
     let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
     let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), pool);
     (constants.resolved, constants.operands) = (resolved, operands);
-    spliced.map(Some)
+    spliced.map(|code| Some(code.map(|code| code.copied_from(template.generated_code()))))
 }
 
 fn method_id(method: &TfMethod) -> i32 {

@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 use super::{plan_for, replace_return, replace_throw, surround, Constants, GeneratedDepths, Shape, Shared};
+use crate::classfile::check::GeneratedCode;
 use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::splice::FramesAfter;
 use crate::classfile::opcodes as op;
@@ -265,6 +266,8 @@ pub(super) struct Template {
     recorded: RefCell<Option<Box<[Vec<Insn>; 4]>>>,
     /// The stack depths of the shape, once known.
     depths: Cell<Option<GeneratedDepths>>,
+    /// What the pre-write check found of the copies' generated code.
+    generated: GeneratedCode,
 }
 
 /// How the identifier is pushed: `iconst_<n>` (the value is part of the
@@ -477,6 +480,7 @@ impl Template {
             live: plan.live_locals(),
             recorded: RefCell::new(recorded),
             depths: Cell::new(None),
+            generated: GeneratedCode::unchecked(code.max_locals),
         }))
     }
 
@@ -501,6 +505,11 @@ impl Template {
     }
 
     /// How many of the constants to ask for before a constructor's chaining call is looked for.
+    /// The pre-write check's verdict on this template's code, shared by its copies.
+    pub(super) fn generated_code(&self) -> GeneratedCode {
+        self.generated.clone()
+    }
+
     pub(super) fn planned(&self) -> usize {
         self.planned
     }

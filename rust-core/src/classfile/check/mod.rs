@@ -16,17 +16,22 @@
 //! instructions and jump targets, not for types.
 //!
 //! Cost: following every instruction of every changed method costs about as
-//! much as enhancing it (bench/enhance/README.md). The way down is to check
-//! only what an edit can break, trusting what the compiler wrote and the
-//! splice copied unchanged: the stack depth at each return and `throw` TF
-//! re-encodes, the locals TF adds to frames on every path into them
-//! (constructors before their chaining call), and TF's generated code once
-//! per template shape.
+//! much as enhancing it (bench/enhance/README.md). So a method whose generated
+//! code was copied from a template gets the full check only while no copy of
+//! that template passed it; after that, the targeted check of [`scope`]. The
+//! rest of the cost is the full check of the other methods: each template's
+//! first copy, `<clinit>`s spliced with their registration (no template), and
+//! everything the general path assembles. Taking those down too means
+//! following only the generated code and the re-encoded sites of a spliced
+//! method, from the frame before each.
 #![forbid(unsafe_code)]
 
 mod flow;
 mod frames;
+mod scope;
 mod state;
+
+pub use scope::{fully_checked_methods, targeted_methods, GeneratedCode, PreWriteCheck};
 
 use super::class_file::{ClassFile, Member};
 use super::code::CodeAttribute;
@@ -221,19 +226,46 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 
 /// Checks every method of `written` whose Code attribute is not the one of
 /// the method at the same index of `original` (or that `original` lacks):
-/// each failing method's index in `written` with its offence.
-pub fn check_changed_methods(original: &ClassFile<'_>, written: &ClassFile<'_>) -> Vec<(usize, Offence)> {
-    let mut pool = PoolBuilder::new(written.constant_pool().clone());
-    let mut constants = Constants::default();
+/// each failing method's index in `written` with its offence. `generated`
+/// lists the methods (by index, ascending) copied from a template; with
+/// [`PreWriteCheck::Targeted`] those get the targeted check once their
+/// template's code passed the full one (see [`scope`]).
+pub fn check_changed_methods(
+    original: &ClassFile<'_>,
+    written: &ClassFile<'_>,
+    generated: &[(usize, GeneratedCode)],
+    which: PreWriteCheck,
+) -> Vec<(usize, Offence)> {
+    // What the full check reads of the pool, made for the first method it follows.
+    let mut full: Option<(PoolBuilder<'_>, Constants)> = None;
     let mut offences = Vec::new();
     for (index, member) in written.methods().iter().enumerate() {
-        let code = member.attribute(super::attribute_name::CODE);
+        let Some(code) = member.attribute(super::attribute_name::CODE) else { continue };
         let before = original.methods().get(index).and_then(|m| m.attribute(super::attribute_name::CODE));
-        if code.is_none() || code.map(|c| c.data()) == before.map(|c| c.data()) {
+        if before.is_some_and(|b| b.data() == code.data()) {
             continue;
         }
-        if let Err(offence) = check_method_with(written, member, &mut pool, &mut constants) {
-            offences.push((index, offence));
+        let copied = match which {
+            PreWriteCheck::Targeted => generated.binary_search_by_key(&index, |(i, _)| *i).ok().map(|i| &generated[i].1),
+            PreWriteCheck::Full => None,
+        };
+        let verdict = match (copied, before) {
+            (Some(template), Some(before)) if template.passed() => scope::check_copied(template, before.data(), code.data()),
+            _ => {
+                let (pool, constants) = full.get_or_insert_with(|| {
+                    (PoolBuilder::new(written.constant_pool().clone()), Constants::default())
+                });
+                scope::count_full_check();
+                check_method_with(written, member, pool, constants)
+            }
+        };
+        match verdict {
+            Ok(()) => {
+                if let Some(template) = copied {
+                    template.record_pass();
+                }
+            }
+            Err(offence) => offences.push((index, offence)),
         }
     }
     offences

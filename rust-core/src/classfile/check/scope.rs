@@ -1,0 +1,160 @@
+//! How much of a changed method the pre-write check follows.
+//!
+//! The full check follows every instruction of a method: as costly as
+//! enhancing it. Most methods TF changes are spliced from a template
+//! (`tracegen/template.rs`): their original code is copied unchanged but for
+//! the returns and `athrow`s it re-encodes, and the generated code is the
+//! template's, the same bytes for every method of its shape but for pool
+//! indexes and the method's identifier. What such a method adds to what the
+//! compiler wrote is therefore checked where it varies:
+//!
+//! - the generated code, once per template: the first method copied from it
+//!   gets the full check, and the template remembers that it passed;
+//! - the stack at every re-encoded return: the splice declines (and the full
+//!   check of the general path follows) unless falling through from the frame
+//!   before it leaves exactly the result there (`Splice::max_stack`);
+//! - TF's locals in every frame after the prologue: the splice sets them in
+//!   each frame of the model it encodes (`tracegen::add_live_locals`);
+//! - max_locals and max_stack: checked here, against the template's and the
+//!   original's.
+//!
+//! Every other changed method (lifted and assembled by the general path,
+//! spliced without a template, the first of a template) gets the full check,
+//! as every method does with [`PreWriteCheck::Full`]: the plain version, kept
+//! beside the targeted one as its oracle (`tests/pre_write_check_scope.rs`
+//! runs both over java.base and the real-world fixtures).
+#![forbid(unsafe_code)]
+
+use super::{Offence, Rule};
+use std::cell::Cell;
+use std::rc::Rc;
+
+thread_local! {
+    static TARGETED: Cell<u64> = const { Cell::new(0) };
+    static FULL: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many methods the targeted check took instead of the full one on this
+/// thread so far: for the tests that compare the two.
+#[doc(hidden)]
+pub fn targeted_methods() -> u64 {
+    TARGETED.with(|t| t.get())
+}
+
+/// How many methods of the runs on this thread took the full check so far.
+#[doc(hidden)]
+pub fn fully_checked_methods() -> u64 {
+    FULL.with(|t| t.get())
+}
+
+pub(super) fn count_full_check() {
+    FULL.with(|t| t.set(t.get() + 1));
+}
+
+/// Which check a run applies before writing a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PreWriteCheck {
+    /// The full check where an edit can break more than its template's
+    /// verdict covers, the targeted one elsewhere (see the module).
+    #[default]
+    Targeted,
+    /// Every instruction of every changed method.
+    Full,
+}
+
+/// A template's generated code as the check found it, shared by the
+/// template and every method copied from it (on one thread).
+#[derive(Debug, Clone)]
+pub struct GeneratedCode(Rc<Verdict>);
+
+#[derive(Debug)]
+struct Verdict {
+    /// A method copied from the template passed the full check.
+    passed: Cell<bool>,
+    /// The template's max_locals: the method's before TF's locals, and those.
+    max_locals: u16,
+}
+
+impl GeneratedCode {
+    /// Code generated for methods of `max_locals` local slots (TF's included), not checked yet.
+    pub fn unchecked(max_locals: u16) -> GeneratedCode {
+        GeneratedCode(Rc::new(Verdict { passed: Cell::new(false), max_locals }))
+    }
+
+    pub(super) fn passed(&self) -> bool {
+        self.0.passed.get()
+    }
+
+    pub(super) fn record_pass(&self) {
+        self.0.passed.set(true);
+    }
+}
+
+/// The targeted check of a method copied from `generated`, whose code
+/// passed once: what varies from one such method to the next besides what the
+/// splice ensures — TF's locals fit in the written max_locals, and its
+/// max_stack is at least the original's. `original` and `written` are the
+/// bodies of the two Code attributes.
+pub(super) fn check_copied(generated: &GeneratedCode, original: &[u8], written: &[u8]) -> Result<(), Offence> {
+    TARGETED.with(|t| t.set(t.get() + 1));
+    let (Some((original_stack, _)), Some((max_stack, max_locals))) = (limits(original), limits(written)) else {
+        return Err(Offence { rule: Rule::Code, offset: 0, message: "the Code attribute is truncated".to_string() });
+    };
+    if max_locals < generated.0.max_locals {
+        return Err(Offence {
+            rule: Rule::MaxLocals,
+            offset: 0,
+            message: format!(
+                "max_locals is {max_locals} where the generated code uses {} local slots",
+                generated.0.max_locals
+            ),
+        });
+    }
+    if max_stack < original_stack {
+        return Err(Offence {
+            rule: Rule::MaxStack,
+            offset: 0,
+            message: format!("max_stack is {max_stack} where the original code needs {original_stack}"),
+        });
+    }
+    Ok(())
+}
+
+/// max_stack and max_locals, the first fields of a Code attribute.
+fn limits(code: &[u8]) -> Option<(u16, u16)> {
+    let header = code.get(..4)?;
+    Some((u16::from_be_bytes([header[0], header[1]]), u16::from_be_bytes([header[2], header[3]])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body of a Code attribute: max_stack, max_locals, then code that does not matter here.
+    fn code(max_stack: u16, max_locals: u16) -> Vec<u8> {
+        [max_stack.to_be_bytes(), max_locals.to_be_bytes()].concat()
+    }
+
+    #[test]
+    fn a_copy_whose_max_locals_leaves_out_the_generated_code_s_locals_is_refused() {
+        let template = GeneratedCode::unchecked(5);
+        let offence = check_copied(&template, &code(2, 3), &code(4, 4)).unwrap_err();
+        assert_eq!(offence.rule, Rule::MaxLocals);
+        assert_eq!(offence.message, "max_locals is 4 where the generated code uses 5 local slots");
+        assert_eq!(check_copied(&template, &code(2, 3), &code(4, 5)), Ok(()));
+    }
+
+    #[test]
+    fn a_copy_whose_max_stack_is_below_the_original_s_is_refused() {
+        let template = GeneratedCode::unchecked(5);
+        let offence = check_copied(&template, &code(6, 3), &code(5, 5)).unwrap_err();
+        assert_eq!(offence.rule, Rule::MaxStack);
+        assert_eq!(offence.message, "max_stack is 5 where the original code needs 6");
+    }
+
+    #[test]
+    fn a_truncated_code_attribute_is_refused() {
+        let offence = check_copied(&GeneratedCode::unchecked(1), &code(1, 1), &[0, 1]).unwrap_err();
+        assert_eq!(offence.rule, Rule::Code);
+    }
+}
