@@ -28,6 +28,17 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Stage 2 with these filters, and every other setting at its default (what
+    /// a plugin sends when only filters are given).
+    pub fn tracing(filters: &[&str]) -> Settings {
+        Settings {
+            tracegen: true,
+            filters: filters.iter().map(|f| f.to_string()).collect(),
+            fail_on_skip: false,
+            pre_write_check: PreWriteCheck::Targeted,
+        }
+    }
+
     /// Stable across runs, paths and filter order.
     pub fn fingerprint(&self) -> String {
         // Every class of a run asks with the same settings: hash them once

@@ -9,7 +9,7 @@ use std::path::Path;
 use support::{javac_against, run_verified, tf_runtime_classes};
 use tf_core::classfile::code_model::Insn;
 use tf_core::classfile::{opcodes as op, splice, ClassEditor, ClassFile, Frame, VType};
-use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
+use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
 use tf_core::{protocol, scan};
@@ -89,12 +89,7 @@ fn returns_and_throws_over_a_full_stack_are_monitored_and_both_paths_agree() {
     let groups = Groups::new([builtin.clone()]);
     let filter = "fx.Crowded::pick";
     let selections = vec![Selection::new(FilterSpec::parse(filter).unwrap(), builtin)];
-    let settings = Settings {
-        tracegen: true,
-        filters: vec![filter.into()],
-        fail_on_skip: false,
-        pre_write_check: PreWriteCheck::Targeted,
-    };
+    let settings = Settings::tracing(&[filter]);
     let file = classes.join("fx/Crowded.class");
     let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).unwrap();
     let enhanced = |splicing: bool| {

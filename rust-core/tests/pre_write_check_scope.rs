@@ -33,12 +33,7 @@ fn compare(dirs: &[PathBuf]) -> (usize, u64, Vec<String>) {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
     let selections = vec![Selection::new(FilterSpec::parse("**").expect("filter"), builtin)];
-    let settings = |pre_write_check| Settings {
-        tracegen: true,
-        filters: vec!["**".into()],
-        fail_on_skip: false,
-        pre_write_check,
-    };
+    let settings = |pre_write_check| Settings { pre_write_check, ..Settings::tracing(&["**"]) };
     let (targeted, full) = (settings(PreWriteCheck::Targeted), settings(PreWriteCheck::Full));
     let enhance_with = |scanned: &scan::ScannedClass, settings: &Settings| {
         let lines = |d: &[tf_core::request::Diagnostic]| d.iter().map(|d| format!("{d:?}")).collect();

@@ -9,7 +9,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use support::{files_under, java_tool, javac_against, run_verified, tf_runtime_classes};
 use tf_core::classfile::{class_files, splice};
-use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
+use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
 use tf_core::pipeline;
@@ -212,12 +212,7 @@ fn splicing_matches_the_general_path_on_real_world_classes() {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
     let selections = vec![Selection::new(FilterSpec::parse("**").expect("filter"), builtin)];
-    let settings = Settings {
-        tracegen: true,
-        filters: vec!["**".into()],
-        fail_on_skip: false,
-        pre_write_check: PreWriteCheck::Targeted,
-    };
+    let settings = Settings::tracing(&["**"]);
     let mut compared = 0;
     for jar in ["kotlin-stdlib-2.0.20", "asm-9.7.1", "commons-collections-2.1", "groovy-4.0.24"] {
         for file in class_files(&fixtures().join("realworld").join(jar)).expect("list classes") {

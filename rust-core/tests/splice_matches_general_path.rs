@@ -12,7 +12,7 @@ mod support;
 
 use support::extracted_image;
 use tf_core::classfile::{class_files, splice};
-use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
+use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
 use tf_core::{protocol, scan, tracegen};
@@ -33,12 +33,7 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
     let selections = vec![Selection::new(FilterSpec::parse(filter).expect("filter"), builtin)];
-    let settings = Settings {
-        tracegen: true,
-        filters: vec![filter.into()],
-        fail_on_skip: false,
-        pre_write_check: PreWriteCheck::Targeted,
-    };
+    let settings = Settings::tracing(&[filter]);
 
     let enhance_with = |scanned: &scan::ScannedClass, splicing: bool| {
         splice::set_enabled(splicing);

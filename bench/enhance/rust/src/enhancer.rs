@@ -5,7 +5,7 @@
 
 use crate::corpus::{ClassFileInput, Corpus};
 use rayon::prelude::*;
-use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
+use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::{FilterError, FilterSpec};
 use tf_core::model::{Groups, Selection};
 use tf_core::protocol;
@@ -28,12 +28,7 @@ impl Job {
         Ok(Job {
             groups: Groups::new([builtin.clone()]),
             selections: vec![Selection::new(spec, builtin)],
-            settings: Settings {
-                tracegen: true,
-                filters: vec![filter.to_string()],
-                fail_on_skip: false,
-                pre_write_check: PreWriteCheck::Targeted,
-            },
+            settings: Settings::tracing(&[filter]),
         })
     }
 }
