@@ -82,7 +82,7 @@ class CorpusIT {
         Outcome outcome = new Outcome(jar);
         Path original = dir.resolve("original");
         Path enhanced = dir.resolve("enhanced");
-        deleteTree(dir);
+        SampleProjects.deleteRecursively(dir);
         Files.createDirectories(dir);
         if (jar.isJdkModule()) {
             extractJdkModule(jar.jdkModule(), original);
@@ -117,8 +117,8 @@ class CorpusIT {
         }
         if (outcome.exitCode == 0 && outcome.failures.isEmpty()) {
             // Nothing to look into: the classes go (the logs and link results stay).
-            deleteTree(original);
-            deleteTree(enhanced);
+            SampleProjects.deleteRecursively(original);
+            SampleProjects.deleteRecursively(enhanced);
         }
         return outcome;
     }
@@ -249,14 +249,4 @@ class CorpusIT {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files.sorted((a, b) -> b.compareTo(a))::iterator) {
-                Files.delete(p);
-            }
-        }
-    }
 }

@@ -56,7 +56,7 @@ class GeneratedMethodsIT {
         long firstSeed = Long.getLong("tf.generator.seed", DEFAULT_SEED);
         int classes = Integer.getInteger("tf.generator.classes", DEFAULT_CLASSES);
         Path work = ItEnvironment.workDir().resolve("generated");
-        deleteTree(work);
+        SampleProjects.deleteRecursively(work);
         Path original = work.resolve("original");
         Path enhanced = work.resolve("enhanced");
 
@@ -275,14 +275,4 @@ class GeneratedMethodsIT {
         return Stream.of(text.split("\n")).limit(n).collect(Collectors.joining("\n"));
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files.sorted((a, b) -> b.compareTo(a))::iterator) {
-                Files.delete(p);
-            }
-        }
-    }
 }

@@ -62,7 +62,7 @@ class IncrementalBuildIT {
 
         scenario.step("the filter removed", maven.run("process-test-classes"));
 
-        scenario.deleteRecursively(project.resolve("target/tf-cache"));
+        SampleProjects.deleteRecursively(project.resolve("target/tf-cache"));
         scenario.step("the cache deleted", maven.run("process-test-classes"));
     }
 
@@ -170,13 +170,6 @@ class IncrementalBuildIT {
             return files;
         }
 
-        void deleteRecursively(Path dir) throws IOException {
-            try (Stream<Path> walk = Files.walk(dir)) {
-                for (Path file : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                    Files.delete(file);
-                }
-            }
-        }
     }
 
     private static void assertSameTrees(Map<String, byte[]> expected, Map<String, byte[]> actual, String step) {

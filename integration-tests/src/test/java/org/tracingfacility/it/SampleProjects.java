@@ -49,7 +49,8 @@ final class SampleProjects {
         return relative.getNameCount() > 0 && BUILD_OUTPUTS.contains(relative.getName(0).toString());
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything in it; a missing one is no error. */
+    static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
