@@ -83,6 +83,9 @@ impl Settings {
 }
 
 /// What became of one class.
+// One per class, moved once into the pipeline's results: boxing the large
+// variant would cost an allocation for every enhanced class instead.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome<'c> {
     /// Nothing of TF in it.
