@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -92,6 +94,7 @@ class GeneratedMethodsIT {
                     + firstLines(run.output, 20));
         }
 
+        Map<String, String> skipped = skippedMethods(run.output);
         MethodMonitorRegistry.register(Filtered.class, RecordingMonitor::new);
         BytesLoader enhancedLoader = new BytesLoader(enhanced);
         long methods = 0;
@@ -102,10 +105,12 @@ class GeneratedMethodsIT {
                 failures.add(g, "the ENHANCED class does not verify: " + problem);
                 continue;
             }
-            methods += compareBehaviour(g, originals.loadClass(g.name), enhancedLoader.loadClass(g.name), failures);
+            methods += compareBehaviour(g, originals.loadClass(g.name), enhancedLoader.loadClass(g.name), skipped, failures);
         }
         System.out.println("GeneratedMethodsIT: " + classes + " classes from seed " + firstSeed + ", " + methods
-                + " methods and constructors run original and enhanced; " + run.output.trim());
+                + " methods and constructors run original and enhanced; " + KNOWN_LIMIT_SKIPS.get() / ARGUMENTS.length
+                + " left as they were by TF's known limit on class files before Java 6; "
+                + run.output.substring(run.output.lastIndexOf("TF: ") < 0 ? 0 : run.output.lastIndexOf("TF: ")).trim());
         assertEquals("", failures.report(), "generated methods that TF broke");
     }
 
@@ -126,9 +131,35 @@ class GeneratedMethodsIT {
         }
     }
 
+    /**
+     * The one kind of skip this test accepts: TF's known limit (README, "What TF skips") on
+     * class files older than Java 6, which carry no stack map frames — a return that leaves
+     * values below its result, reached through code TF cannot type without frames. The
+     * method must then be left exactly as it was (it still runs as the original) and the
+     * warning must say why; any other skip fails the test.
+     */
+    private static final String KNOWN_LIMIT_BEFORE_JAVA_6 =
+            "cannot find the types of the values a return leaves below its result";
+    private static final int JAVA_6 = 50;
+    private static final AtomicLong KNOWN_LIMIT_SKIPS = new AtomicLong();
+
+    /** The methods tf-enhance reported as left as they were, by {@code class.nameDescriptor}, with the reason. */
+    private static Map<String, String> skippedMethods(String output) {
+        Map<String, String> skipped = new HashMap<>();
+        String marker = ": not enhanced, left as it was: ";
+        for (String line : output.split("\n")) {
+            int at = line.indexOf(marker);
+            int start = line.indexOf("TF: ");
+            if (at > 0 && start >= 0 && start < at) {
+                skipped.put(line.substring(start + "TF: ".length(), at), line.substring(at + marker.length()));
+            }
+        }
+        return skipped;
+    }
+
     /** Runs every static method and both constructors, original and enhanced; returns how many. */
-    private static int compareBehaviour(ClassGenerator.Generated g, Class<?> original, Class<?> enhanced, Failures failures)
-            throws Exception {
+    private static int compareBehaviour(ClassGenerator.Generated g, Class<?> original, Class<?> enhanced,
+            Map<String, String> skipped, Failures failures) throws Exception {
         int count = 0;
         for (String[] m : g.staticMethods) {
             Method before = find(original, m[0]);
@@ -139,8 +170,12 @@ class GeneratedMethodsIT {
                 String actual = outcome(enhanced, () -> after.invoke(null, args));
                 List<String> events = RecordingMonitor.drain();
                 String where = m[0] + m[1] + " with " + java.util.Arrays.toString(args);
+                String skip = skipped.get(g.name + "." + m[0] + m[1]);
                 if (!expected.equals(actual)) {
                     failures.add(g, where + ": original " + expected + ", enhanced " + actual);
+                } else if (events.isEmpty() && skip != null && g.version < JAVA_6
+                        && skip.contains(KNOWN_LIMIT_BEFORE_JAVA_6)) {
+                    KNOWN_LIMIT_SKIPS.incrementAndGet();
                 } else if (events.size() != 2 || !events.get(0).startsWith("enter ")
                         || !events.get(1).equals("exit " + events.get(0).substring("enter ".length()))) {
                     failures.add(g, where + ": the monitor saw " + events + ", not one enter and its exit");
