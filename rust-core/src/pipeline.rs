@@ -17,6 +17,7 @@ use crate::protocol;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::ScannedClass;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Runs `request` to completion; failures are in the report, never panics.
@@ -351,11 +352,16 @@ fn commit(
     match cache.as_deref() {
         Some(c) => {
             // Digests and originals, in parallel: a clean build keeps every class's original.
+            // Those the saved state names are in the store already (they go
+            // there before the state that names them), so need no look.
+            let stored: HashSet<&Digest> = c.state.classes.values().map(|entry| &entry.original).collect();
             let digests = results
                 .par_iter()
                 .map(|result| {
                     let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
-                    c.keep_original(&original, &result.work.class.bytes)?;
+                    if !stored.contains(&original) {
+                        c.keep_original(&original, &result.work.class.bytes)?;
+                    }
                     Ok((original, state::digest(result.bytes())))
                 })
                 .collect::<std::io::Result<Vec<_>>>()
@@ -391,20 +397,22 @@ fn commit(
 
     // The class files, in parallel: each write is atomic, and the state saved
     // above already knows both the old and the new bytes of every one of them.
+    let stamps = cache.is_some();
     let written: Vec<(&Finished<'_, '_>, PathBuf, Option<Stamp>)> = to_write
         .par_iter()
         .filter_map(|&i| results.get(i))
         .map(|result| {
             let class = result.work.listed;
             let target = target_file(request, &class.file);
-            output::write_atomically(&target, result.bytes()).map_err(|e| Diagnostic {
+            // Only the cache keeps stamps; the written file's own, before its rename.
+            let stamp_of = |file: &std::fs::File| Ok(if stamps { file.metadata().ok().and_then(|m| Stamp::of(&m)) } else { None });
+            let stamp = output::replace_in_place(&target, result.bytes(), stamp_of).map_err(|e| Diagnostic {
                 file: Some(target.display().to_string()),
                 class: Some(class.name.clone()),
                 rule: "write".into(),
                 message: format!("could not write the enhanced class: {e}"),
                 ..Diagnostic::default()
             })?;
-            let stamp = std::fs::metadata(&target).ok().and_then(|m| Stamp::of(&m));
             Ok((result, target, stamp))
         })
         .collect::<Result<_, Diagnostic>>()?;
