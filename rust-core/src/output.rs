@@ -125,3 +125,46 @@ pub fn remove_if_present(path: &Path) -> io::Result<()> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temporaries_in(dir: &Path) -> Vec<String> {
+        let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|name| is_temporary(name)).collect()
+    }
+
+    #[test]
+    fn names_a_killed_run_left_are_passed_over_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        // The names this process would take next, as a killed process with
+        // the same id would have left them.
+        let next = NEXT_TEMP.load(Ordering::Relaxed);
+        let taken: Vec<PathBuf> = (next..next + 64)
+            .map(|n| dir.path().join(format!("{TEMP_PREFIX}{}-{n}{TEMP_SUFFIX}", std::process::id())))
+            .collect();
+        for file in &taken {
+            std::fs::write(file, b"left by a killed run").unwrap();
+        }
+        let target = dir.path().join("A.class");
+        write_atomically_via(dir.path(), &target, b"new bytes").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new bytes");
+        for file in &taken {
+            assert_eq!(std::fs::read(file).unwrap(), b"left by a killed run");
+        }
+        assert_eq!(temporaries_in(dir.path()).len(), taken.len());
+    }
+
+    #[test]
+    fn a_write_that_fails_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // A non-empty directory where the file should go: the rename fails.
+        let target = dir.path().join("A.class");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), b"x").unwrap();
+        assert!(replace_in_place(&target, b"new bytes", |_| Ok(())).is_err());
+        assert_eq!(temporaries_in(dir.path()), Vec::<String>::new());
+        assert_eq!(std::fs::read(target.join("inside")).unwrap(), b"x");
+    }
+}

@@ -343,6 +343,9 @@ fn commit(
         message: format!("could not update the incremental cache: {e}"),
         ..Diagnostic::default()
     };
+    if cache.as_deref().is_some_and(|c| nothing_changed(&c.state, plan, &environment)) {
+        return Ok(()); // the state on disk already says all of this, and no file needs writing
+    }
     // The entries in one sorted batch: the map is then built in one pass.
     let mut entries: Vec<(String, Entry)> = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
     // Which files to write: with a cache, those not already holding the output
@@ -354,7 +357,10 @@ fn commit(
             // Digests and originals, in parallel: a clean build keeps every class's original.
             // Those the saved state names are in the store already (they go
             // there before the state that names them), so need no look.
-            let stored: HashSet<&Digest> = c.state.classes.values().map(|entry| &entry.original).collect();
+            let stored: HashSet<&Digest> = match results {
+                [] => HashSet::new(),
+                _ => c.state.classes.values().map(|entry| &entry.original).collect(),
+            };
             let digests = results
                 .par_iter()
                 .map(|result| {
@@ -440,6 +446,18 @@ fn commit(
         }
     }
     Ok(())
+}
+
+/// Whether the run found what `state` records, class for class: nothing to
+/// enhance, every class up to date with its entry unchanged, in the same
+/// environment, and no class gone (the entries come from `state` by distinct
+/// keys, so equal counts mean the same keys). Cheaper than building the next
+/// state to compare it, which a run where nothing changed would then drop.
+fn nothing_changed(state: &State, plan: &Plan<'_>, environment: &str) -> bool {
+    plan.work.is_empty()
+        && state.environment == environment
+        && state.classes.len() == plan.up_to_date.len()
+        && plan.up_to_date.iter().all(|(listed, entry)| listed.prior.as_ref() == Some(entry))
 }
 
 /// In place, or `NAME.class.new` beside it (`-newout`).
