@@ -576,3 +576,48 @@ pub fn summary_line(report: &EnhanceReport) -> String {
         report.annotations.len(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(stamp_secs: i64) -> Entry {
+        Entry {
+            stamp: Some(Stamp { len: 10, modified_secs: stamp_secs, modified_nanos: 0 }),
+            original: state::digest(b"original"),
+            output: state::digest(b"output"),
+            superseded: None,
+            name: "A".into(),
+            group: None,
+        }
+    }
+
+    fn listed(prior: Entry) -> Listed {
+        Listed {
+            relative: "A.class".into(),
+            file: PathBuf::from("A.class"),
+            name: prior.name.clone(),
+            group: None,
+            stamp: prior.stamp,
+            bytes: None,
+            pool: None,
+            digest: Some(prior.output),
+            prior: Some(prior),
+        }
+    }
+
+    #[test]
+    fn only_a_run_that_found_what_the_state_records_changes_nothing() {
+        let mut state = State { format: STATE_FORMAT, environment: "e".into(), ..State::default() };
+        state.classes.insert("A.class".into(), entry(1));
+        let class = listed(entry(1));
+        let same = Plan { up_to_date: vec![(&class, entry(1))], work: Vec::new() };
+        assert!(nothing_changed(&state, &same, "e"));
+        // Touched, same bytes: the new stamp must be saved, or every run reads the file again.
+        let touched = Plan { up_to_date: vec![(&class, entry(2))], work: Vec::new() };
+        assert!(!nothing_changed(&state, &touched, "e"));
+        assert!(!nothing_changed(&state, &same, "other settings"));
+        let gone = Plan { up_to_date: Vec::new(), work: Vec::new() };
+        assert!(!nothing_changed(&state, &gone, "e"));
+    }
+}
