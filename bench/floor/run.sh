@@ -43,7 +43,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq "$rounds"); do
     rm -rf "$work/copy"
     copy_ms=$(ms cp -r "$work/java.base.tree" "$work/copy")
-    tf_ms=$(ms "$tf" -dir "$work/copy" -filter '**' -threads 1)
+    tf_ms=$(ms "$tf" -dir "$work/copy" -rf "$work/tfannotations.properties" -filter '**' -threads 1)
     echo "$copy_ms $tf_ms" >> "$work/cli.txt"
 done
 python3 - "$work/cli.txt" "$files" <<'PY'
