@@ -11,6 +11,8 @@ use crate::classfile::PoolLayout;
 use crate::scan;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -61,6 +63,8 @@ pub struct FoundFile {
     relative: String,
     file: PathBuf,
     stamp: Option<Stamp>,
+    /// The size the walk saw: reading the file then needs no `fstat` of its own.
+    size: u64,
 }
 
 /// Walks `dir` in parallel on the current rayon pool (one task per directory).
@@ -103,13 +107,13 @@ struct Walked {
 }
 
 fn list_one(found: FoundFile, known: &State, hash: bool) -> Result<Listed, Diagnostic> {
-    let FoundFile { relative, file, stamp } = found;
+    let FoundFile { relative, file, stamp, size } = found;
     let prior = known.classes.get(&relative).cloned();
     if let Some(p) = prior.as_ref().filter(|p| p.stamp.is_some() && p.stamp == stamp) {
         let (name, group, digest) = (p.name.clone(), p.group.clone(), Some(p.output));
         return Ok(Listed { relative, file, name, group, stamp, bytes: None, pool: None, digest, prior });
     }
-    let bytes = std::fs::read(&file).map_err(|e| io_error(&file, "read the class file", e))?;
+    let bytes = read_sized(&file, size).map_err(|e| io_error(&file, "read the class file", e))?;
     let digest = hash.then(|| state::digest(&bytes));
     let recognised = prior.as_ref().filter(|p| digest.as_ref().is_some_and(|d| p.is_output(d) || *d == p.original));
     let (name, group, pool) = match recognised {
@@ -142,8 +146,8 @@ fn walk<'s>(scope: &rayon::Scope<'s>, dir: PathBuf, prefix: String, walked: &'s 
                 let metadata = if file_type.is_symlink() { std::fs::metadata(&file) } else { entry.metadata() };
                 match metadata {
                     Ok(metadata) => {
-                        let stamp = Stamp::of(&metadata);
-                        local.found.files.push(FoundFile { relative: format!("{prefix}{name}"), file, stamp });
+                        let (stamp, size) = (Stamp::of(&metadata), metadata.len());
+                        local.found.files.push(FoundFile { relative: format!("{prefix}{name}"), file, stamp, size });
                     }
                     Err(e) => local.errors.push(io_error(&file, "read the class file's metadata", e)),
                 }
@@ -160,6 +164,32 @@ fn walk<'s>(scope: &rayon::Scope<'s>, dir: PathBuf, prefix: String, walked: &'s 
     all.found.files.append(&mut local.found.files);
     all.found.stale_temporaries.append(&mut local.found.stale_temporaries);
     all.errors.append(&mut local.errors);
+}
+
+/// Reads a file whose size the walk saw: open, one read of it all, the read
+/// that finds its end, close. (`std::fs::read` and `File::read_to_end` first
+/// ask the file for its size and position: two more system calls per class.)
+/// A file that has grown since the walk is still read whole.
+fn read_sized(file: &Path, size: u64) -> std::io::Result<Vec<u8>> {
+    let mut reader = File::open(file)?;
+    // One byte more than expected, so the read that meets the end has room.
+    let mut bytes = vec![0; usize::try_from(size).map_or(0, |size| size.saturating_add(1)).max(1)];
+    let mut filled = 0;
+    loop {
+        match reader.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled == bytes.len() {
+                    bytes.resize(filled * 2, 0);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
 fn io_error(file: &Path, what: &str, e: std::io::Error) -> Diagnostic {

@@ -18,6 +18,7 @@ use crate::runtime;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::ScannedClass;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// `verbose` levels, each showing what the ones below it show: one line per
@@ -403,6 +404,9 @@ fn commit(
         message: format!("could not update the incremental cache: {e}"),
         ..Diagnostic::default()
     };
+    if cache.as_deref().is_some_and(|c| nothing_changed(&c.state, plan, &environment)) {
+        return Ok(()); // the state on disk already says all of this, and no file needs writing
+    }
     // The entries in one sorted batch: the map is then built in one pass.
     let mut entries: Vec<(String, Entry)> = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
     // Which files to write: with a cache, those not already holding the output
@@ -412,11 +416,19 @@ fn commit(
     match cache.as_deref() {
         Some(c) => {
             // Digests and originals, in parallel: a clean build keeps every class's original.
+            // Those the saved state names are in the store already (they go
+            // there before the state that names them), so need no look.
+            let stored: HashSet<&Digest> = match results {
+                [] => HashSet::new(),
+                _ => c.state.classes.values().map(|entry| &entry.original).collect(),
+            };
             let digests = results
                 .par_iter()
                 .map(|result| {
                     let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
-                    c.keep_original(&original, &result.work.class.bytes)?;
+                    if !stored.contains(&original) {
+                        c.keep_original(&original, &result.work.class.bytes)?;
+                    }
                     Ok((original, state::digest(result.bytes())))
                 })
                 .collect::<std::io::Result<Vec<_>>>()
@@ -452,20 +464,22 @@ fn commit(
 
     // The class files, in parallel: each write is atomic, and the state saved
     // above already knows both the old and the new bytes of every one of them.
+    let stamps = cache.is_some();
     let written: Vec<(&Finished<'_, '_>, PathBuf, Option<Stamp>)> = to_write
         .par_iter()
         .filter_map(|&i| results.get(i))
         .map(|result| {
             let class = result.work.listed;
             let target = target_file(request, &class.file);
-            output::write_atomically(&target, result.bytes()).map_err(|e| Diagnostic {
+            // Only the cache keeps stamps; the written file's own, before its rename.
+            let stamp_of = |file: &std::fs::File| Ok(if stamps { file.metadata().ok().and_then(|m| Stamp::of(&m)) } else { None });
+            let stamp = output::replace_in_place(&target, result.bytes(), stamp_of).map_err(|e| Diagnostic {
                 file: Some(target.display().to_string()),
                 class: Some(class.name.clone()),
                 rule: "write".into(),
                 message: format!("could not write the enhanced class: {e}"),
                 ..Diagnostic::default()
             })?;
-            let stamp = std::fs::metadata(&target).ok().and_then(|m| Stamp::of(&m));
             Ok((result, target, stamp))
         })
         .collect::<Result<_, Diagnostic>>()?;
@@ -494,6 +508,18 @@ fn commit(
         }
     }
     Ok(())
+}
+
+/// Whether the run found what `state` records, class for class: nothing to
+/// enhance, every class up to date with its entry unchanged, in the same
+/// environment, and no class gone (the entries come from `state` by distinct
+/// keys, so equal counts mean the same keys). Cheaper than building the next
+/// state to compare it, which a run where nothing changed would then drop.
+fn nothing_changed(state: &State, plan: &Plan<'_>, environment: &str) -> bool {
+    plan.work.is_empty()
+        && state.environment == environment
+        && state.classes.len() == plan.up_to_date.len()
+        && plan.up_to_date.iter().all(|(listed, entry)| listed.prior.as_ref() == Some(entry))
 }
 
 /// In place, or `NAME.class.new` beside it (`-newout`).
@@ -611,4 +637,49 @@ pub fn summary_line(report: &EnhanceReport) -> String {
         report.classes_failed,
         report.annotations.len(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(stamp_secs: i64) -> Entry {
+        Entry {
+            stamp: Some(Stamp { len: 10, modified_secs: stamp_secs, modified_nanos: 0 }),
+            original: state::digest(b"original"),
+            output: state::digest(b"output"),
+            superseded: None,
+            name: "A".into(),
+            group: None,
+        }
+    }
+
+    fn listed(prior: Entry) -> Listed {
+        Listed {
+            relative: "A.class".into(),
+            file: PathBuf::from("A.class"),
+            name: prior.name.clone(),
+            group: None,
+            stamp: prior.stamp,
+            bytes: None,
+            pool: None,
+            digest: Some(prior.output),
+            prior: Some(prior),
+        }
+    }
+
+    #[test]
+    fn only_a_run_that_found_what_the_state_records_changes_nothing() {
+        let mut state = State { format: STATE_FORMAT, environment: "e".into(), ..State::default() };
+        state.classes.insert("A.class".into(), entry(1));
+        let class = listed(entry(1));
+        let same = Plan { up_to_date: vec![(&class, entry(1))], work: Vec::new() };
+        assert!(nothing_changed(&state, &same, "e"));
+        // Touched, same bytes: the new stamp must be saved, or every run reads the file again.
+        let touched = Plan { up_to_date: vec![(&class, entry(2))], work: Vec::new() };
+        assert!(!nothing_changed(&state, &touched, "e"));
+        assert!(!nothing_changed(&state, &same, "other settings"));
+        let gone = Plan { up_to_date: Vec::new(), work: Vec::new() };
+        assert!(!nothing_changed(&state, &gone, "e"));
+    }
 }

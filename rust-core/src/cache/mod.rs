@@ -95,13 +95,12 @@ impl Cache {
         (digest(&bytes) == *wanted).then_some(bytes)
     }
 
-    /// Stores an original (a no-op when it is already there).
+    /// Stores an original. The caller knows which ones the store holds (every
+    /// one the saved state names) and asks for the others only, so no look
+    /// comes first: the few already there (a killed run's, or a discarded
+    /// state's) are replaced by the same bytes.
     pub fn keep_original(&self, digest: &Digest, bytes: &[u8]) -> io::Result<()> {
-        let path = self.original_path(digest);
-        if path.is_file() {
-            return Ok(());
-        }
-        write_atomically_via(&self.dir, &path, bytes)
+        write_atomically_via(&self.dir, &self.original_path(digest), bytes)
     }
 
     /// Deletes the stored originals that `previous` referred to and the current
