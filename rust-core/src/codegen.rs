@@ -225,11 +225,14 @@ pub fn box_value(t: JavaType<'_>, pool: &mut impl ConstantSource, out: &mut impl
 }
 
 /// `new Object[] { args… }` from the parameters in their slots, starting at
-/// `first_slot`; a parameter whose index is in `redacted` is replaced by
-/// `redacted_marker` (a getstatic of the runtime's marker).
+/// `first_slot`; a parameter whose slot is the first of a pair in `kept_in`
+/// is read from the second (where its value was kept); a parameter whose index
+/// is in `redacted` is replaced by `redacted_marker` (a getstatic of the
+/// runtime's marker).
 pub fn argument_array(
     parameters: &[JavaType<'_>],
     first_slot: u16,
+    kept_in: &[(u16, u16)],
     redacted: &[usize],
     redacted_marker: Option<Insn>,
     pool: &mut impl ConstantSource,
@@ -245,7 +248,8 @@ pub fn argument_array(
         match (&redacted_marker, redacted.contains(&i)) {
             (Some(marker), true) => out.push(marker.clone()),
             _ => {
-                out.push(load(*t, slot));
+                let from = kept_in.iter().find(|(parameter, _)| *parameter == slot).map_or(slot, |&(_, copy)| copy);
+                out.push(load(*t, from));
                 box_value(*t, pool, out)?;
             }
         }

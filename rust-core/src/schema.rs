@@ -442,6 +442,7 @@ fn rewrite_info_method<'a>(
     codegen::argument_array(
         &signature.parameters,
         1,
+        &[],
         &info.redacted_parameters,
         Some(Insn::Pool { opcode: op::GETSTATIC, index: redacted }),
         pool,

@@ -203,14 +203,51 @@ pub fn chaining_calls(
     Ok(found)
 }
 
-/// Whether `after` (the locals after the chaining call) holds no more than
-/// the `declared` parameters: each slot of the same size, nothing where no
-/// parameter is. A parameter assigned before the call holds a value of its
-/// declared type (javac checks it), so the declared types stay true.
+/// Whether `after` (the locals after the chaining call) holds the `declared`
+/// parameters and no more: each parameter still a value of its kind, nothing
+/// where no parameter is. A parameter assigned before the call holds a value
+/// of its declared type (javac checks it), so the declared types stay true.
+/// One the code no longer holds (a shrinker's frames declare a parameter
+/// that is not read again `top`) cannot be read after the call.
 fn keeps_parameters(declared: &[VType], after: &[VType]) -> bool {
-    let same_slots =
-        declared.iter().zip(after).all(|(d, a)| d.slots() == a.slots() && (*d != VType::Top || *a == VType::Top));
-    same_slots && after.iter().skip(declared.len()).all(|t| *t == VType::Top)
+    let same = declared.len() <= after.len()
+        && declared.iter().zip(after).all(|(&d, &a)| if d == VType::Top { a == VType::Top } else { holds(d, a) });
+    same && after.iter().skip(declared.len()).all(|t| *t == VType::Top)
+}
+
+/// Whether a local of type `now` still holds a value that a parameter
+/// declared `declared` can be read as (the same primitive type, or a reference).
+pub(crate) fn holds(declared: VType, now: VType) -> bool {
+    let is_reference = |t: VType| matches!(t, VType::Object(_) | VType::Null);
+    match declared {
+        VType::Object(_) => is_reference(now),
+        VType::Top => false,
+        primitive => now == primitive,
+    }
+}
+
+impl Chaining {
+    /// The parameters (by local slot) that the locals after some chaining
+    /// call no longer hold: their values are to be kept from the method's
+    /// start to be read after it. `declared` is the method's first frame.
+    pub fn parameters_lost(&self, declared: &Frame) -> Vec<u16> {
+        let declared = stack_map::to_slots(&declared.locals);
+        let mut lost = Vec::new();
+        for call in &self.calls {
+            let after = stack_map::to_slots(&call.frame.locals);
+            for (slot, &d) in declared.iter().enumerate() {
+                let gone = !matches!(d, VType::Top | VType::UninitializedThis)
+                    && !after.get(slot).is_some_and(|&a| holds(d, a));
+                if let (true, Ok(slot)) = (gone, u16::try_from(slot)) {
+                    if !lost.contains(&slot) {
+                        lost.push(slot);
+                    }
+                }
+            }
+        }
+        lost.sort_unstable();
+        lost
+    }
 }
 
 fn take_pending(pending: &mut Vec<(usize, State)>, at: usize) -> Option<State> {
@@ -380,6 +417,40 @@ mod tests {
         let assign = Insn::Local { opcode: op::ISTORE, index: 1, wide: false };
         let code = [Insn::Simple(op::ICONST_1), assign, Insn::Simple(op::ALOAD_0), super_call("()V", &mut pool)];
         assert_eq!(chaining(&code, &mut pool).start(), Ok(Start::One(4)));
+    }
+
+    #[test]
+    fn a_parameter_the_frames_drop_before_the_call_is_lost_after_it() {
+        let mut pool = pool();
+        let (otherwise, join) = (Label(0), Label(1));
+        // super(i != 0 ? 1 : 0), the frame where the arms join declaring
+        // the parameter `top` (a shrinker's frames keep only what is read again)
+        let code = [
+            Insn::Simple(op::ALOAD_0),
+            load_int(),
+            Insn::Branch { opcode: op::IFEQ, target: otherwise },
+            Insn::Simple(op::ICONST_1),
+            Insn::Branch { opcode: op::GOTO, target: join },
+            Insn::Label(otherwise),
+            Insn::Simple(op::ICONST_0),
+            Insn::Label(join),
+            super_call("(Z)V", &mut pool),
+            Insn::Simple(op::RETURN),
+        ];
+        let this = pool.class("p/Me").expect("class");
+        let model = CodeModel::empty(this, 0, "<init>", "(I)V", false, &mut pool).expect("model");
+        let dropped = Frame {
+            locals: vec![VType::UninitializedThis, VType::Top],
+            stack: vec![VType::UninitializedThis, VType::Integer],
+        };
+        let frames = [(join, dropped)];
+        let found = chaining_calls(&code, &[], &[], &frames, &model.initial_frame, this, &mut pool).expect("followed");
+        assert_eq!(found.start(), Ok(Start::Each));
+        assert_eq!(found.parameters_lost(&model.initial_frame), [1]);
+        // Without that frame the parameter is still there after the call.
+        let kept = chaining(&code, &mut pool);
+        assert_eq!(kept.start(), Ok(Start::One(9)));
+        assert!(kept.parameters_lost(&model.initial_frame).is_empty());
     }
 
     #[test]

@@ -283,6 +283,9 @@ struct Plan<'d> {
     locals: Locals<'d>,
     types: Types,
     labels: Labels,
+    /// Parameters (slot, slot of the copy) that a constructor's code no longer
+    /// holds after its chaining call, copied first thing for the prologue.
+    kept_parameters: Vec<(u16, u16)>,
 }
 
 impl Plan<'_> {
@@ -341,7 +344,7 @@ fn plan_for<'d>(
         ret: code.new_label(),
         handler: code.new_label(),
     };
-    Ok(Plan { signature, is_static, id, locals, types, labels })
+    Ok(Plan { signature, is_static, id, locals, types, labels, kept_parameters: Vec::new() })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -750,6 +753,8 @@ fn instrument_chained<'a>(
 ) -> Result<()> {
     let first = chaining.calls.first().map_or(0, |c| c.after);
     let crowded = exit_stack::crowded_returns(code, first, pool)?;
+    let kept = keep_lost_parameters(chaining, code)?;
+    let plan = &Plan { kept_parameters: kept.slots, ..plan.clone() };
     let live = plan.live_locals();
     // Frames where `this` is initialized learn the live locals; the others
     // are reached before any prologue ran.
@@ -841,7 +846,43 @@ fn instrument_chained<'a>(
     for (start, end) in ranges {
         code.handlers.push(Handler { start, end, handler: plan.labels.handler, catch_type: 0 });
     }
+    code.insert(0, kept.copying);
     Ok(())
+}
+
+/// Copies of the parameters a constructor no longer holds after its chaining
+/// call (a shrinker's frames declare a parameter that is not read again
+/// `top`; a slot may be reused before the call), for the prologue to read.
+struct KeptParameters {
+    /// The loads and stores that make the copies, to go first in the method.
+    copying: Vec<Insn>,
+    /// (parameter slot, copy slot) pairs.
+    slots: Vec<(u16, u16)>,
+}
+
+/// Locals of their own for the parameters some chaining call leaves behind,
+/// set in every frame: the copies are made before any instruction of the method.
+fn keep_lost_parameters(chaining: &Chaining, code: &mut CodeModel<'_>) -> Result<KeptParameters> {
+    let lost = chaining.parameters_lost(&code.initial_frame);
+    let declared = code.initial_frame.local_slots();
+    let mut kept =
+        KeptParameters { copying: Vec::with_capacity(2 * lost.len()), slots: Vec::with_capacity(lost.len()) };
+    for slot in lost {
+        let Some(&t) = declared.get(usize::from(slot)) else { continue };
+        let copy = code.new_local(t.slots() as u16)?;
+        let (load, store) = match t {
+            VType::Integer => (op::ILOAD, op::ISTORE),
+            VType::Float => (op::FLOAD, op::FSTORE),
+            VType::Long => (op::LLOAD, op::LSTORE),
+            VType::Double => (op::DLOAD, op::DSTORE),
+            _ => (op::ALOAD, op::ASTORE),
+        };
+        kept.copying.push(Insn::Local { opcode: load, index: slot, wide: false });
+        kept.copying.push(Insn::Local { opcode: store, index: copy, wide: false });
+        code.add_local_to_all_frames(copy, t);
+        kept.slots.push((slot, copy));
+    }
+    Ok(kept)
 }
 
 fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals: &[(u16, VType)]) {
@@ -911,6 +952,7 @@ fn prologue(
     codegen::argument_array(
         &signature.parameters,
         first_slot,
+        &plan.kept_parameters,
         &method.redacted_parameters,
         Some(Insn::Pool { opcode: op::GETSTATIC, index: redacted }),
         pool,
