@@ -7,12 +7,14 @@
 //! the exit block is reached with two stack depths. Found here without a
 //! class hierarchy: a depth pass finds the returns with more on the stack
 //! than their result (javac's never have: one pass, nothing more), and only
-//! for those are the types below followed from the nearest stack map frame.
+//! for those are the types below followed from the nearest stack map frame,
+//! or, in code without frames (before version 50), along the control flow
+//! from the method's start.
 //! `athrow` needs nothing: an edit keeps it a throw, which discards the
 //! stack as a return does.
 #![forbid(unsafe_code)]
 
-use super::code_model::{CodeModel, Insn};
+use super::code_model::{CodeModel, Insn, Label};
 use super::error::{ClassFileError, Result};
 use super::frame_infer;
 use super::opcodes as op;
@@ -71,31 +73,57 @@ pub fn crowded_returns(model: &CodeModel<'_>, from: usize, pool: &mut PoolBuilde
             continue;
         };
         let result = op::returned_slots(opcode);
-        match depths.get(index).copied().flatten() {
-            Some(depth) if depth > result => {}
+        let depth = match depths.get(index).copied().flatten() {
+            Some(depth) if depth > result => depth,
             _ => continue,
-        }
+        };
         let frame_of = |label| model.frame_at(label).cloned();
         let scratch = scratch.get_or_insert_with(|| pool.clone());
-        let frame = frame_infer::frame_before(
-            elements,
-            model.code,
-            index,
-            &frame_of,
-            &model.initial_frame,
-            model.this_class,
-            scratch,
-        )
-        .map_err(|e| {
+        let label_at = |l: Label| label_index.get(l.0 as usize).copied().flatten();
+        let cannot = |e: ClassFileError| {
             ClassFileError::malformed(
                 0,
                 format!("cannot find the types of the values a return leaves below its result: {}", e.kind),
             )
-        })?;
-        let mut below: Vec<usize> = frame.stack.iter().map(VType::slots).collect();
-        if result > 0 {
-            below.pop();
-        }
+        };
+        // Code without frames (before version 50) may reach the return only
+        // by a jump: the types are then followed along the control flow.
+        let frame = if model.frames_required {
+            let frame = frame_infer::frame_before(
+                elements,
+                model.code,
+                index,
+                &frame_of,
+                &model.initial_frame,
+                model.this_class,
+                scratch,
+            );
+            Some(frame.map_err(cannot)?)
+        } else {
+            frame_infer::frame_by_flow(
+                elements,
+                model.code,
+                index,
+                &label_at,
+                &model.handlers,
+                &model.initial_frame,
+                model.this_class,
+                scratch,
+            )
+            .map_err(cannot)?
+        };
+        let below = match frame {
+            Some(frame) => {
+                let mut below: Vec<usize> = frame.stack.iter().map(VType::slots).collect();
+                if result > 0 {
+                    below.pop();
+                }
+                below
+            }
+            // Dead code, never verified nor run: what the depth pass counted
+            // below the result, drained a slot at a time.
+            None => vec![1; usize::try_from(depth - result).unwrap_or(0)],
+        };
         crowded.push(Crowded { index, below });
     }
     Ok(crowded)
@@ -104,7 +132,7 @@ pub fn crowded_returns(model: &CodeModel<'_>, from: usize, pool: &mut PoolBuilde
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classfile::code_model::Label;
+    use crate::classfile::code_model::{Handler, Label};
     use crate::classfile::constant_pool::ConstantPool;
     use crate::classfile::reader::Reader;
     use crate::classfile::stack_map::Frame;
@@ -153,5 +181,56 @@ mod tests {
         assert_eq!(drain, [op::POP, op::POP2, op::POP].map(Insn::Simple));
         // Only returns from `from` on count.
         assert_eq!(crowded_returns(&code, 8, &mut pool).expect("depths"), vec![]);
+    }
+
+    #[test]
+    fn in_code_without_frames_a_return_reached_only_by_a_jump_is_followed_there() {
+        let mut pool = pool();
+        let jumped = Label(0);
+        let elements = vec![
+            Insn::Simple(op::ICONST_1),
+            Insn::Local { opcode: op::ILOAD, index: 0, wide: false },
+            Insn::Branch { opcode: op::IFEQ, target: jumped },
+            Insn::Simple(op::LCONST_1),
+            Insn::Simple(op::LRETURN),
+            // Reached only by the jump, with the int below; a long joins it.
+            Insn::Label(jumped),
+            Insn::Simple(op::LCONST_1),
+            Insn::Simple(op::LCONST_0),
+            Insn::Simple(op::LRETURN),
+        ];
+        let mut code = model(elements, vec![], &mut pool);
+        code.frames_required = false; // a class file before version 50
+        let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
+        assert_eq!(crowded, vec![Crowded { index: 4, below: vec![1] }, Crowded { index: 8, below: vec![1, 2] }]);
+    }
+
+    #[test]
+    fn in_code_without_frames_a_dead_crowded_return_is_drained_by_its_depth() {
+        let mut pool = pool();
+        // A handler whose range holds only dead code (a `goto` after a
+        // return, as ASM leaves it in a class without frames) is never
+        // reached, nor is the return after it; the depth pass still counts
+        // the handler's stack.
+        let (start, end, handler, after) = (Label(0), Label(1), Label(2), Label(3));
+        let elements = vec![
+            Insn::Simple(op::LCONST_0),
+            Insn::Simple(op::LRETURN),
+            Insn::Label(start),
+            Insn::Branch { opcode: op::GOTO, target: after },
+            Insn::Label(end),
+            Insn::Label(handler),
+            // The caught exception stays below the result.
+            Insn::Simple(op::LCONST_1),
+            Insn::Simple(op::LRETURN),
+            Insn::Label(after),
+            Insn::Simple(op::LCONST_1),
+            Insn::Simple(op::LRETURN),
+        ];
+        let mut code = model(elements, vec![], &mut pool);
+        code.frames_required = false;
+        code.handlers = vec![Handler { start, end, handler, catch_type: 0 }];
+        let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
+        assert_eq!(crowded, vec![Crowded { index: 7, below: vec![1] }]);
     }
 }

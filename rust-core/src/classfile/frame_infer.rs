@@ -1,4 +1,5 @@
-//! Types at a point of straight-line code, from the nearest frame before it.
+//! Types at a point of straight-line code, from the nearest frame before it;
+//! and, in code without frames, at a point reached by jumps ([`frame_by_flow`]).
 //!
 //! Needed when the assembler widens a conditional branch into an inverted
 //! branch over `goto_w`: the instruction after the `goto_w` becomes a branch
@@ -7,7 +8,7 @@
 //! merging, hence no class hierarchy.
 #![forbid(unsafe_code)]
 
-use super::code_model::{run_instructions, Insn, Label};
+use super::code_model::{run_instructions, Handler, Insn, Label};
 use super::constant_pool::Constant;
 use super::descriptor::{self, FieldType};
 use super::error::{ClassFileError, Result};
@@ -65,6 +66,105 @@ pub(crate) fn frame_before(
     Ok(Frame { locals: stack_map::from_slots(&state.locals), stack: stack_map::from_slots(&state.stack) })
 }
 
+/// The frame just before element `index` of code without stack map frames
+/// (class files before version 50), reached by jumps as well as by falling
+/// through: the control flow is followed from the first element, each
+/// element taking the types of the first path that reaches it. No merging,
+/// hence no class hierarchy: code that verifies has operand stacks of the
+/// same shape on every path into a point, so the first path's stack has the
+/// right sizes, and it reads no local a path leaves unset. (Types where paths
+/// meet may be narrower than a verifier's merge; only the stack's shape is
+/// relied on.) A `jsr` is taken to come back with the stack it found.
+/// `label_index` gives the element index of each label, `handlers` the
+/// model's exception handlers. `None` if no path reaches the element (dead
+/// code, which a verifier without frames does not look at).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn frame_by_flow(
+    elements: &[Insn],
+    code: &[u8],
+    index: usize,
+    label_index: &dyn Fn(Label) -> Option<usize>,
+    handlers: &[Handler],
+    initial: &Frame,
+    this_class: u16,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Option<Frame>> {
+    let cannot =
+        |why: &str| ClassFileError::malformed(0, format!("cannot follow the types to instruction {index}: {why}"));
+    let mut reached = vec![false; elements.len()];
+    let start = State { locals: stack_map::to_slots(&initial.locals), stack: Vec::new() };
+    let mut pending: Vec<(usize, State)> = vec![(0, start)];
+    // A `new` without a label still needs an identity of its own while simulating.
+    let mut unlabelled = Identities(u32::MAX);
+    while let Some((from, mut state)) = pending.pop() {
+        let mut last_label = None;
+        for i in from..elements.len() {
+            if std::mem::replace(&mut reached[i], true) {
+                break;
+            }
+            let insn = &elements[i];
+            if i == index {
+                let locals = stack_map::from_slots(&state.locals);
+                return Ok(Some(Frame { locals, stack: stack_map::from_slots(&state.stack) }));
+            }
+            for h in handlers {
+                let (Some(first), Some(end), Some(at)) =
+                    (label_index(h.start), label_index(h.end), label_index(h.handler))
+                else {
+                    return Err(cannot("an exception handler's label is not bound"));
+                };
+                if (first..end).contains(&i) && !reached[at] {
+                    let caught = match h.catch_type {
+                        0 => pool.class("java/lang/Throwable")?,
+                        class => class,
+                    };
+                    pending.push((at, State { locals: state.locals.clone(), stack: vec![VType::Object(caught)] }));
+                }
+            }
+            let opcode = insn.opcode().unwrap_or(op::NOP);
+            match insn {
+                Insn::Label(label) => {
+                    last_label = Some(*label);
+                    continue;
+                }
+                Insn::Raw { start, end } => {
+                    for insn in run_instructions(code, *start, *end) {
+                        let identity = last_label.take().unwrap_or_else(|| unlabelled.next());
+                        state
+                            .execute(&insn, Some(identity), this_class, pool)
+                            .map_err(|e| cannot(&e.kind.to_string()))?;
+                    }
+                    continue;
+                }
+                _ if matches!(opcode, op::JSR | op::JSR_W | op::RET) => {}
+                _ => {
+                    let identity = last_label.take().or_else(|| Some(unlabelled.next()));
+                    state.execute(insn, identity, this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?;
+                }
+            }
+            let mut unbound = false;
+            insn.for_each_target(|target| match label_index(target) {
+                Some(at) if !reached[at] => {
+                    let mut there = state.clone();
+                    if matches!(opcode, op::JSR | op::JSR_W) {
+                        there.stack.push(VType::Top); // the return address
+                    }
+                    pending.push((at, there));
+                }
+                Some(_) => {}
+                None => unbound = true,
+            });
+            if unbound {
+                return Err(cannot("a jump to a label that is not bound"));
+            }
+            if op::ends_block(opcode) {
+                break;
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// Types in slot form: a Long/Double is followed by a `Top` for its second slot.
 #[derive(Debug, Clone)]
 pub(crate) struct State {
@@ -116,7 +216,9 @@ impl State {
         match insn {
             Insn::Label(_) => {}
             // The assembler infers frames only in a model without runs.
-            Insn::Raw { .. } => return Err(ClassFileError::malformed(0, "a run of instructions to infer types through")),
+            Insn::Raw { .. } => {
+                return Err(ClassFileError::malformed(0, "a run of instructions to infer types through"))
+            }
             Insn::Local { opcode, index, .. } => self.local_access(*opcode, *index)?,
             Insn::Simple(o) if op::implicit_local(*o).is_some() => {
                 let index = op::implicit_local(*o).unwrap_or(0);

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,8 +91,15 @@ class GeneratedMethodsIT {
             assertEquals("", failures.report(), "tf-enhance refused the run (exit " + run.exitCode + "):\n"
                     + firstLines(run.output, 20));
         }
+        // No generated method may be skipped: each one verifies, so TF must enhance it.
+        for (ClassGenerator.Generated g : generated) {
+            for (String line : run.output.split("\n")) {
+                if (line.contains(g.name + ".") && line.contains(": not enhanced, left as it was: ")) {
+                    failures.add(g, "tf-enhance skipped a method: " + line);
+                }
+            }
+        }
 
-        Map<String, String> skipped = skippedMethods(run.output);
         MethodMonitorRegistry.register(Filtered.class, RecordingMonitor::new);
         BytesLoader enhancedLoader = new BytesLoader(enhanced);
         long methods = 0;
@@ -104,13 +110,10 @@ class GeneratedMethodsIT {
                 failures.add(g, "the ENHANCED class does not verify: " + problem);
                 continue;
             }
-            methods += compareBehaviour(g, originals.loadClass(g.name), enhancedLoader.loadClass(g.name), skipped, failures);
+            methods += compareBehaviour(g, originals.loadClass(g.name), enhancedLoader.loadClass(g.name), failures);
         }
         System.out.println("GeneratedMethodsIT: " + classes + " classes from seed " + firstSeed + ", " + methods
-                + " methods and constructors run original and enhanced; " + skipped.values().stream()
-                        .filter(reason -> reason.contains(KNOWN_LIMIT_BEFORE_JAVA_6)).count()
-                + " left as they were by TF's known limit on class files before Java 6; "
-                + run.output.substring(run.output.lastIndexOf("TF: ") < 0 ? 0 : run.output.lastIndexOf("TF: ")).trim());
+                + " methods and constructors run original and enhanced; " + run.output.trim());
         assertEquals("", failures.report(), "generated methods that TF broke");
     }
 
@@ -131,46 +134,9 @@ class GeneratedMethodsIT {
         }
     }
 
-    /**
-     * The one kind of skip this test accepts: TF's known limit (README, "What TF skips") on
-     * class files older than Java 6, which carry no stack map frames — a return that leaves
-     * values below its result, reached through code TF cannot type without frames. The
-     * method must then be left exactly as it was (it still runs as the original) and the
-     * warning must say why; any other skip fails the test.
-     */
-    private static final String KNOWN_LIMIT_BEFORE_JAVA_6 =
-            "cannot find the types of the values a return leaves below its result";
-    private static final int JAVA_6 = 50;
-
-    /** How many of the constructors {@code descriptors} TF left as they were by its known limit. */
-    private static int knownLimitSkips(ClassGenerator.Generated g, Map<String, String> skipped, String... descriptors) {
-        int count = 0;
-        for (String descriptor : descriptors) {
-            String skip = skipped.get(g.name + ".<init>" + descriptor);
-            if (skip != null && g.version < JAVA_6 && skip.contains(KNOWN_LIMIT_BEFORE_JAVA_6)) {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /** The methods tf-enhance reported as left as they were, by {@code class.nameDescriptor}, with the reason. */
-    private static Map<String, String> skippedMethods(String output) {
-        Map<String, String> skipped = new HashMap<>();
-        String marker = ": not enhanced, left as it was: ";
-        for (String line : output.split("\n")) {
-            int at = line.indexOf(marker);
-            int start = line.indexOf("TF: ");
-            if (at > 0 && start >= 0 && start < at) {
-                skipped.put(line.substring(start + "TF: ".length(), at), line.substring(at + marker.length()));
-            }
-        }
-        return skipped;
-    }
-
     /** Runs every static method and both constructors, original and enhanced; returns how many. */
-    private static int compareBehaviour(ClassGenerator.Generated g, Class<?> original, Class<?> enhanced,
-            Map<String, String> skipped, Failures failures) throws Exception {
+    private static int compareBehaviour(ClassGenerator.Generated g, Class<?> original, Class<?> enhanced, Failures failures)
+            throws Exception {
         int count = 0;
         for (String[] m : g.staticMethods) {
             Method before = find(original, m[0]);
@@ -181,12 +147,8 @@ class GeneratedMethodsIT {
                 String actual = outcome(enhanced, () -> after.invoke(null, args));
                 List<String> events = RecordingMonitor.drain();
                 String where = m[0] + m[1] + " with " + java.util.Arrays.toString(args);
-                String skip = skipped.get(g.name + "." + m[0] + m[1]);
                 if (!expected.equals(actual)) {
                     failures.add(g, where + ": original " + expected + ", enhanced " + actual);
-                } else if (events.isEmpty() && skip != null && g.version < JAVA_6
-                        && skip.contains(KNOWN_LIMIT_BEFORE_JAVA_6)) {
-                    // The documented skip: the same behaviour (compared above), no events.
                 } else if (events.size() != 2 || !events.get(0).startsWith("enter ")
                         || !events.get(1).equals("exit " + events.get(0).substring("enter ".length()))) {
                     failures.add(g, where + ": the monitor saw " + events + ", not one enter and its exit");
@@ -209,8 +171,7 @@ class GeneratedMethodsIT {
                 failures.add(g, where + ": original " + expected + ", enhanced " + actual);
             } else if (!nested(events) || events.isEmpty()) {
                 failures.add(g, where + ": the monitor saw " + events + ", not nested enter/exit pairs");
-            } else if (expected.startsWith("returned") && events.size() != 6 - 2 * knownLimitSkips(g, skipped,
-                    ClassGenerator.MAIN_CONSTRUCTOR, ClassGenerator.CHAINING_CONSTRUCTOR)) {
+            } else if (expected.startsWith("returned") && events.size() != 6) {
                 // Both constructors and probe() ran to the end: each must have been monitored
                 // (a method TF skipped would be missing here).
                 failures.add(g, where + ": the monitor saw " + events + ", not both constructors and probe()");
