@@ -56,7 +56,7 @@ record_profile() {
 
 # A profile is recorded again when a source is newer than it: a stale one
 # still builds, but optimizes code it no longer describes.
-sources=(rust-core/src rust-core/Cargo.toml Cargo.toml Cargo.lock)
+sources=(classfile/src classfile/Cargo.toml rust-core/src rust-core/Cargo.toml Cargo.toml Cargo.lock)
 if [ ! -f "$profile" ] || [ -n "$(find "${sources[@]}" -newer "$profile" -print -quit)" ]; then
   # A failed training costs speed, not correctness: said loudly, then built without.
   record_profile || without_profile "recording the profile failed (see above)"

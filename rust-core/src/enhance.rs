@@ -4,7 +4,7 @@
 
 use crate::classfile::check;
 pub use crate::classfile::check::PreWriteCheck;
-use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
+use crate::classfile::{ClassEditor, ClassFile, ClassFileError, PoolBuilder};
 use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
 use crate::request::Diagnostic;
@@ -311,7 +311,7 @@ fn write_class(
         return Ok(bytes);
     }
     let written = ClassFile::parse_extending(&bytes, parsed).map_err(unreadable)?;
-    let offences = check::check_changed_methods(parsed, &written, &copied, settings.pre_write_check);
+    let offences = check::check_changed_methods::<PoolBuilder>(parsed, &written, &copied, settings.pre_write_check);
     if !offences.is_empty() {
         let failures = offences
             .into_iter()

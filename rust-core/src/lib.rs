@@ -11,7 +11,9 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod cache;
-pub mod classfile;
+/// The class-file engine, a crate of its own (`classfile/`); re-exported so
+/// that tf-core's users keep one dependency.
+pub use tf_classfile as classfile;
 pub mod classpath;
 pub mod cli;
 pub mod codegen;

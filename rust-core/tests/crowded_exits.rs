@@ -7,7 +7,7 @@ mod support;
 
 use std::path::Path;
 use support::{javac_against, run_verified, tf_runtime_classes};
-use tf_core::classfile::code_model::Insn;
+use tf_core::classfile::Insn;
 use tf_core::classfile::{opcodes as op, splice, ClassEditor, ClassFile, Frame, VType};
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;

@@ -1,0 +1,274 @@
+//! The pre-write check: what a verifier can establish about one method's
+//! finished code without loading any other class. Every instruction is
+//! decoded; the operand stack depth and the category of every local and
+//! stack slot (int, float, long/double pairs, reference, uninitialized,
+//! uninitializedThis, top) are followed through the code and compared with
+//! the stack map frame at every jump target and exception handler, against
+//! max_stack and max_locals, and an object is never used before its
+//! constructor ran (`uninitializedThis` does not escape before the chaining
+//! call). Whether one class is a subclass of another is never asked: that is
+//! the part of verification a class hierarchy is needed for.
+//!
+//! Class files of version 50 and later are checked in one pass in code order,
+//! each frame taking over at its offset (the frames say everything a jump
+//! target needs); older ones, without frames, by data flow to a fixed point.
+//! Code with `jsr`/`ret` (before version 50 only) is checked for its
+//! instructions and jump targets, not for types.
+//!
+//! Cost: following every instruction of every changed method costs about as
+//! much as enhancing it (bench/enhance/README.md). So a method whose generated
+//! code was copied from a template gets the full check only while no copy of
+//! that template passed it; after that, the targeted check of [`scope`]. The
+//! rest of the cost is the full check of the other methods: each template's
+//! first copy, `<clinit>`s spliced with their registration (no template), and
+//! everything the general path assembles. Taking those down too means
+//! following only the generated code and the re-encoded sites of a spliced
+//! method, from the frame before each.
+#![forbid(unsafe_code)]
+
+mod flow;
+mod frames;
+mod scope;
+mod state;
+
+pub use scope::{fully_checked_methods, targeted_methods, GeneratedCode, PreWriteCheck};
+
+use crate::read::class_file::{ClassFile, Member};
+use crate::read::code_attribute::CodeAttribute;
+use crate::code::code_model::{decode_at, Insn};
+use crate::read::descriptor;
+use crate::read::opcodes as op;
+use crate::code::pool::CodePool;
+use crate::read::constant_pool::ConstantPool;
+use crate::code::stack_map::{to_slots, VType};
+use state::{Constants, Method, State};
+
+/// Which rule a method's code breaks; [`Rule::id`] names it in diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// An instruction that does not decode, or a jump outside the code.
+    Code,
+    /// Operand stack depths that disagree (or an underflow).
+    StackDepth,
+    MaxStack,
+    MaxLocals,
+    /// A local or stack slot whose type is not the one its stack map frame declares.
+    FrameTypes,
+    /// A jump target or handler, or code after an unconditional jump, without a frame.
+    MissingFrame,
+    /// A local read as a type it does not hold.
+    LocalType,
+    /// An operand of the wrong category.
+    OperandType,
+    /// An object used before its constructor ran, or a constructor that returns without calling one.
+    UninitializedThis,
+}
+
+impl Rule {
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::Code => "check-code",
+            Rule::StackDepth => "check-stack-depth",
+            Rule::MaxStack => "check-max-stack",
+            Rule::MaxLocals => "check-max-locals",
+            Rule::FrameTypes => "check-frame-types",
+            Rule::MissingFrame => "check-missing-frame",
+            Rule::LocalType => "check-local-type",
+            Rule::OperandType => "check-operand-type",
+            Rule::UninitializedThis => "check-uninitialized-this",
+        }
+    }
+}
+
+/// Why a method's code would not verify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offence {
+    pub rule: Rule,
+    /// The code offset of the instruction concerned.
+    pub offset: u32,
+    pub message: String,
+}
+
+impl std::fmt::Display for Offence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at code offset {}: {}", self.offset, self.message)
+    }
+}
+
+/// Checks the code of `member` of `class`; `pool` is a builder over
+/// `class`'s constant pool (shared by the methods of one class). A method
+/// without code passes.
+pub fn check_method<'p>(class: &ClassFile<'_>, member: &Member<'_>, pool: &mut impl CodePool<'p>) -> Result<(), Offence> {
+    check_method_with(class, member, pool, &mut Constants::default())
+}
+
+/// [`check_method`] with what the class's other methods read of its pool.
+fn check_method_with<'p>(
+    class: &ClassFile<'_>,
+    member: &Member<'_>,
+    pool: &mut impl CodePool<'p>,
+    constants: &mut Constants,
+) -> Result<(), Offence> {
+    let at_start = |e: crate::read::error::ClassFileError| state::code_error(0, e);
+    let Some(code) = class.code(member).map_err(at_start)? else { return Ok(()) };
+    let name = member.name().map_err(at_start)?;
+    let method_descriptor = member.descriptor().map_err(at_start)?;
+    let is_static = member.access_flags & 0x0008 != 0;
+    let constructor = name == "<init>";
+    // java/lang/Object's constructor has no superclass constructor to call.
+    let this_uninitialized = constructor && class.this_class().map_err(at_start)? != "java/lang/Object";
+    let initial = state::initial_frame(is_static, this_uninitialized, &method_descriptor).map_err(at_start)?;
+    let returns = match descriptor::split_method(&method_descriptor).map(|(_, r)| r) {
+        Some("V") => None,
+        Some(r) => Some(state::of_descriptor(r).map_err(at_start)?),
+        None => return Err(state::code_error(0, crate::read::error::ClassFileError::malformed(0, "bad method descriptor"))),
+    };
+    let method = Method {
+        max_stack: usize::from(code.max_stack),
+        max_locals: usize::from(code.max_locals),
+        returns,
+        constructor,
+    };
+    let start = State { locals: to_slots(&initial.locals), stack: Vec::new() };
+    if start.locals.len() > method.max_locals {
+        return Err(Offence {
+            rule: Rule::MaxLocals,
+            offset: 0,
+            message: format!("the parameters take {} local slots, max_locals is {}", start.locals.len(), method.max_locals),
+        });
+    }
+    if class.major_version() >= 50 {
+        frames::check(&code, &initial, start, &method, pool, constants)
+    } else {
+        flow::check(&code, start, &method, pool, constants)
+    }
+}
+
+/// Every instruction of `code` in order with its offset and the next one's.
+fn instructions<'c>(code: &'c CodeAttribute<'_>) -> impl Iterator<Item = Result<(u32, Insn, u32), Offence>> + 'c {
+    let mut at = 0u32;
+    let end = code.code.len() as u32;
+    std::iter::from_fn(move || {
+        if at >= end {
+            return None;
+        }
+        let here = at;
+        // Most instructions are one byte without operands: no decoding needed.
+        if let Some(&opcode) = code.code.get(here as usize).filter(|&&o| op::plain_length(o) == Some(1)) {
+            at += 1;
+            return Some(Ok((here, Insn::Simple(opcode), here + 1)));
+        }
+        Some(match decode_at(code.code, here) {
+            Ok((insn, next)) => {
+                at = next;
+                Ok((here, insn, next))
+            }
+            Err(e) => {
+                at = end;
+                Err(state::code_error(here, e))
+            }
+        })
+    })
+}
+
+/// Whether control goes on to the next instruction after `insn`.
+fn falls_through(insn: &Insn) -> bool {
+    !insn.opcode().is_some_and(op::ends_block)
+}
+
+/// Whether `state` may flow into a point whose frame is `frame` (slot form),
+/// reached from the instruction at `from`.
+fn agrees(state: &State, frame: &State, from: u32, target: u32) -> Result<(), Offence> {
+    if state.stack.len() != frame.stack.len() {
+        return Err(Offence {
+            rule: Rule::StackDepth,
+            offset: from,
+            message: format!(
+                "the operand stack holds {} slot(s) where the stack map frame at offset {target} declares {}",
+                state.stack.len(),
+                frame.stack.len()
+            ),
+        });
+    }
+    agrees_locals(state, frame, from, target)?;
+    for (i, (&value, &wanted)) in state.stack.iter().zip(&frame.stack).enumerate() {
+        if !state::assignable(value, wanted) {
+            return Err(Offence {
+                rule: Rule::FrameTypes,
+                offset: from,
+                message: format!(
+                    "stack slot {i} holds {} where the stack map frame at offset {target} declares {}",
+                    state::describe(value),
+                    state::describe(wanted)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result<(), Offence> {
+    for (i, &wanted) in frame.locals.iter().enumerate() {
+        let value = state.locals.get(i).copied().unwrap_or(VType::Top);
+        if !state::assignable(value, wanted) {
+            return Err(Offence {
+                rule: Rule::FrameTypes,
+                offset: from,
+                message: format!(
+                    "local {i} holds {} where the stack map frame at offset {target} declares {}",
+                    state::describe(value),
+                    state::describe(wanted)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks every method of `written` whose Code attribute is not the one of
+/// the method at the same index of `original` (or that `original` lacks):
+/// each failing method's index in `written` with its offence. `generated`
+/// lists the methods (by index, ascending) copied from a template; with
+/// [`PreWriteCheck::Targeted`] those get the targeted check once their
+/// template's code passed the full one (see [`scope`]). The full check reads
+/// `written`'s pool through a `P` made of it (the write layer's `PoolBuilder`).
+pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
+    original: &ClassFile<'_>,
+    written: &ClassFile<'w>,
+    generated: &[(usize, GeneratedCode)],
+    which: PreWriteCheck,
+) -> Vec<(usize, Offence)> {
+    // What the full check reads of the pool, made for the first method it follows.
+    let mut full: Option<(P, Constants)> = None;
+    let mut offences = Vec::new();
+    for (index, member) in written.methods().iter().enumerate() {
+        let Some(code) = member.attribute(crate::read::attribute::name::CODE) else { continue };
+        let before = original.methods().get(index).and_then(|m| m.attribute(crate::read::attribute::name::CODE));
+        if before.is_some_and(|b| b.data() == code.data()) {
+            continue;
+        }
+        let copied = match which {
+            PreWriteCheck::Targeted => generated.binary_search_by_key(&index, |(i, _)| *i).ok().map(|i| &generated[i].1),
+            PreWriteCheck::Full => None,
+        };
+        let verdict = match (copied, before) {
+            (Some(template), Some(before)) if template.passed() => scope::check_copied(template, before.data(), code.data()),
+            _ => {
+                let (pool, constants) = full.get_or_insert_with(|| {
+                    (P::from(written.constant_pool().clone()), Constants::default())
+                });
+                scope::count_full_check();
+                check_method_with(written, member, pool, constants)
+            }
+        };
+        match verdict {
+            Ok(()) => {
+                if let Some(template) = copied {
+                    template.record_pass();
+                }
+            }
+            Err(offence) => offences.push((index, offence)),
+        }
+    }
+    offences
+}

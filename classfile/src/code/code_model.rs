@@ -1,0 +1,953 @@
+//! The editable form of a method's code: a list of instructions in which
+//! branch targets, handler ranges, line numbers, local-variable ranges,
+//! type-annotation targets and stack map frames all refer to [`Label`]s, never
+//! to offsets. Inserting or replacing instructions needs no fixups; the
+//! assembler ([`crate::code::assembler`]) computes offsets, widens branches and
+//! re-encodes every table.
+#![forbid(unsafe_code)]
+
+use crate::read::annotations::skip_annotation;
+use crate::read::attribute::{name, Attribute};
+use crate::read::class_file::{ClassFile, Member};
+use crate::read::code_attribute::CodeAttribute;
+use crate::read::error::{ClassFileError, Result};
+use crate::code::chaining::{self, Chaining};
+use crate::read::opcodes::{self as op, Operands};
+use crate::code::pool::CodePool;
+use crate::read::reader::Reader;
+use crate::code::stack_map::{self, Frame, VType};
+
+/// A position in the code, bound where its [`Insn::Label`] sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub u32);
+
+impl Label {
+    pub fn id(&self) -> u32 {
+        self.0
+    }
+}
+
+/// One element of the code: an instruction, or a label binding.
+///
+/// Forms are kept as read (`ldc_w` for a small index, `wide iload 3`,
+/// `goto_w`), so that unedited code assembles to the same bytes; new code may
+/// use any form, the assembler picks the encoding the operands need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Insn {
+    Label(Label),
+    /// An instruction without operands (`iadd`, `aload_0`, `areturn`, …).
+    Simple(u8),
+    /// `bipush` or `sipush`.
+    Push {
+        opcode: u8,
+        value: i16,
+    },
+    /// `ldc`, `ldc_w` or `ldc2_w`; `ldc` is widened when the index needs it.
+    Ldc {
+        opcode: u8,
+        index: u16,
+    },
+    /// A load, store or `ret` with an explicit local index.
+    Local {
+        opcode: u8,
+        index: u16,
+        wide: bool,
+    },
+    Iinc {
+        index: u16,
+        delta: i16,
+        wide: bool,
+    },
+    /// An instruction with a two-byte pool index: field access, invocation
+    /// (but invokeinterface/invokedynamic), `new`, `anewarray`, `checkcast`, `instanceof`.
+    Pool {
+        opcode: u8,
+        index: u16,
+    },
+    InvokeInterface {
+        index: u16,
+        count: u8,
+    },
+    InvokeDynamic {
+        index: u16,
+    },
+    NewArray {
+        atype: u8,
+    },
+    MultiANewArray {
+        index: u16,
+        dimensions: u8,
+    },
+    /// Any jump; a short form is widened when its target is too far.
+    Branch {
+        opcode: u8,
+        target: Label,
+    },
+    TableSwitch {
+        default: Label,
+        low: i32,
+        targets: Vec<Label>,
+    },
+    LookupSwitch {
+        default: Label,
+        pairs: Vec<(i32, Label)>,
+    },
+    /// Original instructions at code offsets `start..end` of the code the
+    /// model was lifted from ([`Detail::Runs`]), written back as those bytes.
+    /// A run holds no label binding and none of the instructions an edit of
+    /// control flow looks for (see [`Detail::Runs`]); it is position-independent,
+    /// so it needs no relocation. [`CodeModel::expand_runs`] decodes runs
+    /// into single instructions.
+    Raw {
+        start: u32,
+        end: u32,
+    },
+}
+
+/// How finely [`CodeModel::lift_with`] decodes the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every instruction is an element of its own.
+    Instructions,
+    /// Only the instructions that instrumenting control flow edits or
+    /// follows are elements of their own: branches, switches, returns,
+    /// `athrow`, `ret`, and in a constructor every `invokespecial` (where the
+    /// body starts). Every other stretch between two labels is one
+    /// [`Insn::Raw`], copied as bytes by the assembler: most of a method's
+    /// code is never decoded into instructions, moved or re-encoded.
+    Runs,
+}
+
+impl Insn {
+    /// The opcode, `None` for a label or a run of original instructions.
+    pub fn opcode(&self) -> Option<u8> {
+        Some(match self {
+            Insn::Label(_) | Insn::Raw { .. } => return None,
+            Insn::Simple(o)
+            | Insn::Push { opcode: o, .. }
+            | Insn::Ldc { opcode: o, .. }
+            | Insn::Local { opcode: o, .. }
+            | Insn::Pool { opcode: o, .. }
+            | Insn::Branch { opcode: o, .. } => *o,
+            Insn::Iinc { .. } => op::IINC,
+            Insn::InvokeInterface { .. } => op::INVOKEINTERFACE,
+            Insn::InvokeDynamic { .. } => op::INVOKEDYNAMIC,
+            Insn::NewArray { .. } => op::NEWARRAY,
+            Insn::MultiANewArray { .. } => op::MULTIANEWARRAY,
+            Insn::TableSwitch { .. } => op::TABLESWITCH,
+            Insn::LookupSwitch { .. } => op::LOOKUPSWITCH,
+        })
+    }
+
+    pub fn is_return(&self) -> bool {
+        self.opcode().is_some_and(op::is_return)
+    }
+
+    /// Loads an int constant with the shortest instruction (constants
+    /// outside the short range need a pool entry: use `ldc`).
+    pub fn int_constant(value: i16) -> Insn {
+        match value {
+            -1..=5 => Insn::Simple((i32::from(op::ICONST_0) + i32::from(value)) as u8),
+            -128..=127 => Insn::Push { opcode: op::BIPUSH, value },
+            _ => Insn::Push { opcode: op::SIPUSH, value },
+        }
+    }
+
+    /// Labels this instruction may jump to.
+    pub fn targets(&self) -> Vec<Label> {
+        let mut out = Vec::new();
+        self.for_each_target(|l| out.push(l));
+        out
+    }
+
+    /// Calls `f` with each label this instruction may jump to.
+    pub fn for_each_target(&self, mut f: impl FnMut(Label)) {
+        match self {
+            Insn::Branch { target, .. } => f(*target),
+            Insn::TableSwitch { default, targets, .. } => {
+                f(*default);
+                targets.iter().for_each(|&t| f(t));
+            }
+            Insn::LookupSwitch { default, pairs } => {
+                f(*default);
+                pairs.iter().for_each(|&(_, t)| f(t));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An exception-table entry: `[start, end)` is covered, control goes to `handler`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handler {
+    pub start: Label,
+    pub end: Label,
+    pub handler: Label,
+    /// A Class constant, or 0 for any throwable.
+    pub catch_type: u16,
+}
+
+/// A LocalVariableTable or LocalVariableTypeTable entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalVariable {
+    pub start: Label,
+    pub end: Label,
+    pub name_index: u16,
+    /// Descriptor, or signature for the type table.
+    pub descriptor_index: u16,
+    pub index: u16,
+}
+
+/// Where a type annotation in code points (JVMS 4.7.20.1, targets 0x40–0x4B).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeTarget {
+    /// Local variable ranges: start, end, local index.
+    LocalVariable(Vec<(Label, Label, u16)>),
+    /// An index into the exception table.
+    Catch(u16),
+    /// `instanceof`, `new`, method references.
+    Offset(Label),
+    /// Casts and type arguments of calls.
+    TypeArgument(Label, u8),
+}
+
+/// A type annotation on code: its target, relocated, and the rest
+/// (type path and annotation) copied as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeAnnotation<'a> {
+    pub target_type: u8,
+    pub target: CodeTarget,
+    pub rest: &'a [u8],
+}
+
+/// An attribute of the Code attribute, in its original order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeAttributeModel<'a> {
+    /// Where the StackMapTable goes; its content is [`CodeModel::frames`].
+    StackMapTable {
+        name_index: u16,
+    },
+    LineNumbers {
+        name_index: u16,
+        entries: Vec<(Label, u16)>,
+    },
+    LocalVariables {
+        name_index: u16,
+        entries: Vec<LocalVariable>,
+    },
+    LocalVariableTypes {
+        name_index: u16,
+        entries: Vec<LocalVariable>,
+    },
+    TypeAnnotations {
+        name_index: u16,
+        entries: Vec<TypeAnnotation<'a>>,
+    },
+    /// Any other attribute, written back as read.
+    Other(Attribute<'a>),
+}
+
+/// A method's code, ready for editing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeModel<'a> {
+    pub max_stack: u16,
+    pub max_locals: u16,
+    pub elements: Vec<Insn>,
+    /// In priority order: the first matching entry catches.
+    pub handlers: Vec<Handler>,
+    pub attributes: Vec<CodeAttributeModel<'a>>,
+    /// Stack map frames, each at the label it describes; any order.
+    pub frames: Vec<(Label, Frame)>,
+    /// The frame implied by the method's descriptor, before the first instruction.
+    pub initial_frame: Frame,
+    /// Whether the class version needs a StackMapTable (50 and later).
+    pub frames_required: bool,
+    /// The class this code belongs to (a Class constant), for `this` in frames.
+    pub this_class: u16,
+    /// The id the next new label gets: labels are numbered densely from 0.
+    pub next_label: u32,
+    /// The code the model was lifted from, which [`Insn::Raw`] runs refer to
+    /// (empty for new code).
+    pub(crate) code: &'a [u8],
+}
+
+/// The buffers of a lift, reused by the next lift on the same thread.
+#[derive(Default)]
+struct LiftScratch {
+    by_offset: Vec<Option<Label>>,
+    starts: Vec<u32>,
+    requested: Vec<(u32, usize)>,
+}
+
+/// Labels by code offset while lifting.
+struct LabelMap {
+    /// At least one more entry than the code has bytes; only the first
+    /// `code_len + 1` count (the vector is reused from lift to lift).
+    by_offset: Vec<Option<Label>>,
+    code_len: usize,
+    /// Every (offset, file offset) that received a label, to check boundaries.
+    requested: Vec<(u32, usize)>,
+    next: u32,
+}
+
+impl LabelMap {
+    fn label(&mut self, offset: u32, at: usize) -> Result<Label> {
+        let slot = self.by_offset.get_mut(offset as usize).filter(|_| offset as usize <= self.code_len).ok_or_else(|| {
+            ClassFileError::malformed(at, format!("code offset {offset} lies past the end of the code"))
+        })?;
+        if let Some(label) = *slot {
+            return Ok(label);
+        }
+        let label = Label(self.next);
+        self.next += 1;
+        *slot = Some(label);
+        self.requested.push((offset, at));
+        Ok(label)
+    }
+
+    fn relative(&mut self, from: u32, delta: i64, at: usize) -> Result<Label> {
+        let target = i64::from(from) + delta;
+        let offset = u32::try_from(target)
+            .map_err(|_| ClassFileError::malformed(at, format!("branch to code offset {target}")))?;
+        self.label(offset, at)
+    }
+}
+
+impl<'a> CodeModel<'a> {
+    /// Lifts the code of `method` of `class`. `pool` receives the Class
+    /// constants of parameter types that the first frame needs.
+    pub fn lift(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut impl CodePool<'a>) -> Result<Option<Self>> {
+        Self::lift_with(class, method, pool, Detail::Instructions)
+    }
+
+    /// [`CodeModel::lift`] at the given level of detail.
+    pub fn lift_with(
+        class: &ClassFile<'a>,
+        method: &Member<'a>,
+        pool: &mut impl CodePool<'a>,
+        detail: Detail,
+    ) -> Result<Option<Self>> {
+        let Some(code) = class.code(method)? else { return Ok(None) };
+        let descriptor = method.descriptor()?;
+        let initial_frame = Frame::initial(
+            class.this_class_index(),
+            method.access_flags & ACC_STATIC != 0,
+            method.name_is("<init>"),
+            &descriptor,
+            pool,
+        )
+        .map_err(|e| ClassFileError::new(method.offset + 4, e.kind))?;
+        let runs = match detail {
+            Detail::Instructions => None,
+            Detail::Runs => Some(Runs { split_invokespecial: method.name_is("<init>") }),
+        };
+        Self::lift_code_with(&code, initial_frame, class.major_version() >= 50, class.this_class_index(), pool, runs)
+            .map(Some)
+    }
+
+    /// Lifts a Code attribute whose first frame is `initial_frame`.
+    pub fn lift_code(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &mut impl CodePool<'a>,
+    ) -> Result<Self> {
+        Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None)
+    }
+
+    fn lift_code_with(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &mut impl CodePool<'a>,
+        runs: Option<Runs>,
+    ) -> Result<Self> {
+        // Every method needs a label slot per code byte and the start of every
+        // instruction: kept per thread, reused (and reset only where written).
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<LiftScratch> = std::cell::RefCell::new(LiftScratch::default());
+        }
+        let LiftScratch { mut by_offset, mut starts, mut requested } =
+            SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        if by_offset.len() <= code.code.len() {
+            by_offset.resize(code.code.len() + 1, None);
+        }
+        starts.clear();
+        requested.clear();
+        let mut labels = LabelMap { by_offset, code_len: code.code.len(), requested, next: 0 };
+        let result =
+            Self::lift_labelled(code, initial_frame, frames_required, this_class, pool, runs, &mut labels, &mut starts);
+        for &(offset, _) in &labels.requested {
+            if let Some(slot) = labels.by_offset.get_mut(offset as usize) {
+                *slot = None;
+            }
+        }
+        let LabelMap { by_offset, requested, .. } = labels;
+        SCRATCH.with(|s| *s.borrow_mut() = LiftScratch { by_offset, starts, requested });
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lift_labelled(
+        code: &CodeAttribute<'a>,
+        initial_frame: Frame,
+        frames_required: bool,
+        this_class: u16,
+        pool: &mut impl CodePool<'a>,
+        runs: Option<Runs>,
+        labels: &mut LabelMap,
+        starts: &mut Vec<u32>,
+    ) -> Result<Self> {
+        let code_len = code.code.len() as u32;
+        let insns = decode_instructions(code, labels, runs, starts)?;
+
+        let mut handlers = Vec::with_capacity(code.exception_table.len());
+        for (i, h) in code.exception_table.iter().enumerate() {
+            let at = code.code_offset + code.code.len() + 2 + i * 8;
+            handlers.push(Handler {
+                start: labels.label(u32::from(h.start_pc), at)?,
+                end: labels.label(u32::from(h.end_pc), at)?,
+                handler: labels.label(u32::from(h.handler_pc), at)?,
+                catch_type: h.catch_type,
+            });
+        }
+
+        let mut frames = Vec::new();
+        let mut attributes = Vec::with_capacity(code.attributes.len());
+        for attribute in &code.attributes {
+            let mut r = attribute.reader();
+            let name_index = attribute.name_index;
+            let model = if attribute.is(name::STACK_MAP_TABLE) {
+                let budget = 64 * code.attribute.raw.len() + 65_536;
+                // Room for every local the method has and the few an edit adds,
+                // within reason: the room of all frames stays of the order of
+                // the entries the budget allows.
+                let room = (usize::from(code.max_locals) + 4).min(64);
+                let decoded =
+                    stack_map::decode(&mut r, &initial_frame, budget, room, pool, &mut |o, at| labels.label(o, at))?;
+                frames.extend(decoded);
+                CodeAttributeModel::StackMapTable { name_index }
+            } else if attribute.is(name::LINE_NUMBER_TABLE) {
+                let count = r.count(4)?;
+                let mut entries = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let at = r.offset();
+                    let pc = r.u16()?;
+                    entries.push((labels.label(u32::from(pc), at)?, r.u16()?));
+                }
+                CodeAttributeModel::LineNumbers { name_index, entries }
+            } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
+                let count = r.count(10)?;
+                let mut entries = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let at = r.offset();
+                    let start = r.u16()?;
+                    let length = r.u16()?;
+                    entries.push(LocalVariable {
+                        start: labels.label(u32::from(start), at)?,
+                        end: labels.label(u32::from(start) + u32::from(length), at)?,
+                        name_index: r.u16()?,
+                        descriptor_index: r.u16()?,
+                        index: r.u16()?,
+                    });
+                }
+                if attribute.is(name::LOCAL_VARIABLE_TABLE) {
+                    CodeAttributeModel::LocalVariables { name_index, entries }
+                } else {
+                    CodeAttributeModel::LocalVariableTypes { name_index, entries }
+                }
+            } else if attribute.is(name::RUNTIME_VISIBLE_TYPE_ANNOTATIONS)
+                || attribute.is(name::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS)
+            {
+                CodeAttributeModel::TypeAnnotations { name_index, entries: read_type_annotations(&mut r, labels)? }
+            } else {
+                attributes.push(CodeAttributeModel::Other(*attribute));
+                continue;
+            };
+            r.finish()?;
+            attributes.push(model);
+        }
+
+        // Every label must sit on an instruction boundary (or the end of the code).
+        for &(offset, at) in &labels.requested {
+            if offset != code_len && starts.binary_search(&offset).is_err() {
+                return Err(ClassFileError::malformed(at, format!("code offset {offset} is inside an instruction")));
+            }
+        }
+
+        let elements = match runs {
+            None => {
+                let mut elements = Vec::with_capacity(insns.len() + labels.requested.len());
+                for (offset, insn) in insns {
+                    if let Some(Some(label)) = labels.by_offset.get(offset as usize) {
+                        elements.push(Insn::Label(*label));
+                    }
+                    elements.push(insn);
+                }
+                elements
+            }
+            Some(_) => with_runs(starts, &insns, labels, code_len),
+        };
+        let mut elements = elements;
+        if let Some(Some(label)) = labels.by_offset.get(code_len as usize) {
+            elements.push(Insn::Label(*label));
+        }
+        Ok(CodeModel {
+            max_stack: code.max_stack,
+            max_locals: code.max_locals,
+            elements,
+            handlers,
+            attributes,
+            frames,
+            initial_frame,
+            frames_required,
+            this_class,
+            next_label: labels.next,
+            code: code.code,
+        })
+    }
+
+    /// Replaces every [`Insn::Raw`] run by its instructions, one element each.
+    pub fn expand_runs(&mut self) {
+        if self.elements.iter().any(|e| matches!(e, Insn::Raw { .. })) {
+            self.elements = expand_runs(std::mem::take(&mut self.elements), self.code);
+        }
+    }
+
+    /// A model to generate code into apart from any method: no code, no
+    /// frame at entry, `max_locals` locals in use, frames required.
+    pub fn scratch(max_locals: u16) -> Self {
+        CodeModel {
+            max_stack: 0,
+            max_locals,
+            elements: Vec::new(),
+            handlers: Vec::new(),
+            attributes: Vec::new(),
+            frames: Vec::new(),
+            initial_frame: Frame::default(),
+            frames_required: true,
+            this_class: 0,
+            next_label: 0,
+            code: &[],
+        }
+    }
+
+    /// Code for a new method (a `<clinit>`, a helper): no instructions yet.
+    /// `this_class` is the class's Class constant; `frames_required` is true
+    /// for class files of version 50 and later.
+    pub fn empty(
+        this_class: u16,
+        access_flags: u16,
+        name: &str,
+        descriptor: &str,
+        frames_required: bool,
+        pool: &mut impl CodePool<'a>,
+    ) -> Result<Self> {
+        let initial_frame =
+            Frame::initial(this_class, access_flags & ACC_STATIC != 0, name == "<init>", descriptor, pool)?;
+        Ok(CodeModel {
+            max_stack: 0,
+            max_locals: initial_frame.local_slot_count() as u16,
+            elements: Vec::new(),
+            handlers: Vec::new(),
+            attributes: Vec::new(),
+            frames: Vec::new(),
+            initial_frame,
+            frames_required,
+            this_class,
+            next_label: 0,
+            code: &[],
+        })
+    }
+
+    /// Makes room for new locals at `slot` (new parameters of a changed
+    /// descriptor): every local at or above `slot` moves up by the slots of
+    /// `types`, in instructions, frames and local-variable tables, and every
+    /// frame and the initial frame get `types` there.
+    pub fn insert_local_slots(&mut self, slot: u16, types: &[VType]) -> Result<()> {
+        // Runs hold local indexes too.
+        self.expand_runs();
+        let by: u16 = types.iter().map(|t| t.slots() as u16).sum();
+        let moved = |index: u16| -> Result<u16> {
+            if index < slot {
+                return Ok(index);
+            }
+            index.checked_add(by).ok_or_else(|| ClassFileError::limit(0, "a local index past 65,535"))
+        };
+        for insn in &mut self.elements {
+            match insn {
+                Insn::Local { index, .. } | Insn::Iinc { index, .. } => *index = moved(*index)?,
+                Insn::Simple(opcode) => {
+                    if let Some(index) = op::implicit_local(*opcode) {
+                        let generic = if *opcode < op::ISTORE_0 {
+                            op::ILOAD + (*opcode - op::ILOAD_0) / 4
+                        } else {
+                            op::ISTORE + (*opcode - op::ISTORE_0) / 4
+                        };
+                        let new_index = moved(index)?;
+                        if new_index != index {
+                            *insn = Insn::Local { opcode: generic, index: new_index, wide: false };
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for attribute in &mut self.attributes {
+            match attribute {
+                CodeAttributeModel::LocalVariables { entries, .. }
+                | CodeAttributeModel::LocalVariableTypes { entries, .. } => {
+                    for entry in entries {
+                        entry.index = moved(entry.index)?;
+                    }
+                }
+                CodeAttributeModel::TypeAnnotations { entries, .. } => {
+                    for entry in entries {
+                        if let CodeTarget::LocalVariable(ranges) = &mut entry.target {
+                            for range in ranges {
+                                range.2 = moved(range.2)?;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let insert = |frame: &mut Frame| {
+            let mut slots = frame.local_slots();
+            let at = usize::from(slot).min(slots.len());
+            if slots.len() < usize::from(slot) {
+                slots.resize(usize::from(slot), VType::Top);
+            }
+            let inserted = stack_map::to_slots(types);
+            slots.splice(at..at, inserted);
+            frame.set_local_slots(&slots);
+        };
+        for (_, frame) in &mut self.frames {
+            insert(frame);
+        }
+        insert(&mut self.initial_frame);
+        self.max_locals = self
+            .max_locals
+            .checked_add(by)
+            .ok_or_else(|| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+        Ok(())
+    }
+
+    /// In a constructor, its `super(...)` or `this(...)` calls, where `this`
+    /// becomes initialized, found by following the types along every path
+    /// (no class hierarchy needed, see [`chaining`]).
+    pub fn constructor_chaining(&self, pool: &mut impl CodePool<'a>) -> Result<Chaining> {
+        chaining::chaining_calls(
+            &self.elements,
+            self.code,
+            &self.handlers,
+            &self.frames,
+            &self.initial_frame,
+            self.this_class,
+            pool,
+        )
+    }
+
+    /// A label not yet bound anywhere.
+    pub fn new_label(&mut self) -> Label {
+        let label = Label(self.next_label);
+        self.next_label += 1;
+        label
+    }
+
+    /// Reserves `slots` new local slots (2 for long/double) and returns the first.
+    pub fn new_local(&mut self, slots: u16) -> Result<u16> {
+        let index = self.max_locals;
+        self.max_locals = index
+            .checked_add(slots)
+            .ok_or_else(|| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+        Ok(index)
+    }
+
+    /// Gives local `slot` the type `t` in every existing frame, so that a local
+    /// the instrumentation keeps stays typed at every branch target.
+    pub fn add_local_to_all_frames(&mut self, slot: u16, t: VType) {
+        for (_, frame) in &mut self.frames {
+            frame.set_local(usize::from(slot), t);
+        }
+    }
+
+    /// Inserts `insns` before element `index` (`elements.len()` appends).
+    pub fn insert(&mut self, index: usize, insns: impl IntoIterator<Item = Insn>) {
+        let index = index.min(self.elements.len());
+        let insns = insns.into_iter();
+        // Room for the insertion and for the tail a stage appends after it
+        // (a splice that runs out of room moves the rest of the code twice).
+        self.elements.reserve(insns.size_hint().0 + 64);
+        self.elements.splice(index..index, insns);
+    }
+
+    /// Indexes of every return instruction, in code order.
+    pub fn return_indexes(&self) -> Vec<usize> {
+        self.elements.iter().enumerate().filter(|(_, i)| i.is_return()).map(|(i, _)| i).collect()
+    }
+
+    /// Inserts a label binding before element `index` and returns the label.
+    pub fn bind_label(&mut self, index: usize) -> Label {
+        let label = self.new_label();
+        self.insert(index, [Insn::Label(label)]);
+        label
+    }
+
+    /// The frame registered at `label`, if any.
+    pub fn frame_at(&self, label: Label) -> Option<&Frame> {
+        self.frames.iter().find(|(l, _)| *l == label).map(|(_, f)| f)
+    }
+}
+
+pub const ACC_STATIC: u16 = 0x0008;
+
+/// Which instructions a lift by runs keeps as elements of their own.
+#[derive(Debug, Clone, Copy)]
+struct Runs {
+    /// In a constructor, `invokespecial` (the super(...)/this(...) call).
+    split_invokespecial: bool,
+}
+
+impl Runs {
+    fn keeps(&self, insn: &Insn) -> bool {
+        match insn {
+            Insn::Branch { .. } | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => true,
+            Insn::Simple(opcode) => op::ends_block(*opcode),
+            Insn::Local { opcode, .. } => *opcode == op::RET,
+            Insn::Pool { opcode, .. } => self.split_invokespecial && *opcode == op::INVOKESPECIAL,
+            _ => false,
+        }
+    }
+}
+
+/// Decodes the instructions of a Code attribute: appends where each starts
+/// to `starts`, and returns the instructions themselves (all of them, or
+/// with [`Runs`] only those kept).
+fn decode_instructions(
+    code: &CodeAttribute<'_>,
+    labels: &mut LabelMap,
+    runs: Option<Runs>,
+    starts: &mut Vec<u32>,
+) -> Result<Vec<(u32, Insn)>> {
+    let mut r = Reader::at_offset(code.code, code.code_offset);
+    let mut insns = Vec::with_capacity(if runs.is_some() { 16 } else { code.code.len() / 2 + 1 });
+    while !r.is_empty() {
+        let offset = r.position() as u32;
+        if let Some(runs) = runs {
+            // Most instructions only need their length here: a table read.
+            let opcode = code.code.get(offset as usize).copied().unwrap_or(0);
+            if let Some(length) = op::plain_length(opcode).filter(|&l| l <= r.remaining()) {
+                if !(runs.split_invokespecial && opcode == op::INVOKESPECIAL) {
+                    starts.push(offset);
+                    r.skip(length)?;
+                    continue;
+                }
+            }
+        }
+        let insn = decode_one(&mut r, &mut |from, delta, at| labels.relative(from, delta, at))?;
+        starts.push(offset);
+        if runs.is_none_or(|runs| runs.keeps(&insn)) {
+            insns.push((offset, insn));
+        }
+    }
+    Ok(insns)
+}
+
+/// The elements of a lift by runs: the kept instructions, label bindings,
+/// and a [`Insn::Raw`] for each stretch between them.
+fn with_runs(starts: &[u32], insns: &[(u32, Insn)], labels: &LabelMap, code_len: u32) -> Vec<Insn> {
+    let mut elements = Vec::with_capacity(2 * insns.len() + labels.requested.len() + 2);
+    let mut kept = insns.iter().peekable();
+    let mut run: Option<u32> = None;
+    for &offset in starts {
+        let label = labels.by_offset.get(offset as usize).copied().flatten();
+        let insn = kept.next_if(|(at, _)| *at == offset).map(|(_, insn)| insn);
+        if label.is_some() || insn.is_some() {
+            if let Some(start) = run.take() {
+                elements.push(Insn::Raw { start, end: offset });
+            }
+        }
+        if let Some(label) = label {
+            elements.push(Insn::Label(label));
+        }
+        match insn {
+            Some(insn) => elements.push(insn.clone()),
+            None => {
+                run.get_or_insert(offset);
+            }
+        }
+    }
+    if let Some(start) = run {
+        elements.push(Insn::Raw { start, end: code_len });
+    }
+    elements
+}
+
+/// The instructions of the run `start..end` of `code`, which holds no branch.
+pub(crate) fn run_instructions(code: &[u8], start: u32, end: u32) -> impl Iterator<Item = Insn> + '_ {
+    let mut r = Reader::window(code, start as usize, end.saturating_sub(start) as usize).ok();
+    std::iter::from_fn(move || {
+        let reader = r.as_mut()?;
+        if reader.is_empty() {
+            return None;
+        }
+        // Checked when the code was lifted; a run never holds a branch.
+        decode_one(reader, &mut |_, _, at| Err(ClassFileError::malformed(at, "a branch in a run"))).ok()
+    })
+}
+
+pub(crate) fn expand_runs(elements: Vec<Insn>, code: &[u8]) -> Vec<Insn> {
+    let mut out = Vec::with_capacity(elements.len() + code.len() / 2);
+    for insn in elements {
+        match insn {
+            Insn::Raw { start, end } => out.extend(run_instructions(code, start, end)),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The instruction at code offset `at` of `code` and the offset of the next
+/// one; a branch target is the label of its code offset (`Label(offset)`),
+/// checked to lie inside the code. For readers of finished code (the
+/// pre-write check) that walk it once, without a model.
+pub(crate) fn decode_at(code: &[u8], at: u32) -> Result<(Insn, u32)> {
+    let mut r = Reader::window(code, at as usize, code.len().saturating_sub(at as usize))?;
+    let length = code.len() as i64;
+    let insn = decode_one(&mut r, &mut |from, delta, file_at| {
+        let target = i64::from(from) + delta;
+        if (0..length).contains(&target) {
+            Ok(Label(target as u32))
+        } else {
+            Err(ClassFileError::malformed(file_at, format!("a jump from code offset {from} to {target}, outside the code")))
+        }
+    })?;
+    Ok((insn, r.position() as u32))
+}
+
+/// Decodes the instruction at the reader's position (a code offset);
+/// `target(from, delta, at)` makes the label of a branch target.
+fn decode_one(r: &mut Reader<'_>, target: &mut dyn FnMut(u32, i64, usize) -> Result<Label>) -> Result<Insn> {
+    let offset = r.position() as u32;
+    let at = r.offset();
+    let opcode = r.u8()?;
+    Ok(match op::operands(opcode) {
+        Operands::None => Insn::Simple(opcode),
+        Operands::Byte => Insn::Push { opcode, value: i16::from(r.u8()? as i8) },
+        Operands::Short => Insn::Push { opcode, value: r.u16()? as i16 },
+        Operands::PoolByte => Insn::Ldc { opcode, index: u16::from(r.u8()?) },
+        Operands::Pool if matches!(opcode, op::LDC_W | op::LDC2_W) => Insn::Ldc { opcode, index: r.u16()? },
+        Operands::Pool => Insn::Pool { opcode, index: r.u16()? },
+        Operands::Local => Insn::Local { opcode, index: u16::from(r.u8()?), wide: false },
+        Operands::Iinc => Insn::Iinc { index: u16::from(r.u8()?), delta: i16::from(r.u8()? as i8), wide: false },
+        Operands::Branch => {
+            let delta = i64::from(r.u16()? as i16);
+            Insn::Branch { opcode, target: target(offset, delta, at)? }
+        }
+        Operands::BranchWide => {
+            let delta = i64::from(r.u32()? as i32);
+            Insn::Branch { opcode, target: target(offset, delta, at)? }
+        }
+        Operands::TableSwitch => {
+            r.skip(switch_padding(offset))?;
+            let default = target(offset, i64::from(r.u32()? as i32), at)?;
+            let low = r.u32()? as i32;
+            let high = r.u32()? as i32;
+            let count = i64::from(high) - i64::from(low) + 1;
+            if count < 1 || count * 4 > r.remaining() as i64 {
+                return Err(ClassFileError::malformed(at, format!("tableswitch range {low}..{high} does not fit")));
+            }
+            let mut targets = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                targets.push(target(offset, i64::from(r.u32()? as i32), at)?);
+            }
+            Insn::TableSwitch { default, low, targets }
+        }
+        Operands::LookupSwitch => {
+            r.skip(switch_padding(offset))?;
+            let default = target(offset, i64::from(r.u32()? as i32), at)?;
+            let count = i64::from(r.u32()? as i32);
+            if count < 0 || count * 8 > r.remaining() as i64 {
+                return Err(ClassFileError::malformed(at, format!("lookupswitch with {count} pairs does not fit")));
+            }
+            let mut pairs = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                let key = r.u32()? as i32;
+                pairs.push((key, target(offset, i64::from(r.u32()? as i32), at)?));
+            }
+            Insn::LookupSwitch { default, pairs }
+        }
+        Operands::InvokeInterface => {
+            let index = r.u16()?;
+            let count = r.u8()?;
+            r.u8()?;
+            Insn::InvokeInterface { index, count }
+        }
+        Operands::InvokeDynamic => {
+            let index = r.u16()?;
+            r.u16()?;
+            Insn::InvokeDynamic { index }
+        }
+        Operands::NewArray => Insn::NewArray { atype: r.u8()? },
+        Operands::MultiANewArray => Insn::MultiANewArray { index: r.u16()?, dimensions: r.u8()? },
+        Operands::Wide => {
+            let opcode = r.u8()?;
+            match op::operands(opcode) {
+                Operands::Local => Insn::Local { opcode, index: r.u16()?, wide: true },
+                Operands::Iinc => Insn::Iinc { index: r.u16()?, delta: r.u16()? as i16, wide: true },
+                _ => return Err(ClassFileError::malformed(at, format!("wide cannot modify opcode {opcode}"))),
+            }
+        }
+        Operands::Invalid => return Err(ClassFileError::malformed(at, format!("invalid opcode {opcode}"))),
+    })
+}
+
+/// Bytes between a switch opcode at `offset` and its 4-byte-aligned operands.
+pub(crate) fn switch_padding(offset: u32) -> usize {
+    ((4 - (offset + 1) % 4) % 4) as usize
+}
+
+fn read_type_annotations<'a>(r: &mut Reader<'a>, labels: &mut LabelMap) -> Result<Vec<TypeAnnotation<'a>>> {
+    let count = r.count(8)?;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = r.offset();
+        let target_type = r.u8()?;
+        let target = match target_type {
+            0x40 | 0x41 => {
+                let n = r.count(6)?;
+                let mut ranges = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let at = r.offset();
+                    let start = u32::from(r.u16()?);
+                    let length = u32::from(r.u16()?);
+                    ranges.push((labels.label(start, at)?, labels.label(start + length, at)?, r.u16()?));
+                }
+                CodeTarget::LocalVariable(ranges)
+            }
+            0x42 => CodeTarget::Catch(r.u16()?),
+            0x43..=0x46 => CodeTarget::Offset(labels.label(u32::from(r.u16()?), at)?),
+            0x47..=0x4B => {
+                let label = labels.label(u32::from(r.u16()?), at)?;
+                CodeTarget::TypeArgument(label, r.u8()?)
+            }
+            other => {
+                return Err(ClassFileError::malformed(
+                    at,
+                    format!("type annotation target 0x{other:02X} is not a code target"),
+                ))
+            }
+        };
+        let rest_start = r.position();
+        let path_length = usize::from(r.u8()?);
+        r.skip(path_length * 2)?;
+        skip_annotation(r, 0)?;
+        let rest = r.data().get(rest_start..r.position()).unwrap_or_default();
+        out.push(TypeAnnotation { target_type, target, rest });
+    }
+    Ok(out)
+}

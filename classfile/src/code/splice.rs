@@ -1,0 +1,1062 @@
+//! Splicing: editing a method's code without lifting it. The code is scanned
+//! once; only the instructions an edit replaces (returns, `athrow`) and those
+//! that hold code offsets (branches, switches) are looked at again, and every
+//! other byte is copied. Generated code comes encoded, as [`Chunk`]s: a
+//! prologue before the first instruction, a replacement for each return and
+//! `athrow`, and a tail after the last instruction.
+//!
+//! Labels: `Label(offset)` names original code offset `offset` (up to the code
+//! length), and [`CodeModel::new_label`] gives generated code labels above
+//! those. The [`CodeModel`] a splice starts from holds no instructions, only
+//! what an edit changes besides code: the frames (by original offset), the
+//! exception handlers, max_locals.
+//!
+//! The Code attribute written is the one the general path (lift by runs,
+//! [`CodeModel::assemble_owned`]) writes for the same edits. Where the two
+//! would differ — a branch that needs widening, two frames at one offset,
+//! an `athrow` whose stack depth takes more than falling through from the
+//! frame before it — and wherever the code is not what a splice handles
+//! (`jsr`/`ret`, `goto_w`, type annotations, anything malformed), a splice
+//! declines ([`Prepared::Declined`], or `None` from [`Splice::assemble`]) and
+//! the caller takes the general path, which also reports any error.
+#![forbid(unsafe_code)]
+
+use crate::code::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
+use crate::read::attribute::name;
+use crate::code::chaining;
+use crate::code::check::GeneratedCode;
+use crate::code::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
+use crate::read::class_file::{ClassFile, Member};
+use crate::read::code_attribute::{CodeAttribute, MAX_CODE_LENGTH};
+use crate::code::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
+use crate::read::descriptor::{self, FieldType};
+use crate::code::encode::{count16, Put};
+use crate::read::error::{ClassFileError, Result};
+use crate::read::opcodes as op;
+use crate::code::pool::CodePool;
+use crate::read::reader::Reader;
+use crate::code::stack_depth;
+use crate::code::stack_map::{self, EncodedFrames, Frame};
+
+thread_local! {
+    static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    static SPLICED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether the stages on this thread splice the methods they can (the
+/// default). Off, the general path does all, with the same output: for the
+/// test and the benchmark that compare the two.
+#[doc(hidden)]
+pub fn set_enabled(enabled: bool) {
+    ENABLED.with(|e| e.set(enabled));
+}
+
+pub fn enabled() -> bool {
+    ENABLED.with(|e| e.get())
+}
+
+/// Counts a method a stage spliced (see [`spliced_methods`]).
+pub fn count_spliced() {
+    SPLICED.with(|s| s.set(s.get() + 1));
+}
+
+/// How many methods the stages on this thread have spliced so far.
+#[doc(hidden)]
+pub fn spliced_methods() -> u64 {
+    SPLICED.with(|s| s.get())
+}
+
+/// An instruction a splice re-encodes or moves the code after (16-bit
+/// branches, which only get a new offset, are kept apart: see [`Splice`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SiteKind {
+    /// `tableswitch` or `lookupswitch`: padding and offsets are rewritten.
+    Switch,
+    /// A return (the opcode): replaced by generated code.
+    Return(u8),
+    /// `athrow`: replaced by generated code.
+    Throw,
+    /// Not an instruction: where the prologue goes (length 0).
+    Insert,
+}
+
+/// What a splice does to the code: generated code as [`Chunk`]s.
+pub struct Edits<'e> {
+    /// The prologue goes before the instruction at this offset (0: first);
+    /// labels at that offset name the first instruction after it.
+    pub insert_at: u32,
+    pub prologue: Placed<'e>,
+    /// The code in place of every return, and of every `athrow`; `None`
+    /// keeps them. A chunk placed at several sites binds no label.
+    pub returns: Option<Placed<'e>>,
+    pub throws: Option<Placed<'e>>,
+    /// After the last instruction.
+    pub tail: Placed<'e>,
+    /// Frames already encoded that follow the model's frames.
+    pub frames_after: Option<FramesAfter<'e>>,
+}
+
+/// Encoded frames that follow the model's frame at `label`, the last of
+/// its frames in code order, with `patches` written over them as they are
+/// copied (a template's frames name the class's constants there).
+#[derive(Clone, Copy)]
+pub struct FramesAfter<'e> {
+    pub label: Label,
+    pub frames: &'e EncodedFrames,
+    pub patches: &'e [OperandValue],
+}
+
+impl<'e> Edits<'e> {
+    /// The code in place of a return or `athrow` site.
+    fn replacement(&self, kind: SiteKind) -> Option<Placed<'e>> {
+        match kind {
+            SiteKind::Return(_) => self.returns,
+            SiteKind::Throw => self.throws,
+            SiteKind::Switch | SiteKind::Insert => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Site {
+    pub offset: u32,
+    pub kind: SiteKind,
+    /// The instruction's length in the original code.
+    length: u32,
+}
+
+/// A method's code, scanned for splicing.
+pub struct Splice<'a> {
+    code: CodeAttribute<'a>,
+    sites: Vec<Site>,
+    /// The offset of each 16-bit branch, in code order. A branch keeps its
+    /// length: it is copied with the code around it, and its offset is
+    /// patched once the code is in place (most sites are branches, and
+    /// telling each apart from the others was a jump no predictor learns).
+    branches: Vec<u32>,
+    /// One bit per code offset: an instruction starts there.
+    starts: Vec<u64>,
+}
+
+/// What [`prepare`] made of a method. Not boxed: it is taken apart at
+/// once, and a box was an allocation for every method spliced.
+#[allow(clippy::large_enum_variant)]
+pub enum Prepared<'a> {
+    /// Abstract or native.
+    NoCode,
+    /// A splice does not handle this code: take the general path.
+    Declined,
+    Ready(CodeModel<'a>, Splice<'a>),
+}
+
+/// The code of method `method` of `class`, scanned, and the model an edit
+/// changes. `parameters`: the method's parameter types, as the caller has
+/// read them from its descriptor. `pool` receives what the general path's
+/// lift gives it (the Class constants of the first frame), in the same order.
+pub fn prepare<'a, 'd>(
+    class: &ClassFile<'a>,
+    method: &Member<'a>,
+    parameters: impl ExactSizeIterator<Item = FieldType<'d>>,
+    pool: &mut impl CodePool<'a>,
+) -> Result<Prepared<'a>> {
+    let Some(code) = class.code(method)? else {
+        return Ok(Prepared::NoCode);
+    };
+    let frames_required = class.major_version() >= 50;
+    let has_type_annotations = code
+        .attributes
+        .iter()
+        .any(|a| a.is(name::RUNTIME_VISIBLE_TYPE_ANNOTATIONS) || a.is(name::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS));
+    if !frames_required || has_type_annotations {
+        return Ok(Prepared::Declined);
+    }
+    let Some(Scanned { sites, branches, starts }) = scan(code.code) else {
+        return Ok(Prepared::Declined);
+    };
+    let splice = Splice { code, sites, branches, starts };
+    let Ok(initial_frame) = Frame::initial_with(
+        class.this_class_index(),
+        method.access_flags & ACC_STATIC != 0,
+        method.name_is("<init>"),
+        parameters,
+        pool,
+    ) else {
+        return Ok(Prepared::Declined);
+    };
+    let Some(frames) = splice.frames(&initial_frame, pool) else {
+        return Ok(Prepared::Declined);
+    };
+    let code_len = splice.code_len();
+    let mut handlers = Vec::with_capacity(splice.code.exception_table.len());
+    for h in &splice.code.exception_table {
+        let (start, end, handler) = (u32::from(h.start_pc), u32::from(h.end_pc), u32::from(h.handler_pc));
+        if !(splice.is_start(start) && splice.is_position(end) && splice.is_start(handler)) {
+            return Ok(Prepared::Declined);
+        }
+        handlers.push(Handler {
+            start: Label(start),
+            end: Label(end),
+            handler: Label(handler),
+            catch_type: h.catch_type,
+        });
+    }
+    let model = CodeModel {
+        max_stack: splice.code.max_stack,
+        max_locals: splice.code.max_locals,
+        elements: Vec::new(),
+        handlers,
+        attributes: Vec::new(),
+        frames,
+        initial_frame,
+        frames_required,
+        this_class: class.this_class_index(),
+        next_label: code_len + 1,
+        code: splice.code.code,
+    };
+    Ok(Prepared::Ready(model, splice))
+}
+
+/// What [`scan`] needs of an opcode: its length, and the site it makes.
+/// Length 0: an opcode taken apart on its own (a switch, `wide`) or one a
+/// splice declines.
+#[derive(Clone, Copy)]
+struct ScanEntry {
+    length: u8,
+    is_branch: bool,
+    is_site: bool,
+    kind: SiteKind,
+}
+
+const SCAN: [ScanEntry; 256] = {
+    let none = ScanEntry { length: 0, is_branch: false, is_site: false, kind: SiteKind::Insert };
+    let mut table = [none; 256];
+    let mut opcode = 0;
+    while opcode < 256 {
+        let o = opcode as u8;
+        table[opcode] = match o {
+            op::IRETURN..=op::RETURN => ScanEntry { length: 1, is_site: true, kind: SiteKind::Return(o), ..none },
+            op::ATHROW => ScanEntry { length: 1, is_site: true, kind: SiteKind::Throw, ..none },
+            op::GOTO | op::IFEQ..=op::IF_ACMPNE | op::IFNULL | op::IFNONNULL => {
+                ScanEntry { length: 3, is_branch: true, ..none }
+            }
+            _ => ScanEntry { length: op::PLAIN_LENGTHS[opcode], ..none },
+        };
+        opcode += 1;
+    }
+    table
+};
+
+/// The code's sites, branches and instruction starts (see [`Splice`]).
+struct Scanned {
+    sites: Vec<Site>,
+    branches: Vec<u32>,
+    starts: Vec<u64>,
+}
+
+/// Finds every instruction start, site and branch; `None` for code a splice
+/// does not handle (or that is malformed: the general path reports it).
+fn scan(code: &[u8]) -> Option<Scanned> {
+    let len = code.len();
+    if len == 0 || len > MAX_CODE_LENGTH {
+        return None;
+    }
+    let mut starts = vec![0u64; len / 64 + 1];
+    // About one branch per fifteen bytes of code, one return or throw per forty.
+    let mut branches = Kept::new(0, len / 12 + 2);
+    let mut sites = Kept::new(Site { offset: 0, kind: SiteKind::Insert, length: 0 }, len / 32 + 2);
+    let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let mut at = 0usize;
+    // The word of `starts` being filled, kept in a register and stored
+    // whole at every instruction: or-ing into memory made each start wait
+    // for the last one's store.
+    let (mut word_at, mut word) = (0usize, 0u64);
+    while at < len {
+        let same_word = u64::from(at / 64 == word_at).wrapping_neg();
+        word_at = at / 64;
+        word = (word & same_word) | 1 << (at % 64);
+        if let Some(slot) = starts.get_mut(word_at) {
+            *slot = word;
+        }
+        let opcode = code[at];
+        let entry = SCAN[usize::from(opcode)];
+        let length = if entry.length != 0 {
+            usize::from(entry.length)
+        } else {
+            let (length, site) = match opcode {
+                op::TABLESWITCH | op::LOOKUPSWITCH => {
+                    let operands = at + 1 + switch_padding(at as u32);
+                    let entries = if opcode == op::TABLESWITCH {
+                        let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
+                        if high < low {
+                            return None;
+                        }
+                        12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
+                    } else {
+                        let pairs = u32_at(operands + 4)? as i32;
+                        8 + 8 * usize::try_from(pairs).ok()?
+                    };
+                    (operands + entries - at, true)
+                }
+                op::WIDE => match code.get(at + 1).copied()? {
+                    op::IINC => (6, false),
+                    op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => (4, false),
+                    _ => return None,
+                },
+                // `jsr`, `ret`, `goto_w`, an invalid opcode.
+                _ => return None,
+            };
+            if site {
+                sites.offer(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 }, true);
+            }
+            at += length;
+            continue;
+        };
+        branches.offer(at as u32, entry.is_branch);
+        sites.offer(Site { offset: at as u32, kind: entry.kind, length: length as u32 }, entry.is_site);
+        at += length;
+    }
+    (at == len).then_some(Scanned { sites: sites.into_vec(), branches: branches.into_vec(), starts })
+}
+
+/// A list built from items offered one by one, only some of them kept.
+/// Every item is written to a small buffer and only the count of kept
+/// ones moves on, so that whether an item is kept decides no jump (the
+/// instructions that are branches or sites follow no pattern a branch
+/// predictor learns); the buffer goes to the list when full.
+struct Kept<T: Copy> {
+    pending: [T; 16],
+    count: usize,
+    list: Vec<T>,
+}
+
+impl<T: Copy> Kept<T> {
+    fn new(filler: T, capacity: usize) -> Self {
+        Kept { pending: [filler; 16], count: 0, list: Vec::with_capacity(capacity) }
+    }
+
+    fn offer(&mut self, item: T, keep: bool) {
+        if let Some(slot) = self.pending.get_mut(self.count) {
+            *slot = item;
+        }
+        self.count += usize::from(keep);
+        if self.count == self.pending.len() {
+            self.list.extend_from_slice(&self.pending);
+            self.count = 0;
+        }
+    }
+
+    fn into_vec(mut self) -> Vec<T> {
+        self.list.extend_from_slice(self.pending.get(..self.count).unwrap_or_default());
+        self.list
+    }
+}
+
+/// Where generated labels and the original sites land in the new code.
+struct Layout {
+    code_len: u32,
+    /// New offset of each site, and the shift of the code after it (code
+    /// is at most 65,535 bytes long).
+    placed: Vec<(u32, i32)>,
+    /// Offset of each generated label, by `label - code_len - 1`.
+    generated: Vec<Option<u32>>,
+    length: u32,
+}
+
+impl Layout {
+    /// The new offset of original offset `offset` (an instruction start or the end).
+    fn remap(&self, sites: &[Site], offset: u32) -> u32 {
+        // The last site at or before `offset`.
+        let i = sites.partition_point(|s| s.offset <= offset);
+        if i == 0 {
+            return offset;
+        }
+        let (site, (placed_at, shift)) = (&sites[i - 1], self.placed[i - 1]);
+        // Chosen without a jump: whether an offset is a replaced site's
+        // follows no pattern.
+        let at_replaced = site.offset == offset && !matches!(site.kind, SiteKind::Insert);
+        std::hint::select_unpredictable(at_replaced, placed_at, offset.wrapping_add_signed(shift))
+    }
+
+    fn label(&self, sites: &[Site], label: Label) -> Option<u32> {
+        if label.0 <= self.code_len {
+            Some(self.remap(sites, label.0))
+        } else {
+            self.generated.get((label.0 - self.code_len - 1) as usize).copied().flatten()
+        }
+    }
+}
+
+/// The new Code attribute's content, waiting only for the name of a
+/// StackMapTable the original did not have (the general path names it when
+/// the class's bodies are assembled, in method order; so does
+/// [`SplicedCode::finish`]).
+#[derive(Debug, Clone)]
+pub struct SplicedCode {
+    data: Vec<u8>,
+    stack_map_name_at: Option<usize>,
+    /// The template the generated code was copied from, for the pre-write check.
+    generated: Option<GeneratedCode>,
+}
+
+impl SplicedCode {
+    /// The Code attribute of a new method whose code is `chunk` alone: it
+    /// must run straight (no branch target, no jump out of it, so no frame),
+    /// and use no local past the method's parameters (`max_locals`).
+    pub fn straight(chunk: &Chunk, max_locals: u16) -> Option<SplicedCode> {
+        let branches = !chunk.labels.is_empty() || !chunk.jumps.is_empty();
+        if branches || chunk.bytes.is_empty() || chunk.bytes.len() > MAX_CODE_LENGTH {
+            return None;
+        }
+        let mut data = Vec::with_capacity(chunk.bytes.len() + 12);
+        data.u16(chunk.peak);
+        data.u16(max_locals);
+        data.u32(chunk.len());
+        data.extend_from_slice(&chunk.bytes);
+        data.u16(0); // exception table
+        data.u16(0); // attributes
+        Some(SplicedCode { data, stack_map_name_at: None, generated: None })
+    }
+
+    /// This code with its generated part copied from the template `generated` is.
+    pub fn copied_from(self, generated: GeneratedCode) -> SplicedCode {
+        SplicedCode { generated: Some(generated), ..self }
+    }
+
+    /// The template the generated code was copied from, if it was.
+    pub fn generated_code(&self) -> Option<&GeneratedCode> {
+        self.generated.as_ref()
+    }
+
+    pub fn finish<'p>(mut self, pool: &mut impl CodePool<'p>) -> Result<Vec<u8>> {
+        if let Some(at) = self.stack_map_name_at {
+            patch_u16(&mut self.data, at, pool.utf8(name::STACK_MAP_TABLE)?);
+        }
+        Ok(self.data)
+    }
+}
+
+impl<'a> Splice<'a> {
+    pub fn sites(&self) -> &[Site] {
+        &self.sites
+    }
+
+    fn code_len(&self) -> u32 {
+        self.code.code.len() as u32
+    }
+
+    fn is_start(&self, offset: u32) -> bool {
+        let i = offset as usize;
+        self.starts.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0) && offset < self.code_len()
+    }
+
+    /// An instruction start or the end of the code.
+    fn is_position(&self, offset: u32) -> bool {
+        offset == self.code_len() || self.is_start(offset)
+    }
+
+    /// The original frames, labelled by offset; `None` if they are malformed
+    /// or off an instruction start.
+    fn frames<'p>(&self, initial: &Frame, pool: &mut impl CodePool<'p>) -> Option<Vec<(Label, Frame)>> {
+        let Some(attribute) = self.code.attribute(name::STACK_MAP_TABLE) else {
+            return Some(Vec::new());
+        };
+        let mut r = attribute.reader();
+        let budget = 64 * self.code.attribute.raw.len() + 65_536;
+        let room = (usize::from(self.code.max_locals) + 4).min(64);
+        // Every frame, and every uninitialized type, at an instruction start.
+        let mut label_at = |offset: u32, at: usize| {
+            if self.is_start(offset) {
+                Ok(Label(offset))
+            } else {
+                Err(ClassFileError::malformed(at, "a frame names a code offset that is no instruction start"))
+            }
+        };
+        let frames = stack_map::decode(&mut r, initial, budget, room, pool, &mut label_at).ok()?;
+        r.finish().ok()?;
+        Some(frames)
+    }
+
+    /// Where a constructor's body starts: after its `super(...)`/`this(...)`
+    /// call, found as the general path finds it (following the types, which
+    /// may add Class constants to the pool, in the same order), when the code
+    /// up to it runs straight and holds no frame or handler. `None`: take the
+    /// general path.
+    pub fn chaining_call_end(&self, model: &CodeModel<'a>, pool: &mut impl CodePool<'a>) -> Option<u32> {
+        let end = match plain_chaining_call_end(self.code.code, pool) {
+            Some(end) => end,
+            None => self.followed_chaining_call_end(model, pool)?,
+        };
+        let frame_before = model.frames.iter().any(|(l, _)| l.0 < end);
+        let handler_before = model.handlers.iter().any(|h| h.start.0 < end || h.handler.0 < end);
+        (!frame_before && !handler_before).then_some(end)
+    }
+
+    /// The end of the chaining call found by following the types, as the
+    /// general path finds it.
+    fn followed_chaining_call_end(&self, model: &CodeModel<'a>, pool: &mut impl CodePool<'a>) -> Option<u32> {
+        // The straight code at the start as the lift by runs has it: runs,
+        // and each invokespecial an element of its own.
+        let code = self.code.code;
+        let mut elements = Vec::new();
+        let mut ends = Vec::new();
+        let (mut run_start, mut at) = (0usize, 0usize);
+        while let Some(&opcode) = code.get(at) {
+            let length = match opcode {
+                op::WIDE if code.get(at + 1) == Some(&op::IINC) => 6,
+                op::WIDE => 4,
+                _ => match op::plain_length(opcode) {
+                    Some(length) => length,
+                    None => break, // a branch, switch, return, athrow
+                },
+            };
+            if opcode == op::INVOKESPECIAL {
+                if run_start < at {
+                    elements.push(Insn::Raw { start: run_start as u32, end: at as u32 });
+                    ends.push(at as u32);
+                }
+                let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
+                elements.push(Insn::Pool { opcode: op::INVOKESPECIAL, index });
+                ends.push((at + 3) as u32);
+                run_start = at + 3;
+            }
+            at += length;
+        }
+        let chaining =
+            chaining::chaining_calls(&elements, code, &[], &[], &model.initial_frame, model.this_class, pool).ok()?;
+        let Ok(chaining::Start::One(after)) = chaining.start() else {
+            return None;
+        };
+        ends.get(after.checked_sub(1)?).copied()
+    }
+
+    /// Assembles `model` (the one [`prepare`] gave, edited) with `edits`.
+    /// `None`: the general path must assemble this method.
+    pub fn assemble(
+        &mut self,
+        model: &CodeModel<'a>,
+        edits: &Edits<'_>,
+        pool: &mut impl CodePool<'a>,
+    ) -> Result<Option<SplicedCode>> {
+        if !self.is_start(edits.insert_at) {
+            return Ok(None);
+        }
+        // The prologue's place goes among the sites for the assembly (in
+        // place: a list of its own was an allocation for every method).
+        let i = self.sites.partition_point(|s| s.offset < edits.insert_at);
+        self.sites.insert(i, Site { offset: edits.insert_at, kind: SiteKind::Insert, length: 0 });
+        let sites = std::mem::take(&mut self.sites);
+        let assembled = self.assemble_at(&sites, model, edits, pool);
+        self.sites = sites;
+        self.sites.remove(i);
+        assembled
+    }
+
+    fn assemble_at(
+        &self,
+        sites: &[Site],
+        model: &CodeModel<'a>,
+        edits: &Edits<'_>,
+        pool: &mut impl CodePool<'a>,
+    ) -> Result<Option<SplicedCode>> {
+        let Some(layout) = self.layout(model, sites, edits) else {
+            return Ok(None);
+        };
+        let Some(max_stack) = self.max_stack(model, sites, edits, pool)? else {
+            return Ok(None);
+        };
+        let label = |l: Label| layout.label(sites, l);
+        let code = self.code.code;
+
+        // The code, the original attribute's tables, and room for the new frames.
+        let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * model.frames.len() + 64;
+        let mut out = Vec::with_capacity(capacity);
+        out.u16(max_stack);
+        out.u16(model.max_locals);
+        out.u32(layout.length);
+        let base = out.len();
+        let mut cursor = 0usize;
+        for (site, &(new_offset, _)) in sites.iter().zip(&layout.placed) {
+            out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
+            let at = site.offset as usize;
+            let generated = match site.kind {
+                SiteKind::Switch => {
+                    let Some(()) = self.switch(at, new_offset, sites, &layout, &mut out) else {
+                        return Ok(None);
+                    };
+                    None
+                }
+                SiteKind::Insert => Some(edits.prologue),
+                SiteKind::Return(_) | SiteKind::Throw => {
+                    let replacement = edits.replacement(site.kind);
+                    if replacement.is_none() {
+                        out.u8(code[at]);
+                    }
+                    replacement
+                }
+            };
+            if let Some(chunk) = generated {
+                let Some(()) = place(chunk, base, &label, &mut out) else {
+                    return Ok(None);
+                };
+            }
+            cursor = at + site.length as usize;
+        }
+        out.extend_from_slice(code.get(cursor..).unwrap_or_default());
+        let Some(()) = place(edits.tail, base, &label, &mut out) else {
+            return Ok(None);
+        };
+        if out.len() - base != layout.length as usize {
+            return Ok(None);
+        }
+        // The branches were copied with the code around them: now their offsets.
+        for &at in &self.branches {
+            let Some(target) = relative_target(code, at as usize, 2).filter(|&t| self.is_start(t)) else {
+                return Ok(None);
+            };
+            if !patch_branch(&mut out[base..], layout.remap(sites, at), layout.remap(sites, target)) {
+                return Ok(None);
+            }
+        }
+
+        let offset_of = |l: Label| {
+            label(l).ok_or_else(|| crate::read::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
+        };
+        if write_exception_table(&model.handlers, &offset_of, &mut out).is_err() {
+            return Ok(None);
+        }
+        let Ok(frames) = frames_in_code_order(model.frames.iter().map(|(l, f)| (*l, f)), &offset_of) else {
+            return Ok(None);
+        };
+        // Two different frames at one offset: the general path puts a `nop` between.
+        if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
+            return Ok(None);
+        }
+        if let Some(after) = edits.frames_after {
+            if frames.last().map(|(o, _)| *o) != Some(offset_of(after.label)?) {
+                return Ok(None);
+            }
+        }
+
+        let attributes_at = out.len();
+        out.u16(0);
+        let mut written = 0usize;
+        let mut wrote_frames = false;
+        let mut stack_map_name_at = None;
+        for attribute in &self.code.attributes {
+            let is_frames = attribute.is(name::STACK_MAP_TABLE);
+            if is_frames {
+                wrote_frames = true;
+                if frames.is_empty() {
+                    continue;
+                }
+            }
+            let data_at = begin_attribute(&mut out, attribute.name_index);
+            if is_frames {
+                encode_frames(&frames, model, edits, &offset_of, &mut out)?;
+            } else if attribute.is(name::LINE_NUMBER_TABLE) {
+                let Some(()) = self.line_numbers(attribute.data(), sites, &layout, &mut out) else {
+                    return Ok(None);
+                };
+            } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
+                let Some(()) = self.local_variables(attribute.data(), sites, &layout, &mut out) else {
+                    return Ok(None);
+                };
+            } else {
+                out.extend_from_slice(attribute.data());
+            }
+            end_attribute(&mut out, data_at)?;
+            written += 1;
+        }
+        if !wrote_frames && !frames.is_empty() {
+            stack_map_name_at = Some(out.len());
+            let data_at = begin_attribute(&mut out, 0);
+            encode_frames(&frames, model, edits, &offset_of, &mut out)?;
+            end_attribute(&mut out, data_at)?;
+            written += 1;
+        }
+        patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
+        Ok(Some(SplicedCode { data: out, stack_map_name_at, generated: None }))
+    }
+
+    fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {
+        let code_len = self.code_len();
+        let mut generated = vec![None; (model.next_label - code_len - 1) as usize];
+        let mut bind = |chunk: Placed<'_>, offset: u32| -> Option<u32> {
+            for (l, at) in chunk.labels() {
+                let slot = generated.get_mut(l.0.checked_sub(code_len + 1)? as usize)?;
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(offset + at);
+            }
+            Some(offset + chunk.len())
+        };
+        let mut shift = 0i64;
+        let mut placed = Vec::with_capacity(sites.len());
+        for site in sites {
+            let new_offset = u32::try_from(i64::from(site.offset) + shift).ok()?;
+            let new_length = match site.kind {
+                SiteKind::Switch => {
+                    let old_padding = switch_padding(site.offset);
+                    site.length - old_padding as u32 + switch_padding(new_offset) as u32
+                }
+                SiteKind::Insert => bind(edits.prologue, new_offset)? - new_offset,
+                SiteKind::Return(_) | SiteKind::Throw => match edits.replacement(site.kind) {
+                    Some(chunk) => bind(chunk, new_offset)? - new_offset,
+                    None => site.length,
+                },
+            };
+            shift += i64::from(new_length) - i64::from(site.length);
+            placed.push((new_offset, i32::try_from(shift).ok()?));
+        }
+        let body_end = u32::try_from(i64::from(code_len) + shift).ok()?;
+        let length = bind(edits.tail, body_end)?;
+        (length as usize <= MAX_CODE_LENGTH).then_some(Layout { code_len, placed, generated, length })
+    }
+
+    /// max_stack as the general path computes it: the original's, or more
+    /// where generated code goes deeper. Code generated in the middle (the
+    /// prologue of a constructor, a replacement that goes deeper than the
+    /// instruction it replaces) needs the depth where it goes, found by
+    /// falling through from the frame before it.
+    fn max_stack(
+        &self,
+        model: &CodeModel<'a>,
+        sites: &[Site],
+        edits: &Edits<'_>,
+        pool: &mut impl CodePool<'a>,
+    ) -> Result<Option<u16>> {
+        let code_len = self.code_len();
+        // The original frames, in offset order as decoded; an edit's frames
+        // (labels past the code) come after them.
+        let originals = model.frames.iter().position(|(l, _)| l.0 > code_len).unwrap_or(model.frames.len());
+        let frames = &model.frames[..originals];
+        let mut max = i32::from(edits.tail.peak());
+        for site in sites {
+            // The peak of the generated code over the depth it starts at.
+            let peak = match site.kind {
+                SiteKind::Insert => i32::from(edits.prologue.peak()),
+                SiteKind::Return(_) | SiteKind::Throw => edits.replacement(site.kind).map_or(0, |c| i32::from(c.peak())),
+                SiteKind::Switch => 0,
+            };
+            // A replaced return must hold just its result: values below it
+            // would reach the exit block (the general path drains them).
+            let result = match site.kind {
+                SiteKind::Return(opcode) if edits.returns.is_some() => Some(op::returned_slots(opcode)),
+                _ => None,
+            };
+            if peak == 0 && result.is_none() {
+                continue;
+            }
+            let at_site = if site.offset == 0 {
+                0
+            } else {
+                let i = frames.partition_point(|(label, _)| label.0 <= site.offset);
+                let (from, depth) = match i.checked_sub(1).and_then(|i| frames.get(i)) {
+                    Some((label, frame)) => (label.0, frame.stack_slot_count() as i32),
+                    None => (0, 0),
+                };
+                match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)? {
+                    Some(depth) => depth,
+                    None => return Ok(None),
+                }
+            };
+            if result.is_some_and(|slots| slots != at_site) {
+                return Ok(None);
+            }
+            max = max.max(at_site + peak);
+        }
+        Ok(u16::try_from(max).ok().map(|max| model.max_stack.max(max)))
+    }
+
+    /// Rewrites the switch at `at`, landing at `new_offset`.
+    fn switch(&self, at: usize, new_offset: u32, sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+        let code = self.code.code;
+        let opcode = code[at];
+        let operands = at + 1 + switch_padding(at as u32);
+        let u32_at = |i: usize| code.get(i..i + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+        let retarget = |i: usize| -> Option<u32> {
+            let target = i64::from(at as u32) + i64::from(u32_at(i)? as i32);
+            let target = u32::try_from(target).ok().filter(|&t| self.is_start(t))?;
+            Some((i64::from(layout.remap(sites, target)) - i64::from(new_offset)) as i32 as u32)
+        };
+        out.u8(opcode);
+        out.extend(std::iter::repeat_n(0, switch_padding(new_offset)));
+        out.u32(retarget(operands)?);
+        if opcode == op::TABLESWITCH {
+            let (low, high) = (u32_at(operands + 4)?, u32_at(operands + 8)?);
+            out.u32(low);
+            out.u32(high);
+            let count = (i64::from(high as i32) - i64::from(low as i32) + 1) as usize;
+            for k in 0..count {
+                out.u32(retarget(operands + 12 + 4 * k)?);
+            }
+        } else {
+            let pairs = u32_at(operands + 4)?;
+            out.u32(pairs);
+            for k in 0..pairs as usize {
+                out.u32(u32_at(operands + 8 + 8 * k)?);
+                out.u32(retarget(operands + 12 + 8 * k)?);
+            }
+        }
+        Some(())
+    }
+
+    fn line_numbers(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+        let mut r = Reader::new(data);
+        let count = r.count(4).ok()?;
+        out.u16(count as u16);
+        for _ in 0..count {
+            let pc = u32::from(r.u16().ok()?);
+            if !self.is_position(pc) {
+                return None;
+            }
+            out.u16(layout.remap(sites, pc) as u16);
+            out.u16(r.u16().ok()?);
+        }
+        r.finish().ok()
+    }
+
+    fn local_variables(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
+        let mut r = Reader::new(data);
+        let count = r.count(10).ok()?;
+        out.u16(count as u16);
+        for _ in 0..count {
+            let start = u32::from(r.u16().ok()?);
+            let end = start + u32::from(r.u16().ok()?);
+            if !(self.is_position(start) && self.is_position(end)) {
+                return None;
+            }
+            let (new_start, new_end) = (layout.remap(sites, start), layout.remap(sites, end));
+            out.u16(new_start as u16);
+            out.u16(new_end.saturating_sub(new_start) as u16);
+            out.extend_from_slice(r.bytes(6).ok()?);
+        }
+        r.finish().ok()
+    }
+}
+
+/// The end of a constructor's chaining call when its code starts as most
+/// do: `aload_0`, loads of locals and constants, `invokespecial <init>`
+/// taking just what they pushed. Its receiver is then `uninitializedThis`,
+/// and following the types (which these instructions add nothing to the
+/// pool for) would find the same call; `None` for any other start.
+fn plain_chaining_call_end<'p>(code: &[u8], pool: &impl CodePool<'p>) -> Option<u32> {
+    if code.first() != Some(&op::ALOAD_0) {
+        return None;
+    }
+    let (mut at, mut pushed) = (1usize, 0i32);
+    loop {
+        let opcode = *code.get(at)?;
+        match opcode {
+            op::INVOKESPECIAL => break,
+            // Constants (but those `ldc` loads) and loads of locals.
+            op::ACONST_NULL..=op::ALOAD_3 if !matches!(opcode, op::LDC | op::LDC_W | op::LDC2_W) => {
+                at += op::plain_length(opcode)?;
+                pushed += op::fixed_stack_effect(opcode);
+            }
+            _ => return None,
+        }
+    }
+    let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
+    let (arguments, _) = pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes)?.ok()?;
+    let (_, name) = pool.method_owner_and_name(index).ok()?;
+    (name == "<init>" && arguments == pushed).then_some((at + 3) as u32)
+}
+
+/// The target of the branch at `at`, whose offset has `width` bytes.
+fn relative_target(code: &[u8], at: usize, width: usize) -> Option<u32> {
+    let bytes = code.get(at + 1..at + 1 + width)?;
+    let delta = i64::from(i16::from_be_bytes([bytes[0], bytes[1]]));
+    u32::try_from(at as i64 + delta).ok()
+}
+
+/// The StackMapTable's content: the model's frames, then those the edits
+/// bring encoded.
+fn encode_frames(
+    frames: &[(u32, &Frame)],
+    model: &CodeModel<'_>,
+    edits: &Edits<'_>,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let count_at = out.len();
+    stack_map::encode_into(frames, &model.initial_frame, offset_of, out)?;
+    if let Some(after) = edits.frames_after {
+        let count = count16(frames.len() + usize::from(after.frames.count), "frames")?;
+        write_patched(&after.frames.bytes, after.patches, out);
+        patch_u16(out, count_at, count);
+    }
+    Ok(())
+}
+
+/// Copies `chunk` to the end of `out` (code starting at `base`) and points
+/// its jumps at their labels; `None` if one does not fit 16 bits (the
+/// general path would widen it).
+fn place(chunk: Placed<'_>, base: usize, label: &dyn Fn(Label) -> Option<u32>, out: &mut Vec<u8>) -> Option<()> {
+    let at = out.len();
+    chunk.write(out);
+    for (from, target) in chunk.jumps() {
+        let from = (at - base) as u32 + from;
+        if !patch_branch(&mut out[base..], from, label(target)?) {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// The deepest stack of generated instructions entered at the first with an
+/// empty stack, and at the label of each of `handlers` among them with the
+/// exception: what a [`Chunk`] records.
+pub fn peak<'p>(insns: &[Insn], handlers: &[Handler], pool: &mut impl CodePool<'p>) -> Result<Option<u16>> {
+    let inside: Vec<Handler> = handlers.iter().filter(|h| insns.contains(&Insn::Label(h.handler))).copied().collect();
+    depth_of_list(insns, &inside, pool)
+}
+
+/// How much deeper than where it starts the stack gets in straight code
+/// that replaces an instruction (and may pop what is below its start).
+pub fn replacement_peak<'p>(insns: &[Insn], pool: &mut impl CodePool<'p>) -> Result<u16> {
+    let (mut depth, mut peak) = (0i32, 0i32);
+    for insn in insns {
+        let after = depth + stack_depth::stack_effect(insn, pool)?;
+        peak = peak.max(after).max(depth);
+        depth = after;
+    }
+    Ok(u16::try_from(peak).unwrap_or(u16::MAX))
+}
+
+/// The deepest stack of a list of generated instructions entered at its
+/// first element with an empty stack (and at each handler's label with the
+/// exception), as [`stack_depth::max_stack`] finds it; `None` if that is no
+/// consistent flow. Generated code only branches forward, to a handful of
+/// labels, so one linear pass does.
+fn depth_of_list<'p>(insns: &[Insn], handlers: &[Handler], pool: &mut impl CodePool<'p>) -> Result<Option<u16>> {
+    // Depths known at labels: from branches to them, and the handlers'.
+    let mut known: Vec<(Label, i32)> = handlers.iter().map(|h| (h.handler, 1)).collect();
+    let mut depth = Some(0i32);
+    let mut max = 0i32;
+    for insn in insns {
+        if let Insn::Label(label) = insn {
+            if let Some(&(_, at_label)) = known.iter().find(|(l, _)| l == label) {
+                if depth.is_some_and(|d| d != at_label) {
+                    return Ok(None);
+                }
+                depth = Some(at_label);
+            }
+            continue;
+        }
+        let Some(before) = depth else { return Ok(None) };
+        let after = before + stack_depth::stack_effect(insn, pool)?;
+        if after < 0 || matches!(insn.opcode(), Some(op::JSR | op::JSR_W)) {
+            return Ok(None);
+        }
+        max = max.max(after).max(before);
+        let mut consistent = true;
+        insn.for_each_target(|target| match known.iter().find(|(l, _)| *l == target) {
+            Some(&(_, d)) => consistent &= d == after,
+            None => known.push((target, after)),
+        });
+        if !consistent {
+            return Ok(None);
+        }
+        depth = if insn.opcode().is_some_and(op::ends_block) { None } else { Some(after) };
+    }
+    Ok(u16::try_from(max).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::pool_builder::PoolBuilder;
+    use crate::read::constant_pool::ConstantPool;
+
+    #[test]
+    fn a_plain_chaining_call_is_the_first_init_taking_just_what_was_pushed_after_this() {
+        let empty = [0u8, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
+        let [none, int_long, other] =
+            [("<init>", "()V"), ("<init>", "(IJ)V"), ("helper", "()V")].map(|(name, descriptor)| {
+                pool.method_ref("p/Super", name, descriptor).expect("method ref").to_be_bytes()
+            });
+        let call = |index: [u8; 2]| [op::INVOKESPECIAL, index[0], index[1]];
+        let code = |parts: &[&[u8]]| parts.concat();
+        let end = |code: Vec<u8>| plain_chaining_call_end(&code, &pool);
+        // super(); super(i, l), the long pushed as two slots
+        assert_eq!(end(code(&[&[op::ALOAD_0], &call(none)])), Some(4));
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, op::LLOAD, 2], &call(int_long)])), Some(7));
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ICONST_0, op::LCONST_1], &call(int_long)])), Some(6));
+        let lload_2 = op::ILOAD_0 + 4 + 2;
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, lload_2], &call(int_long)])), Some(6));
+        // The receiver would not be `this`: more or fewer slots than the call takes.
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ALOAD_0 + 1], &call(none)])), None);
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, op::ILOAD_0 + 2], &call(int_long)])), None);
+        // Not `this` first; not a constructor; anything else before the call.
+        assert_eq!(end(code(&[&[op::ALOAD_0 + 1, op::ALOAD_0], &call(none)])), None);
+        assert_eq!(end(code(&[&[op::ALOAD_0], &call(other)])), None);
+        assert_eq!(end(code(&[&[op::ALOAD_0, op::NOP], &call(none)])), None);
+    }
+
+    #[test]
+    fn the_scan_finds_every_site_and_branch_in_code_order_and_every_instruction_start() {
+        // Forty sites and branches (more of each than the scan holds before
+        // it keeps them), then a tableswitch, then more: branches, returns,
+        // athrow, among plain instructions of each length and a `wide iinc`.
+        let mut code = Vec::new();
+        let mut expected = Vec::new();
+        let mut branches = Vec::new();
+        let mut starts = Vec::new();
+        let mut put = |code: &mut Vec<u8>, bytes: &[u8], site: Option<SiteKind>| {
+            starts.push(code.len() as u32);
+            if let Some(kind) = site {
+                expected.push((code.len() as u32, kind, bytes.len() as u32));
+            }
+            if [op::IFEQ, op::GOTO, op::IFNONNULL].contains(&bytes[0]) {
+                branches.push(code.len() as u32);
+            }
+            code.extend_from_slice(bytes);
+        };
+        for i in 0..40u8 {
+            put(&mut code, &[op::NOP], None);
+            put(&mut code, &[op::SIPUSH, 0, i], None);
+            match i % 5 {
+                0 => put(&mut code, &[op::IFEQ, 0, 0], None),
+                1 => put(&mut code, &[op::ARETURN], Some(SiteKind::Return(op::ARETURN))),
+                2 => put(&mut code, &[op::ATHROW], Some(SiteKind::Throw)),
+                3 => put(&mut code, &[op::IFNONNULL, 0, 0], None),
+                _ => put(&mut code, &[op::GOTO, 0, 0], None),
+            }
+        }
+        let at = code.len() as u32;
+        let padding = vec![0u8; switch_padding(at)];
+        // default, low 0, high 1, two offsets
+        let switch = [&[op::TABLESWITCH][..], &padding, &[0, 0, 0, 0], &[0, 0, 0, 0], &[0, 0, 0, 1], &[0; 8]].concat();
+        put(&mut code, &switch, Some(SiteKind::Switch));
+        put(&mut code, &[op::WIDE, op::IINC, 1, 0, 0, 1], None);
+        put(&mut code, &[op::INVOKEINTERFACE, 0, 1, 1, 0], None);
+        put(&mut code, &[op::RETURN], Some(SiteKind::Return(op::RETURN)));
+
+        put(&mut code, &[op::GOTO, 0xFF, 0xFF], None);
+        let Scanned { sites, branches: found_branches, starts: bits } = scan(&code).expect("code a splice takes");
+        let found: Vec<_> = sites.iter().map(|s| (s.offset, s.kind, s.length)).collect();
+        assert_eq!(found, expected);
+        assert_eq!(found_branches, branches);
+        let found_starts: Vec<u32> =
+            (0..code.len() as u32).filter(|&i| bits[i as usize / 64] & (1 << (i % 64)) != 0).collect();
+        assert_eq!(found_starts, starts);
+    }
+
+    #[test]
+    fn the_scan_declines_subroutines_wide_branches_and_bad_code() {
+        for code in [
+            vec![op::JSR, 0, 3, op::RETURN],
+            vec![op::GOTO_W, 0, 0, 0, 5, op::RETURN],
+            vec![op::RET, 1],
+            vec![op::NOP, 0xCB], // not an opcode
+            vec![op::WIDE, op::NOP, 0, 0],
+            vec![op::NOP, op::SIPUSH, 0], // cut short
+            vec![op::TABLESWITCH, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0], // high < low
+        ] {
+            assert!(scan(&code).is_none(), "{code:?}");
+        }
+    }
+}

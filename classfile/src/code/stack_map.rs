@@ -1,0 +1,594 @@
+//! StackMapTable frames (JVMS 4.7.4). Every compressed frame kind is decoded
+//! into a full frame; the encoder picks the most compact kind itself.
+#![forbid(unsafe_code)]
+
+use crate::code::code_model::Label;
+use crate::read::constant_pool::ConstantPool;
+use crate::read::descriptor::{self, FieldType};
+use crate::code::encode::Put;
+use crate::read::error::{ClassFileError, Result};
+use crate::code::pool::CodePool;
+use crate::read::reader::Reader;
+
+/// A verification type. `Long` and `Double` stand for both of their slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VType {
+    Top,
+    Integer,
+    Float,
+    Double,
+    Long,
+    Null,
+    UninitializedThis,
+    /// A Class constant.
+    Object(u16),
+    /// The object created by the `new` at this label, before its constructor ran.
+    Uninitialized(Label),
+}
+
+impl VType {
+    /// The `verification_type_info` tag (JVMS 4.7.4).
+    pub fn tag(&self) -> u8 {
+        match self {
+            VType::Top => 0,
+            VType::Integer => 1,
+            VType::Float => 2,
+            VType::Double => 3,
+            VType::Long => 4,
+            VType::Null => 5,
+            VType::UninitializedThis => 6,
+            VType::Object(_) => 7,
+            VType::Uninitialized(_) => 8,
+        }
+    }
+
+    pub fn slots(&self) -> usize {
+        match self {
+            VType::Long | VType::Double => 2,
+            _ => 1,
+        }
+    }
+
+    /// The type of a value of descriptor type `t`.
+    pub fn of<'p>(t: FieldType<'_>, pool: &mut impl CodePool<'p>) -> Result<VType> {
+        Ok(match t {
+            FieldType::Int => VType::Integer,
+            FieldType::Float => VType::Float,
+            FieldType::Long => VType::Long,
+            FieldType::Double => VType::Double,
+            FieldType::Reference(name) => VType::Object(pool.class(name)?),
+        })
+    }
+}
+
+/// A full frame: locals and operand stack, each `Long`/`Double` one entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub locals: Vec<VType>,
+    pub stack: Vec<VType>,
+}
+
+impl Frame {
+    /// The first frame of a method, implied by its descriptor (JVMS 4.10.1.6).
+    pub fn initial<'p>(
+        class_index: u16,
+        is_static: bool,
+        is_constructor: bool,
+        descriptor: &str,
+        pool: &mut impl CodePool<'p>,
+    ) -> Result<Frame> {
+        // Each parameter takes a character or more of "(...)R": room for them and `this`.
+        let mut frame = Frame::receiver(class_index, is_static, is_constructor, descriptor.len().saturating_sub(2), pool);
+        descriptor::walk_method(descriptor, |parameter| {
+            frame.locals.push(VType::of(parameter, pool)?);
+            Ok(())
+        })?;
+        Ok(frame)
+    }
+
+    /// [`Frame::initial`] of a method whose descriptor the caller has read
+    /// already: `parameters` are its parameter types.
+    pub fn initial_with<'p, 'd>(
+        class_index: u16,
+        is_static: bool,
+        is_constructor: bool,
+        parameters: impl ExactSizeIterator<Item = FieldType<'d>>,
+        pool: &mut impl CodePool<'p>,
+    ) -> Result<Frame> {
+        let mut frame = Frame::receiver(class_index, is_static, is_constructor, parameters.len() + 1, pool);
+        for parameter in parameters {
+            frame.locals.push(VType::of(parameter, pool)?);
+        }
+        Ok(frame)
+    }
+
+    /// A first frame's `this` (nothing for a static method), with room for
+    /// `room` locals.
+    fn receiver<'p>(class_index: u16, is_static: bool, is_constructor: bool, room: usize, pool: &impl CodePool<'p>) -> Frame {
+        let mut locals = Vec::with_capacity(room);
+        if !is_static {
+            // java/lang/Object's constructor has no superclass constructor to call.
+            let is_object = || pool.original().class_name(class_index).is_ok_and(|n| n == "java/lang/Object");
+            locals.push(if is_constructor && !is_object() {
+                VType::UninitializedThis
+            } else {
+                VType::Object(class_index)
+            });
+        }
+        Frame { locals, stack: Vec::new() }
+    }
+
+    /// Locals as one entry per slot: the second slot of a Long/Double is `Top`.
+    pub fn local_slots(&self) -> Vec<VType> {
+        to_slots(&self.locals)
+    }
+
+    pub fn set_local_slots(&mut self, slots: &[VType]) {
+        self.locals = from_slots(slots);
+    }
+
+    /// Number of local slots the frame describes.
+    pub fn local_slot_count(&self) -> usize {
+        self.locals.iter().map(VType::slots).sum()
+    }
+
+    pub fn stack_slot_count(&self) -> usize {
+        self.stack.iter().map(VType::slots).sum()
+    }
+
+    /// Sets local `slot` to `t`, padding with `Top` below it and invalidating
+    /// any long or double it overwrites half of.
+    pub fn set_local(&mut self, slot: usize, t: VType) {
+        // The common case, a new local past the others, needs no slot form.
+        let count = self.local_slot_count();
+        if slot >= count {
+            self.push_past(count, slot, t);
+            return;
+        }
+        let mut slots = self.local_slots();
+        set_slot(&mut slots, slot, t);
+        self.set_local_slots(&slots);
+    }
+
+    /// Local `slot`, at or past the `count` slots the locals take, becomes
+    /// `t`, with `Top` between: one allocation at most, for both.
+    fn push_past(&mut self, count: usize, slot: usize, t: VType) {
+        self.locals.reserve(slot - count + 1);
+        self.locals.resize(self.locals.len() + (slot - count), VType::Top);
+        self.locals.push(t);
+    }
+
+    /// [`Frame::set_local`] of each of `locals` in turn, counting the slots
+    /// once rather than once per local when each is past the ones before
+    /// (the locals instrumentation keeps across a body).
+    pub fn set_locals(&mut self, locals: &[(u16, VType)]) {
+        let mut count = self.local_slot_count();
+        for &(slot, t) in locals {
+            let slot = usize::from(slot);
+            if slot >= count {
+                self.push_past(count, slot, t);
+                count = slot + t.slots();
+            } else {
+                self.set_local(slot, t);
+                count = self.local_slot_count();
+            }
+        }
+    }
+}
+
+/// Writes `t` into slot form. In slot form the slot after a Long/Double is
+/// always `Top`, so only a pair whose second half is overwritten needs care.
+pub(crate) fn set_slot(slots: &mut Vec<VType>, slot: usize, t: VType) {
+    let needed = slot + t.slots();
+    if slots.len() < needed {
+        slots.resize(needed, VType::Top);
+    }
+    if let Some(before) = slot.checked_sub(1).and_then(|b| slots.get_mut(b)) {
+        if before.slots() == 2 {
+            *before = VType::Top;
+        }
+    }
+    if let Some(target) = slots.get_mut(slot) {
+        *target = t;
+    }
+    if t.slots() == 2 {
+        if let Some(second) = slots.get_mut(slot + 1) {
+            *second = VType::Top;
+        }
+    }
+}
+
+pub(crate) fn to_slots(entries: &[VType]) -> Vec<VType> {
+    let mut slots = Vec::with_capacity(entries.len() + 4);
+    for &t in entries {
+        slots.push(t);
+        if t.slots() == 2 {
+            slots.push(VType::Top);
+        }
+    }
+    slots
+}
+
+pub(crate) fn from_slots(slots: &[VType]) -> Vec<VType> {
+    let mut entries = Vec::with_capacity(slots.len());
+    let mut i = 0;
+    while let Some(&t) = slots.get(i) {
+        entries.push(t);
+        i += t.slots();
+    }
+    entries
+}
+
+mod kind {
+    pub const SAME_MAX: u8 = 63;
+    pub const SAME_LOCALS_1_STACK_ITEM: u8 = 64;
+    pub const SAME_LOCALS_1_STACK_ITEM_MAX: u8 = 127;
+    pub const SAME_LOCALS_1_STACK_ITEM_EXTENDED: u8 = 247;
+    pub const CHOP_MIN: u8 = 248;
+    pub const SAME_FRAME_EXTENDED: u8 = 251;
+    pub const APPEND_MAX: u8 = 254;
+    pub const FULL_FRAME: u8 = 255;
+}
+
+/// Decodes a StackMapTable. `label_at(offset, at)` gives the label of a code
+/// offset, failing (with file offset `at`) if it is no instruction boundary.
+/// Every Object type read must name a Class constant of `pool` (checked as
+/// it is read: a frame's other types come from the frame before, or from
+/// `initial`, which the caller vouches for). `budget` bounds the total
+/// number of decoded entries. Each frame's locals get room for `locals_room`
+/// entries: an editor that gives every frame a local or two more (see
+/// `Frame::set_local`) then never reallocates them.
+pub(crate) fn decode<'p>(
+    r: &mut Reader<'_>,
+    initial: &Frame,
+    budget: usize,
+    locals_room: usize,
+    pool: &mut impl CodePool<'p>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<Vec<(Label, Frame)>> {
+    let copy = |locals: &[VType]| {
+        let mut out = Vec::with_capacity(locals_room.max(locals.len()));
+        out.extend_from_slice(locals);
+        out
+    };
+    let count = r.count(1)?;
+    // Room for the few frames an edit adds (instrumentation adds about five).
+    let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count + 8);
+    let mut offset: i64 = -1;
+    let mut spent = 0usize;
+    for _ in 0..count {
+        // Each frame is relative to the one before (no copy of it needed).
+        let previous = frames.last().map_or(initial, |(_, f)| f);
+        let at = r.offset();
+        let frame_type = r.u8()?;
+        let (delta, frame) = match frame_type {
+            0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: copy(&previous.locals), stack: vec![] }),
+            kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
+                let item = read_vtype(r, pool, label_at)?;
+                (u16::from(frame_type - 64), Frame { locals: copy(&previous.locals), stack: vec![item] })
+            }
+            kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
+                let delta = r.u16()?;
+                let item = read_vtype(r, pool, label_at)?;
+                (delta, Frame { locals: copy(&previous.locals), stack: vec![item] })
+            }
+            kind::CHOP_MIN..=250 => {
+                let delta = r.u16()?;
+                let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
+                let keep = previous.locals.len().checked_sub(chop).ok_or_else(|| {
+                    ClassFileError::malformed(
+                        at,
+                        format!("chop frame removes {chop} locals of {}", previous.locals.len()),
+                    )
+                })?;
+                (delta, Frame { locals: copy(previous.locals.get(..keep).unwrap_or_default()), stack: vec![] })
+            }
+            kind::SAME_FRAME_EXTENDED => (r.u16()?, Frame { locals: copy(&previous.locals), stack: vec![] }),
+            252..=kind::APPEND_MAX => {
+                let delta = r.u16()?;
+                let mut locals = copy(&previous.locals);
+                for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
+                    locals.push(read_vtype(r, pool, label_at)?);
+                }
+                (delta, Frame { locals, stack: vec![] })
+            }
+            kind::FULL_FRAME => {
+                let delta = r.u16()?;
+                // The locals with the room the other frames get.
+                let locals = read_vtypes(r, locals_room, pool, label_at)?;
+                let stack = read_vtypes(r, 0, pool, label_at)?;
+                (delta, Frame { locals, stack })
+            }
+            _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
+        };
+        spent = spent.saturating_add(frame.locals.len() + frame.stack.len() + 1);
+        if spent > budget {
+            return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
+        }
+        offset += i64::from(delta) + 1;
+        let label = label_at(offset as u32, at)?;
+        frames.push((label, frame));
+    }
+    Ok(frames)
+}
+
+/// A count and as many types, in a list with room for `room` at least:
+/// sized at once (collecting into a `Result` knows no length).
+fn read_vtypes<'p>(
+    r: &mut Reader<'_>,
+    room: usize,
+    pool: &mut impl CodePool<'p>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<Vec<VType>> {
+    let n = r.count(1)?;
+    let mut types = Vec::with_capacity(room.max(n));
+    for _ in 0..n {
+        types.push(read_vtype(r, pool, label_at)?);
+    }
+    Ok(types)
+}
+
+fn read_vtype<'p>(
+    r: &mut Reader<'_>,
+    pool: &mut impl CodePool<'p>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<VType> {
+    let at = r.offset();
+    Ok(match r.u8()? {
+        0 => VType::Top,
+        1 => VType::Integer,
+        2 => VType::Float,
+        3 => VType::Double,
+        4 => VType::Long,
+        5 => VType::Null,
+        6 => VType::UninitializedThis,
+        7 => {
+            let index = r.u16()?;
+            ConstantPool::at(pool.check_class(index), at)?;
+            VType::Object(index)
+        }
+        8 => VType::Uninitialized(label_at(u32::from(r.u16()?), at)?),
+        tag => return Err(ClassFileError::malformed(at, format!("unknown verification type tag {tag}"))),
+    })
+}
+
+/// Encodes frames, given in increasing code order, as a StackMapTable's content.
+pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(frames.len() * 4 + 2);
+    encode_into(frames, initial, offset_of, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode`], appending to `out`.
+pub fn encode_into(
+    frames: &[(u32, &Frame)],
+    initial: &Frame,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+    out.u16(count);
+    write_frames(frames, initial, None, offset_of, out)
+}
+
+/// Frames encoded ahead of the table they go in: they follow a known frame
+/// at a known distance (see [`EncodedFrames::after`]).
+#[derive(Debug, Clone, Default)]
+pub struct EncodedFrames {
+    pub(crate) count: u16,
+    pub bytes: Vec<u8>,
+}
+
+impl EncodedFrames {
+    /// `frames` (in increasing code order) encoded as they are when they
+    /// follow `previous` at offset `previous_offset` in a StackMapTable.
+    pub fn after(
+        frames: &[(u32, &Frame)],
+        (previous_offset, previous): (u32, &Frame),
+        offset_of: &dyn Fn(Label) -> Result<u32>,
+    ) -> Result<EncodedFrames> {
+        let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+        let mut bytes = Vec::with_capacity(frames.len() * 8);
+        write_frames(frames, previous, Some(previous_offset), offset_of, &mut bytes)?;
+        Ok(EncodedFrames { count, bytes })
+    }
+
+    /// Where the Class constant of each `Object` type is in the bytes;
+    /// `None` if they are not well-formed frames.
+    pub fn class_operands(&self) -> Option<Vec<usize>> {
+        let mut r = Reader::new(&self.bytes);
+        let mut found = Vec::new();
+        let mut types = |r: &mut Reader<'_>, n: u16| -> Option<()> {
+            for _ in 0..n {
+                match r.u8().ok()? {
+                    7 => {
+                        found.push(r.position());
+                        r.u16().ok()?;
+                    }
+                    8 => {
+                        r.u16().ok()?;
+                    }
+                    _ => {}
+                }
+            }
+            Some(())
+        };
+        for _ in 0..self.count {
+            match r.u8().ok()? {
+                0..=kind::SAME_MAX => {}
+                kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => types(&mut r, 1)?,
+                kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
+                    r.u16().ok()?;
+                    types(&mut r, 1)?;
+                }
+                frame_type @ kind::CHOP_MIN..=kind::APPEND_MAX => {
+                    r.u16().ok()?;
+                    types(&mut r, u16::from(frame_type.saturating_sub(kind::SAME_FRAME_EXTENDED)))?;
+                }
+                kind::FULL_FRAME => {
+                    r.u16().ok()?;
+                    let locals = r.u16().ok()?;
+                    types(&mut r, locals)?;
+                    let stack = r.u16().ok()?;
+                    types(&mut r, stack)?;
+                }
+                _ => return None,
+            }
+        }
+        r.finish().ok()?;
+        Some(found)
+    }
+}
+
+/// Writes `frames`, each relative to the one before; the first relative to
+/// `previous`, at `previous_offset` (`None`: the method's implicit frame).
+fn write_frames<'f>(
+    frames: &[(u32, &'f Frame)],
+    mut previous: &'f Frame,
+    mut previous_offset: Option<u32>,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    for &(offset, frame) in frames {
+        let delta = match previous_offset {
+            None => offset,
+            Some(p) if offset > p => offset - p - 1,
+            Some(_) => {
+                return Err(ClassFileError::malformed(0, format!("two stack map frames at code offset {offset}")));
+            }
+        };
+        let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
+        write_frame(out, delta, previous, frame, offset_of)?;
+        previous = frame;
+        previous_offset = Some(offset);
+    }
+    Ok(())
+}
+
+fn write_frame(
+    out: &mut Vec<u8>,
+    delta: u16,
+    previous: &Frame,
+    frame: &Frame,
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+) -> Result<()> {
+    let same_locals = frame.locals == previous.locals;
+    let short = delta <= u16::from(kind::SAME_MAX);
+    if same_locals && frame.stack.is_empty() {
+        if short {
+            out.u8(delta as u8);
+        } else {
+            out.u8(kind::SAME_FRAME_EXTENDED);
+            out.u16(delta);
+        }
+        return Ok(());
+    }
+    if let (true, [item]) = (same_locals, frame.stack.as_slice()) {
+        if short {
+            out.u8(kind::SAME_LOCALS_1_STACK_ITEM + delta as u8);
+        } else {
+            out.u8(kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED);
+            out.u16(delta);
+        }
+        return write_types(out, std::slice::from_ref(item), offset_of);
+    }
+    if frame.stack.is_empty() {
+        let (now, before) = (frame.locals.len(), previous.locals.len());
+        if now > before && now - before <= 3 && frame.locals.starts_with(&previous.locals) {
+            out.u8(kind::SAME_FRAME_EXTENDED + (now - before) as u8);
+            out.u16(delta);
+            return write_types(out, frame.locals.get(before..).unwrap_or_default(), offset_of);
+        }
+        if now < before && before - now <= 3 && previous.locals.starts_with(&frame.locals) {
+            out.u8(kind::SAME_FRAME_EXTENDED - (before - now) as u8);
+            out.u16(delta);
+            return Ok(());
+        }
+    }
+    out.u8(kind::FULL_FRAME);
+    out.u16(delta);
+    for list in [&frame.locals, &frame.stack] {
+        let count =
+            u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
+        out.u16(count);
+        write_types(out, list, offset_of)?;
+    }
+    Ok(())
+}
+
+/// Writes `types` (JVMS 4.7.4 `verification_type_info`). Most types are one
+/// byte, their tag: written in one loop with no call per type, as frames
+/// are a tenth of the bytes written.
+fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
+    // Every type written as three bytes into room made for all of them, the
+    // next one then written one or three bytes on: one path for all types,
+    // as objects and the others alternate unpredictably, its tag read from
+    // a table (a `match` writing each was a jump through a table).
+    let start = out.len();
+    out.resize(start + 3 * types.len(), 0);
+    let mut at = start;
+    for &t in types {
+        let tag = t.tag();
+        let mut operand = if let VType::Object(index) = t { index } else { 0 };
+        if let VType::Uninitialized(label) = t {
+            operand = offset_of(label)? as u16;
+        }
+        let [high, low] = operand.to_be_bytes();
+        if let Some(slot) = out.get_mut(at..at + 3) {
+            slot.copy_from_slice(&[tag, high, low]);
+        }
+        at += if tag >= 7 { 3 } else { 1 };
+    }
+    out.truncate(at);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::pool_builder::PoolBuilder;
+
+    #[test]
+    fn decoding_checks_that_every_object_type_names_a_class_constant() {
+        // #1 Utf8 "A", #2 Class #1.
+        let pool_bytes = [0, 3, 1, 0, 1, b'A', 7, 0, 1];
+        let pool = ConstantPool::parse(&mut Reader::new(&pool_bytes)).expect("pool");
+        let mut pool = PoolBuilder::new(pool);
+        let initial = Frame { locals: vec![], stack: vec![] };
+        let label = &mut |offset: u32, _| Ok(Label(offset));
+        // Two frames of one stack item: an Object of #2, then of #1.
+        let table = [0, 2, 64, 7, 0, 2, 64 + 3, 7, 0, 1];
+        let one = [0, 1, 64, 7, 0, 2];
+        let frames = decode(&mut Reader::new(&one), &initial, 100, 4, &mut pool, label).expect("a Class constant");
+        assert_eq!(frames[0].1.stack, vec![VType::Object(2)]);
+        let error = decode(&mut Reader::new(&table), &initial, 100, 4, &mut pool, label).expect_err("#1 is a Utf8");
+        assert!(
+            matches!(error.kind, crate::ErrorKind::WrongConstantKind { index: 1, expected: "Class", .. }),
+            "{error}"
+        );
+        assert_eq!(error.offset, 7, "the offset of the second frame's type");
+    }
+
+    #[test]
+    fn frames_encoded_ahead_follow_their_frame_and_know_where_their_classes_are() {
+        let monitor = VType::Object(0xF000);
+        let before = Frame { locals: vec![VType::Top, monitor, VType::Long], stack: vec![] };
+        let same = Frame { locals: before.locals.clone(), stack: vec![] };
+        let one = Frame { locals: before.locals.clone(), stack: vec![VType::Object(0x0123)] };
+        let full = Frame { locals: vec![monitor], stack: vec![VType::Integer, VType::Object(0xF001)] };
+        let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
+        let encoded = EncodedFrames::after(&[(12, &same), (20, &one), (90, &full)], (10, &before), &no_label).unwrap();
+        assert_eq!(encoded.count, 3);
+        #[rustfmt::skip]
+        let expected = [
+            1, // same: 12 - 10 - 1
+            64 + 7, 7, 0x01, 0x23, // same locals and one stack item: 20 - 12 - 1
+            255, 0, 69, 0, 1, 7, 0xF0, 0x00, 0, 2, 1, 7, 0xF0, 0x01, // full: 90 - 20 - 1
+        ];
+        assert_eq!(encoded.bytes, expected);
+        assert_eq!(encoded.class_operands(), Some(vec![3, 11, 17]));
+        let cut = EncodedFrames { count: 3, bytes: encoded.bytes[..10].to_vec() };
+        assert_eq!(cut.class_operands(), None);
+        assert!(EncodedFrames::after(&[(10, &same)], (10, &before), &no_label).is_err());
+    }
+}

@@ -1,0 +1,331 @@
+//! The top-level structure of a class file (JVMS 4.1), read lazily: parsing
+//! checks the structure and records where everything is; names, annotations
+//! and code are decoded when asked for.
+#![forbid(unsafe_code)]
+
+use crate::read::annotations::{self, Annotation, ElementValue};
+use crate::read::attribute::{self, name, read_attributes_keeping, Attribute};
+use crate::read::code_attribute::CodeAttribute;
+use crate::read::constant_pool::{ConstantPool, PoolLayout};
+use crate::read::error::{ClassFileError, ErrorKind, Result};
+use crate::read::mutf8;
+use crate::read::reader::Reader;
+use super::{MAX_MAJOR_VERSION, MIN_MAJOR_VERSION};
+use std::borrow::Cow;
+
+pub const MAGIC: u32 = 0xCAFE_BABE;
+
+/// A parsed class file borrowing the bytes it was read from.
+#[derive(Debug, Clone)]
+pub struct ClassFile<'a> {
+    bytes: &'a [u8],
+    minor_version: u16,
+    major_version: u16,
+    pool: ConstantPool<'a>,
+    access_flags: u16,
+    this_class: u16,
+    super_class: u16,
+    interfaces: Vec<u16>,
+    fields: Vec<Member<'a>>,
+    methods: Vec<Member<'a>>,
+    attributes: Vec<Attribute<'a>>,
+}
+
+/// What a class file holds up to its name: versions, constant pool, access
+/// flags and `this_class`, all checked as [`ClassFile::parse`] checks them.
+/// Enough to know what a class is; its layout spares a later full parse
+/// reading the pool again ([`ClassFile::parse_with_layout`]).
+#[derive(Debug, Clone)]
+pub struct ClassHead<'a> {
+    minor_version: u16,
+    major_version: u16,
+    pool: ConstantPool<'a>,
+    access_flags: u16,
+    this_class: u16,
+}
+
+/// What a parse may take as already checked.
+#[derive(Clone, Copy)]
+enum KnownPool<'k, 'p, 'l> {
+    Nothing,
+    /// A pool the file's may begin with (`parse_extending`).
+    Prefix(&'k ConstantPool<'p>),
+    /// The file's own pool, read before (`parse_with_layout`): borrowed by
+    /// the pool parsed, as long as the file's bytes are.
+    Layout(&'l PoolLayout),
+}
+
+impl<'a> ClassHead<'a> {
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        Self::read(bytes, KnownPool::Nothing).map(|(_, head)| head)
+    }
+
+    /// The head, and a reader at the `super_class` item after it.
+    fn read(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<(Reader<'a>, Self)> {
+        let mut r = Reader::new(bytes);
+        let magic = r.u32()?;
+        if magic != MAGIC {
+            return Err(ClassFileError::new(0, ErrorKind::BadMagic(magic)));
+        }
+        let minor_version = r.u16()?;
+        let major_version = r.u16()?;
+        if !(MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major_version) {
+            return Err(ClassFileError::new(
+                6,
+                ErrorKind::UnsupportedVersion { major: major_version, minor: minor_version },
+            ));
+        }
+        let pool = match known {
+            KnownPool::Nothing => ConstantPool::parse(&mut r)?,
+            KnownPool::Prefix(prefix) => ConstantPool::parse_extending(&mut r, prefix)?,
+            KnownPool::Layout(layout) => ConstantPool::parse_laid_out(&mut r, layout)?,
+        };
+        let access_flags = r.u16()?;
+        let this_at = r.offset();
+        let this_class = r.u16()?;
+        ConstantPool::at(pool.class_name(this_class), this_at)?;
+        Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class }))
+    }
+
+    pub fn access_flags(&self) -> u16 {
+        self.access_flags
+    }
+
+    /// Internal name of this class.
+    pub fn this_class(&self) -> Result<Cow<'a, str>> {
+        self.pool.class_name(self.this_class)
+    }
+
+    /// Where the pool's entries are, for [`ClassFile::parse_with_layout`].
+    pub fn into_pool_layout(self) -> PoolLayout {
+        self.pool.into_layout()
+    }
+}
+
+/// A field or a method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member<'a> {
+    /// Offset of `access_flags` in the file.
+    pub offset: usize,
+    /// The whole `field_info`/`method_info` as written.
+    pub raw: &'a [u8],
+    pub access_flags: u16,
+    pub name_index: u16,
+    pub descriptor_index: u16,
+    name: &'a [u8],
+    descriptor: &'a [u8],
+    pub attributes: Vec<Attribute<'a>>,
+}
+
+impl<'a> ClassFile<'a> {
+    /// Checks the structure of `bytes` as a class file of version 45 to 69.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        Self::parse_with::<true>(bytes, KnownPool::Nothing)
+    }
+
+    /// [`ClassFile::parse`] of an edit of `original` whose constant pool
+    /// begins with the original's, byte for byte (as [`ClassEditor`] writes
+    /// it): the original entries are not read and checked again. As strict
+    /// as a full parse; any other file is parsed in full.
+    ///
+    /// [`ClassEditor`]: crate::ClassEditor
+    pub fn parse_extending(bytes: &'a [u8], original: &ClassFile<'_>) -> Result<Self> {
+        Self::parse_with::<true>(bytes, KnownPool::Prefix(&original.pool))
+    }
+
+    /// Checks `bytes` as [`ClassFile::parse_extending`] does, keeping
+    /// nothing: no list of members or attributes is made.
+    pub fn check_extending(bytes: &[u8], original: &ClassFile<'_>) -> Result<()> {
+        ClassFile::parse_with::<false>(bytes, KnownPool::Prefix(&original.pool)).map(drop)
+    }
+
+    /// [`ClassFile::parse`] of the bytes a [`ClassHead`] was read from,
+    /// given its pool's layout: the pool is not read and checked again. As
+    /// strict as a full parse; bytes the layout does not fit are parsed in full.
+    pub fn parse_with_layout(bytes: &'a [u8], layout: &'a PoolLayout) -> Result<Self> {
+        Self::parse_with::<true>(bytes, KnownPool::Layout(layout))
+    }
+
+    /// `KEEP` false: the lists (interfaces, members, attributes) are
+    /// checked and left empty.
+    fn parse_with<const KEEP: bool>(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<Self> {
+        let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class }) =
+            ClassHead::read(bytes, known)?;
+        let super_at = r.offset();
+        let super_class = r.u16()?;
+        if super_class != 0 {
+            ConstantPool::at(pool.class_name(super_class), super_at)?;
+        }
+        let count = r.count(2)?;
+        let mut interfaces = Vec::with_capacity(if KEEP { count } else { 0 });
+        for _ in 0..count {
+            let at = r.offset();
+            let index = r.u16()?;
+            ConstantPool::at(pool.class_name(index), at)?;
+            if KEEP {
+                interfaces.push(index);
+            }
+        }
+        let fields = read_members::<KEEP>(&mut r, &pool)?;
+        let methods = read_members::<KEEP>(&mut r, &pool)?;
+        let attributes = read_attributes_keeping::<KEEP>(&mut r, &pool)?;
+        r.finish()?;
+        Ok(ClassFile {
+            bytes,
+            minor_version,
+            major_version,
+            pool,
+            access_flags,
+            this_class,
+            super_class,
+            interfaces,
+            fields,
+            methods,
+            attributes,
+        })
+    }
+
+    /// The bytes the class was parsed from.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    pub fn major_version(&self) -> u16 {
+        self.major_version
+    }
+
+    pub fn minor_version(&self) -> u16 {
+        self.minor_version
+    }
+
+    pub fn constant_pool(&self) -> &ConstantPool<'a> {
+        &self.pool
+    }
+
+    pub fn access_flags(&self) -> u16 {
+        self.access_flags
+    }
+
+    pub fn this_class_index(&self) -> u16 {
+        self.this_class
+    }
+
+    /// 0 for `java/lang/Object` and `module-info`.
+    pub fn super_class_index(&self) -> u16 {
+        self.super_class
+    }
+
+    /// Internal name of this class, `com/example/Foo$Bar`.
+    pub fn this_class(&self) -> Result<Cow<'a, str>> {
+        self.pool.class_name(self.this_class)
+    }
+
+    /// Internal name of the superclass; `None` for `java/lang/Object` and modules.
+    pub fn super_class(&self) -> Result<Option<Cow<'a, str>>> {
+        if self.super_class == 0 {
+            return Ok(None);
+        }
+        self.pool.class_name(self.super_class).map(Some)
+    }
+
+    pub fn interface_indexes(&self) -> &[u16] {
+        &self.interfaces
+    }
+
+    pub fn interfaces(&self) -> Result<Vec<Cow<'a, str>>> {
+        self.interfaces.iter().map(|&i| self.pool.class_name(i)).collect()
+    }
+
+    pub fn fields(&self) -> &[Member<'a>] {
+        &self.fields
+    }
+
+    pub fn methods(&self) -> &[Member<'a>] {
+        &self.methods
+    }
+
+    pub fn attributes(&self) -> &[Attribute<'a>] {
+        &self.attributes
+    }
+
+    /// The class's annotations, visible then invisible.
+    pub fn annotations(&self) -> Result<Vec<Annotation<'a>>> {
+        annotations::annotations_in(&self.attributes, &self.pool)
+    }
+
+    /// The annotations of a field or method of this class.
+    pub fn member_annotations(&self, member: &Member<'a>) -> Result<Vec<Annotation<'a>>> {
+        annotations::annotations_in(&member.attributes, &self.pool)
+    }
+
+    /// A method's parameter annotations, one list per parameter the attributes cover.
+    /// Note that javac may leave out synthetic and implicit parameters.
+    pub fn parameter_annotations(&self, method: &Member<'a>) -> Result<Vec<Vec<Annotation<'a>>>> {
+        annotations::parameter_annotations_in(&method.attributes, &self.pool)
+    }
+
+    /// The default value of an annotation interface element.
+    pub fn annotation_default(&self, method: &Member<'a>) -> Result<Option<ElementValue<'a>>> {
+        annotations::annotation_default_in(&method.attributes, &self.pool)
+    }
+
+    /// A method's Code attribute; `None` for abstract and native methods.
+    pub fn code(&self, method: &Member<'a>) -> Result<Option<CodeAttribute<'a>>> {
+        match attribute::find(&method.attributes, name::CODE) {
+            Some(code) => CodeAttribute::parse(code, &self.pool).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The method called `name` with descriptor `descriptor`.
+    pub fn method(&self, name: &str, descriptor: &str) -> Option<&Member<'a>> {
+        self.methods.iter().find(|m| m.name_is(name) && m.descriptor_is(descriptor))
+    }
+}
+
+impl<'a> Member<'a> {
+    pub fn name(&self) -> Result<Cow<'a, str>> {
+        decode(self.name, self.offset + 2)
+    }
+
+    pub fn descriptor(&self) -> Result<Cow<'a, str>> {
+        decode(self.descriptor, self.offset + 4)
+    }
+
+    /// Compares the name without decoding it.
+    pub fn name_is(&self, name: &str) -> bool {
+        *mutf8::encode(name) == *self.name
+    }
+
+    pub fn descriptor_is(&self, descriptor: &str) -> bool {
+        *mutf8::encode(descriptor) == *self.descriptor
+    }
+
+    pub fn attribute(&self, name: &str) -> Option<Attribute<'a>> {
+        attribute::find(&self.attributes, name)
+    }
+}
+
+fn decode(bytes: &[u8], at: usize) -> Result<Cow<'_, str>> {
+    mutf8::decode(bytes).ok_or_else(|| ClassFileError::malformed(at, "a name is not valid modified UTF-8"))
+}
+
+fn read_members<'a, const KEEP: bool>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<Member<'a>>> {
+    let count = r.count(8)?;
+    let mut members = Vec::with_capacity(if KEEP { count } else { 0 });
+    for _ in 0..count {
+        let offset = r.offset();
+        let start = r.position();
+        let access_flags = r.u16()?;
+        let name_index = r.u16()?;
+        let name = ConstantPool::at(pool.utf8_bytes(name_index), offset + 2)?;
+        let descriptor_index = r.u16()?;
+        let descriptor = ConstantPool::at(pool.utf8_bytes(descriptor_index), offset + 4)?;
+        let attributes = read_attributes_keeping::<KEEP>(r, pool)?;
+        if KEEP {
+            let raw = r.data().get(start..r.position()).unwrap_or_default();
+            members.push(Member { offset, raw, access_flags, name_index, descriptor_index, name, descriptor, attributes });
+        }
+    }
+    Ok(members)
+}

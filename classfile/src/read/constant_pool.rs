@@ -1,0 +1,669 @@
+//! The constant pool (JVMS 4.4), read lazily: parsing records where each
+//! entry starts and checks every cross-reference's kind once; entries are
+//! decoded only when asked for.
+#![forbid(unsafe_code)]
+
+use crate::read::error::{ClassFileError, ErrorKind, Result};
+use crate::read::mutf8;
+use crate::read::reader::Reader;
+use std::borrow::Cow;
+
+pub mod tag {
+    pub const UTF8: u8 = 1;
+    pub const INTEGER: u8 = 3;
+    pub const FLOAT: u8 = 4;
+    pub const LONG: u8 = 5;
+    pub const DOUBLE: u8 = 6;
+    pub const CLASS: u8 = 7;
+    pub const STRING: u8 = 8;
+    pub const FIELDREF: u8 = 9;
+    pub const METHODREF: u8 = 10;
+    pub const INTERFACE_METHODREF: u8 = 11;
+    pub const NAME_AND_TYPE: u8 = 12;
+    pub const METHOD_HANDLE: u8 = 15;
+    pub const METHOD_TYPE: u8 = 16;
+    pub const DYNAMIC: u8 = 17;
+    pub const INVOKE_DYNAMIC: u8 = 18;
+    pub const MODULE: u8 = 19;
+    pub const PACKAGE: u8 = 20;
+}
+
+/// One constant, decoded. Floating-point values keep their exact bits so that
+/// equal entries compare equal (NaN payloads included) and can be deduplicated.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Constant<'a> {
+    /// Raw modified-UTF-8 bytes; see [`mutf8::decode`].
+    Utf8(Cow<'a, [u8]>),
+    Integer(i32),
+    Float(u32),
+    Long(i64),
+    Double(u64),
+    Class {
+        name: u16,
+    },
+    String {
+        value: u16,
+    },
+    Fieldref {
+        class: u16,
+        name_and_type: u16,
+    },
+    Methodref {
+        class: u16,
+        name_and_type: u16,
+    },
+    InterfaceMethodref {
+        class: u16,
+        name_and_type: u16,
+    },
+    NameAndType {
+        name: u16,
+        descriptor: u16,
+    },
+    MethodHandle {
+        kind: u8,
+        reference: u16,
+    },
+    MethodType {
+        descriptor: u16,
+    },
+    Dynamic {
+        bootstrap_method: u16,
+        name_and_type: u16,
+    },
+    InvokeDynamic {
+        bootstrap_method: u16,
+        name_and_type: u16,
+    },
+    Module {
+        name: u16,
+    },
+    Package {
+        name: u16,
+    },
+}
+
+impl Constant<'_> {
+    pub fn tag(&self) -> u8 {
+        match self {
+            Constant::Utf8(_) => tag::UTF8,
+            Constant::Integer(_) => tag::INTEGER,
+            Constant::Float(_) => tag::FLOAT,
+            Constant::Long(_) => tag::LONG,
+            Constant::Double(_) => tag::DOUBLE,
+            Constant::Class { .. } => tag::CLASS,
+            Constant::String { .. } => tag::STRING,
+            Constant::Fieldref { .. } => tag::FIELDREF,
+            Constant::Methodref { .. } => tag::METHODREF,
+            Constant::InterfaceMethodref { .. } => tag::INTERFACE_METHODREF,
+            Constant::NameAndType { .. } => tag::NAME_AND_TYPE,
+            Constant::MethodHandle { .. } => tag::METHOD_HANDLE,
+            Constant::MethodType { .. } => tag::METHOD_TYPE,
+            Constant::Dynamic { .. } => tag::DYNAMIC,
+            Constant::InvokeDynamic { .. } => tag::INVOKE_DYNAMIC,
+            Constant::Module { .. } => tag::MODULE,
+            Constant::Package { .. } => tag::PACKAGE,
+        }
+    }
+
+    /// Does this entry refer to pool entry `index`? (A bootstrap method's
+    /// number and a method handle's kind are no pool indexes.)
+    pub(crate) fn refers_to(&self, index: u16) -> bool {
+        match *self {
+            Constant::Class { name: a }
+            | Constant::String { value: a }
+            | Constant::MethodType { descriptor: a }
+            | Constant::Module { name: a }
+            | Constant::Package { name: a }
+            | Constant::MethodHandle { reference: a, .. }
+            | Constant::Dynamic { name_and_type: a, .. }
+            | Constant::InvokeDynamic { name_and_type: a, .. } => a == index,
+            Constant::Fieldref { class: a, name_and_type: b }
+            | Constant::Methodref { class: a, name_and_type: b }
+            | Constant::InterfaceMethodref { class: a, name_and_type: b }
+            | Constant::NameAndType { name: a, descriptor: b } => a == index || b == index,
+            Constant::Utf8(_) | Constant::Integer(_) | Constant::Float(_) | Constant::Long(_) | Constant::Double(_) => {
+                false
+            }
+        }
+    }
+
+    /// Long and Double take two pool slots.
+    pub fn slots(&self) -> u16 {
+        match self {
+            Constant::Long(_) | Constant::Double(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Appends the entry's encoding (tag and content) to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.push(self.tag());
+        let u16s =
+            |out: &mut Vec<u8>, values: &[u16]| values.iter().for_each(|v| out.extend_from_slice(&v.to_be_bytes()));
+        match self {
+            Constant::Utf8(bytes) => {
+                out.extend_from_slice(&(bytes.len() as u16).to_be_bytes());
+                out.extend_from_slice(bytes);
+            }
+            Constant::Integer(v) => out.extend_from_slice(&v.to_be_bytes()),
+            Constant::Float(bits) => out.extend_from_slice(&bits.to_be_bytes()),
+            Constant::Long(v) => out.extend_from_slice(&v.to_be_bytes()),
+            Constant::Double(bits) => out.extend_from_slice(&bits.to_be_bytes()),
+            Constant::Class { name: a }
+            | Constant::String { value: a }
+            | Constant::MethodType { descriptor: a }
+            | Constant::Module { name: a }
+            | Constant::Package { name: a } => u16s(out, &[*a]),
+            Constant::Fieldref { class: a, name_and_type: b }
+            | Constant::Methodref { class: a, name_and_type: b }
+            | Constant::InterfaceMethodref { class: a, name_and_type: b }
+            | Constant::NameAndType { name: a, descriptor: b }
+            | Constant::Dynamic { bootstrap_method: a, name_and_type: b }
+            | Constant::InvokeDynamic { bootstrap_method: a, name_and_type: b } => u16s(out, &[*a, *b]),
+            Constant::MethodHandle { kind, reference } => {
+                out.push(*kind);
+                u16s(out, &[*reference]);
+            }
+        }
+    }
+}
+
+/// A human name for a tag, for error messages.
+pub fn tag_name(tag: u8) -> &'static str {
+    match tag {
+        tag::UTF8 => "Utf8",
+        tag::INTEGER => "Integer",
+        tag::FLOAT => "Float",
+        tag::LONG => "Long",
+        tag::DOUBLE => "Double",
+        tag::CLASS => "Class",
+        tag::STRING => "String",
+        tag::FIELDREF => "Fieldref",
+        tag::METHODREF => "Methodref",
+        tag::INTERFACE_METHODREF => "InterfaceMethodref",
+        tag::NAME_AND_TYPE => "NameAndType",
+        tag::METHOD_HANDLE => "MethodHandle",
+        tag::METHOD_TYPE => "MethodType",
+        tag::DYNAMIC => "Dynamic",
+        tag::INVOKE_DYNAMIC => "InvokeDynamic",
+        tag::MODULE => "Module",
+        tag::PACKAGE => "Package",
+        _ => "unknown constant",
+    }
+}
+
+/// Marks slot 0 and the slot after a Long or Double.
+const NO_ENTRY: u32 = u32::MAX;
+
+/// A member reference resolved to names: owner class, member name, descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberRef<'a> {
+    pub owner: Cow<'a, str>,
+    pub name: Cow<'a, str>,
+    pub descriptor: Cow<'a, str>,
+}
+
+/// The bytes an entry takes, tag included, by tag: 0 for a Utf8 entry
+/// (its length is in it) and for a byte that is no tag. Every reading of
+/// the pool's raw bytes sizes entries by this table.
+pub(crate) const ENTRY_SIZE: [u8; 256] = {
+    let mut sizes = [0u8; 256];
+    sizes[tag::INTEGER as usize] = 5;
+    sizes[tag::FLOAT as usize] = 5;
+    sizes[tag::LONG as usize] = LONG_ENTRY_SIZE as u8;
+    sizes[tag::DOUBLE as usize] = LONG_ENTRY_SIZE as u8;
+    let three = [tag::CLASS, tag::STRING, tag::METHOD_TYPE, tag::MODULE, tag::PACKAGE];
+    let mut i = 0;
+    while i < three.len() {
+        sizes[three[i] as usize] = 3;
+        i += 1;
+    }
+    sizes[tag::METHOD_HANDLE as usize] = 4;
+    let five = [tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF, tag::NAME_AND_TYPE, tag::DYNAMIC, tag::INVOKE_DYNAMIC];
+    let mut i = 0;
+    while i < five.len() {
+        sizes[five[i] as usize] = 5;
+        i += 1;
+    }
+    sizes
+};
+
+/// The size of a Long or Double entry, the only ones that take two slots
+/// (and the only entries of nine bytes but for some Utf8 entries).
+const LONG_ENTRY_SIZE: usize = 9;
+
+#[derive(Debug, Clone)]
+pub struct ConstantPool<'a> {
+    data: &'a [u8],
+    /// Offset of each entry's tag byte in `data`, by pool index; borrowed
+    /// from the [`PoolLayout`] a parse was given, so that every copy of the
+    /// pool (an editor's, say) shares it.
+    offsets: Cow<'a, [u32]>,
+    /// The pool's bytes, from the first entry to the end of the last.
+    range: (usize, usize),
+}
+
+/// Where the entries of a checked pool are in its class file: kept from one
+/// parse of the file so that the next one neither reads nor checks them again
+/// ([`ClassFile::parse_with_layout`](crate::ClassFile::parse_with_layout)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolLayout {
+    offsets: Vec<u32>,
+    range: (usize, usize),
+    /// The length of the file it describes.
+    file_len: usize,
+    /// A hash of the pool's bytes: a layout handed other bytes than its own
+    /// (same length, same count) is refused too.
+    hash: u64,
+}
+
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
+impl<'a> ConstantPool<'a> {
+    /// Reads `constant_pool_count` and the entries after it.
+    pub(crate) fn parse(reader: &mut Reader<'a>) -> Result<Self> {
+        Self::parse_after(reader, None)
+    }
+
+    /// [`ConstantPool::parse`] of a pool that may begin with the entries of
+    /// `known` (a pool already parsed and checked, from a file of which this
+    /// one is an edit), byte for byte and at the same file offset: those are
+    /// taken as they are (their references point among themselves, at the
+    /// same entries), and only the entries after them are read and checked.
+    /// Any other pool is parsed in full.
+    pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<Self> {
+        Self::parse_after(reader, Some(known))
+    }
+
+    /// Where this pool's entries are, for a later parse of the same bytes.
+    pub(crate) fn into_layout(self) -> PoolLayout {
+        PoolLayout {
+            hash: hash_bytes(self.raw_bytes()),
+            offsets: self.offsets.into_owned(),
+            range: self.range,
+            file_len: self.data.len(),
+        }
+    }
+
+    /// [`ConstantPool::parse`] of the pool `layout` describes, taken as it is
+    /// (it was checked when the layout was made); a pool it does not fit
+    /// (another count, start, file length or content) is parsed in full.
+    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &'a PoolLayout) -> Result<Self> {
+        let data = reader.data();
+        let (from, to) = layout.range;
+        let fits = layout.file_len == data.len()
+            && from == reader.offset() + 2
+            && data.get(reader.position()..reader.position() + 2) == Some(&(layout.offsets.len() as u16).to_be_bytes()[..])
+            && data.get(from..to).is_some_and(|pool| hash_bytes(pool) == layout.hash);
+        if !fits {
+            return Self::parse(reader);
+        }
+        reader.skip(2 + layout.range.1 - layout.range.0)?;
+        Ok(ConstantPool { data: reader.data(), offsets: Cow::Borrowed(&layout.offsets), range: layout.range })
+    }
+
+    fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
+        let count = reader.u16()?;
+        let start = reader.offset();
+        // Each entry takes at least 3 bytes: never reserve more than the input can hold.
+        let mut offsets = Vec::with_capacity(usize::from(count).min(reader.remaining() / 3 + 1));
+        let known = known.filter(|k| {
+            let (from, to) = k.range;
+            from == start
+                && k.offsets.len() <= usize::from(count)
+                && reader.data().get(reader.position()..reader.position() + (to - from)) == k.data.get(from..to)
+        });
+        let checked_entries = match known {
+            Some(k) => {
+                offsets.extend_from_slice(&k.offsets);
+                reader.skip(k.range.1 - k.range.0)?;
+                k.offsets.len()
+            }
+            None => {
+                offsets.push(NO_ENTRY);
+                0
+            }
+        };
+        Self::scan_entries(reader, usize::from(count), &mut offsets)?;
+        // What the fast scan left (an entry it does not vouch for) is read
+        // and reported here.
+        while offsets.len() < usize::from(count) {
+            let at = reader.offset();
+            let tag = reader.u8()?;
+            let fixed = usize::from(ENTRY_SIZE[usize::from(tag)]);
+            let content = match (tag, fixed) {
+                (tag::UTF8, _) => usize::from(reader.u16()?),
+                (_, 0) => return Err(ClassFileError::new(at, ErrorKind::BadConstantTag(tag))),
+                (_, size) => size - 1,
+            };
+            reader.skip(content)?;
+            offsets.push(at as u32);
+            if fixed == LONG_ENTRY_SIZE {
+                if offsets.len() >= usize::from(count) {
+                    return Err(ClassFileError::malformed(at, "a Long or Double constant takes the last pool slot"));
+                }
+                offsets.push(NO_ENTRY);
+            }
+        }
+        let pool = ConstantPool { data: reader.data(), offsets: Cow::Owned(offsets), range: (start, reader.offset()) };
+        pool.check_references(checked_entries)?;
+        Ok(pool)
+    }
+
+    /// Records the offsets of well-formed entries straight from the bytes,
+    /// up to the first entry that is not (a bad tag, one cut short, a Long
+    /// or Double in the last slot), which the caller then reads and reports.
+    /// Every class is parsed several times: this loop is most of it.
+    fn scan_entries(reader: &mut Reader<'a>, count: usize, offsets: &mut Vec<u32>) -> Result<()> {
+        let data = reader.data();
+        let start = reader.position();
+        let base = reader.offset() - start;
+        let window = data.get(start..start + reader.remaining()).unwrap_or_default();
+        let mut pos = 0usize;
+        while offsets.len() < count {
+            // Every entry takes at least three bytes; a Utf8 entry's length
+            // is in the two after its tag. Both sizes are found and one is
+            // kept, so that the entries' tags (in no order a predictor
+            // learns) decide no jump.
+            let Some(&[tag, high, low]) = window.get(pos..pos + 3) else { break };
+            let utf8 = 3 + usize::from(u16::from_be_bytes([high, low]));
+            let fixed = usize::from(ENTRY_SIZE[usize::from(tag)]);
+            let size = if tag == tag::UTF8 { utf8 } else { fixed };
+            let two_slots = fixed == LONG_ENTRY_SIZE;
+            if size == 0 || pos + size > window.len() || (two_slots && offsets.len() + 1 >= count) {
+                break;
+            }
+            offsets.push((base + start + pos) as u32);
+            if two_slots {
+                offsets.push(NO_ENTRY);
+            }
+            pos += size;
+        }
+        reader.skip(pos)
+    }
+
+    /// Checks that every reference inside the pool, from the entry at index
+    /// `from` on, points at an entry of the right kind. Runs on every parse,
+    /// so it reads the raw bytes directly.
+    fn check_references(&self, from: usize) -> Result<()> {
+        let tag_of = |index: u16| -> Option<u8> {
+            match self.offsets.get(usize::from(index)) {
+                Some(&offset) if offset != NO_ENTRY => self.data.get(offset as usize).copied(),
+                _ => None,
+            }
+        };
+        for (index, &offset) in self.offsets.iter().enumerate().skip(from) {
+            if offset == NO_ENTRY {
+                continue;
+            }
+            let at = offset as usize;
+            let entry = self.data.get(at..).unwrap_or_default();
+            let field = |i: usize| entry.get(i..i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
+            let expect = |target: u16, kinds: &[u8], expected: &'static str| -> Result<()> {
+                match tag_of(target) {
+                    Some(found) if kinds.contains(&found) => Ok(()),
+                    Some(found) => Err(ClassFileError::new(
+                        at,
+                        ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
+                    )),
+                    None => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
+                }
+            };
+            let utf8 = &[tag::UTF8];
+            match entry.first().copied().unwrap_or(0) {
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => {
+                    expect(field(1), utf8, "Utf8")?
+                }
+                tag::NAME_AND_TYPE => {
+                    expect(field(1), utf8, "Utf8")?;
+                    expect(field(3), utf8, "Utf8")?;
+                }
+                tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF => {
+                    expect(field(1), &[tag::CLASS], "Class")?;
+                    expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?;
+                }
+                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?,
+                tag::METHOD_HANDLE => {
+                    let kind = entry.get(1).copied().unwrap_or(0);
+                    let reference = field(2);
+                    match kind {
+                        1..=4 => expect(reference, &[tag::FIELDREF], "Fieldref")?,
+                        5..=9 => expect(reference, &[tag::METHODREF, tag::INTERFACE_METHODREF], "Methodref")?,
+                        _ => {
+                            return Err(ClassFileError::malformed(
+                                at,
+                                format!("constant #{index}: method handle kind {kind} is not 1 to 9"),
+                            ))
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `constant_pool_count`: one more than the highest index.
+    pub fn count(&self) -> u16 {
+        self.offsets.len() as u16
+    }
+
+    /// The bytes of every entry, as they appear in the file.
+    pub fn raw_bytes(&self) -> &'a [u8] {
+        self.data.get(self.range.0..self.range.1).unwrap_or_default()
+    }
+
+    /// The bytes the pool was read from (the whole class file), and where
+    /// each entry's tag is in them by index (`u32::MAX`: no entry).
+    pub(crate) fn file_and_offsets(&self) -> (&'a [u8], &[u32]) {
+        (self.data, &self.offsets)
+    }
+
+    /// Where entry `index` starts in the file (0 for an invalid index).
+    pub fn offset_of(&self, index: u16) -> usize {
+        match self.offsets.get(usize::from(index)) {
+            Some(&offset) if offset != NO_ENTRY => offset as usize,
+            _ => 0,
+        }
+    }
+
+    /// Decodes entry `index`; `None` for the unusable slot after a Long/Double and slot 0.
+    fn get_opt(&self, index: u16) -> Result<Option<Constant<'a>>> {
+        let offset = match self.offsets.get(usize::from(index)) {
+            Some(&offset) if offset != NO_ENTRY => offset as usize,
+            Some(_) => return Ok(None),
+            None => return Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
+        };
+        let mut r = Reader::window(self.data, offset, self.range.1.saturating_sub(offset))?;
+        let tag = r.u8()?;
+        Ok(Some(match tag {
+            tag::UTF8 => {
+                let len = usize::from(r.u16()?);
+                Constant::Utf8(Cow::Borrowed(r.bytes(len)?))
+            }
+            tag::INTEGER => Constant::Integer(r.i32()?),
+            tag::FLOAT => Constant::Float(r.u32()?),
+            tag::LONG => Constant::Long(r.u64()? as i64),
+            tag::DOUBLE => Constant::Double(r.u64()?),
+            tag::CLASS => Constant::Class { name: r.u16()? },
+            tag::STRING => Constant::String { value: r.u16()? },
+            tag::FIELDREF => Constant::Fieldref { class: r.u16()?, name_and_type: r.u16()? },
+            tag::METHODREF => Constant::Methodref { class: r.u16()?, name_and_type: r.u16()? },
+            tag::INTERFACE_METHODREF => Constant::InterfaceMethodref { class: r.u16()?, name_and_type: r.u16()? },
+            tag::NAME_AND_TYPE => Constant::NameAndType { name: r.u16()?, descriptor: r.u16()? },
+            tag::METHOD_HANDLE => Constant::MethodHandle { kind: r.u8()?, reference: r.u16()? },
+            tag::METHOD_TYPE => Constant::MethodType { descriptor: r.u16()? },
+            tag::DYNAMIC => Constant::Dynamic { bootstrap_method: r.u16()?, name_and_type: r.u16()? },
+            tag::INVOKE_DYNAMIC => Constant::InvokeDynamic { bootstrap_method: r.u16()?, name_and_type: r.u16()? },
+            tag::MODULE => Constant::Module { name: r.u16()? },
+            tag::PACKAGE => Constant::Package { name: r.u16()? },
+            other => return Err(ClassFileError::new(offset, ErrorKind::BadConstantTag(other))),
+        }))
+    }
+
+    /// Entry `index`. The error's offset is 0 for an index that names no entry:
+    /// callers that know where the index was read use [`ConstantPool::at`].
+    pub fn get(&self, index: u16) -> Result<Constant<'a>> {
+        self.get_opt(index)?.ok_or(ClassFileError::new(0, ErrorKind::BadConstantIndex(index)))
+    }
+
+    /// Entry `index`'s tag and content bytes (for Utf8, the text after its
+    /// length), read straight from the file, as indexing the pool needs them
+    /// (no entry decoded); `None` for an index that holds no entry.
+    pub(crate) fn raw_entry(&self, index: u16) -> Option<(u8, &'a [u8])> {
+        let offset = *self.offsets.get(usize::from(index))?;
+        if offset == NO_ENTRY {
+            return None;
+        }
+        let (data, at) = (self.data, offset as usize);
+        let tag = *data.get(at)?;
+        let content = match tag {
+            tag::UTF8 => {
+                let len = usize::from(u16::from_be_bytes([*data.get(at + 1)?, *data.get(at + 2)?]));
+                data.get(at + 3..at + 3 + len)?
+            }
+            _ => match usize::from(ENTRY_SIZE[usize::from(tag)]) {
+                0 => return None,
+                size => data.get(at + 1..at + size)?,
+            },
+        };
+        Some((tag, content))
+    }
+
+    /// Every entry with its index, in pool order.
+    pub fn iter(&self) -> impl Iterator<Item = Result<(u16, Constant<'a>)>> + '_ {
+        (1..self.count()).filter_map(move |i| self.get_opt(i).transpose().map(|c| c.map(|c| (i, c))))
+    }
+
+    /// Re-reports an error of a lookup made for an index read at byte `at`.
+    pub fn at<T>(result: Result<T>, at: usize) -> Result<T> {
+        result.map_err(|e| if e.offset == 0 { ClassFileError::new(at, e.kind) } else { e })
+    }
+
+    fn wrong(&self, index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
+        ClassFileError::new(0, ErrorKind::WrongConstantKind { index, expected, found: tag_name(found.tag()) })
+    }
+
+    /// The raw modified-UTF-8 bytes of a Utf8 entry.
+    pub fn utf8_bytes(&self, index: u16) -> Result<&'a [u8]> {
+        // Every name of every member and attribute comes through here: read
+        // the bytes in place; anything unexpected takes the decoding path,
+        // which reports it.
+        if let Some(&offset) = self.offsets.get(usize::from(index)) {
+            let at = offset as usize;
+            if offset != NO_ENTRY && self.data.get(at) == Some(&tag::UTF8) {
+                if let Some(len) = self.data.get(at + 1..at + 3).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))) {
+                    if let Some(bytes) = self.data.get(at + 3..at + 3 + len).filter(|_| at + 3 + len <= self.range.1) {
+                        return Ok(bytes);
+                    }
+                }
+            }
+        }
+        match self.get(index)? {
+            Constant::Utf8(Cow::Borrowed(bytes)) => Ok(bytes),
+            other => Err(self.wrong(index, "Utf8", &other)),
+        }
+    }
+
+    /// A Utf8 entry as text.
+    pub fn utf8(&self, index: u16) -> Result<Cow<'a, str>> {
+        let bytes = self.utf8_bytes(index)?;
+        mutf8::decode(bytes).ok_or_else(|| {
+            ClassFileError::malformed(self.offset_of(index), format!("constant #{index} is not valid modified UTF-8"))
+        })
+    }
+
+    /// The internal name of a Class entry (`java/lang/String`, or an array descriptor).
+    pub fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
+        match self.get(index)? {
+            Constant::Class { name } => self.utf8(name),
+            other => Err(self.wrong(index, "Class", &other)),
+        }
+    }
+
+    /// Name and descriptor of a NameAndType entry.
+    pub fn name_and_type(&self, index: u16) -> Result<(Cow<'a, str>, Cow<'a, str>)> {
+        match self.get(index)? {
+            Constant::NameAndType { name, descriptor } => Ok((self.utf8(name)?, self.utf8(descriptor)?)),
+            other => Err(self.wrong(index, "NameAndType", &other)),
+        }
+    }
+
+    /// A Fieldref, Methodref or InterfaceMethodref resolved to names.
+    pub fn member_ref(&self, index: u16) -> Result<MemberRef<'a>> {
+        match self.get(index)? {
+            Constant::Fieldref { class, name_and_type }
+            | Constant::Methodref { class, name_and_type }
+            | Constant::InterfaceMethodref { class, name_and_type } => {
+                let (name, descriptor) = self.name_and_type(name_and_type)?;
+                Ok(MemberRef { owner: self.class_name(class)?, name, descriptor })
+            }
+            other => Err(self.wrong(index, "member reference", &other)),
+        }
+    }
+
+    /// Name and descriptor of a Dynamic or InvokeDynamic entry, with its bootstrap index.
+    pub fn dynamic(&self, index: u16) -> Result<(u16, Cow<'a, str>, Cow<'a, str>)> {
+        match self.get(index)? {
+            Constant::Dynamic { bootstrap_method, name_and_type }
+            | Constant::InvokeDynamic { bootstrap_method, name_and_type } => {
+                let (name, descriptor) = self.name_and_type(name_and_type)?;
+                Ok((bootstrap_method, name, descriptor))
+            }
+            other => Err(self.wrong(index, "Dynamic", &other)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of entry, written by [`Constant::encode`], among them a
+    /// Utf8 entry as long as a Long (nine bytes) and both two-slot kinds.
+    fn every_kind() -> Vec<(u16, Constant<'static>)> {
+        let utf8 = |text: &'static str| Constant::Utf8(Cow::Borrowed(text.as_bytes()));
+        vec![
+            (1, utf8("abcdef")),
+            (2, Constant::Long(-7)),
+            (4, utf8("()V")),
+            (5, Constant::Class { name: 1 }),
+            (6, Constant::NameAndType { name: 1, descriptor: 4 }),
+            (7, Constant::Methodref { class: 5, name_and_type: 6 }),
+            (8, Constant::Integer(42)),
+            (9, Constant::Double(1.5f64.to_bits())),
+            (11, Constant::MethodHandle { kind: 6, reference: 7 }),
+            (12, Constant::String { value: 1 }),
+            (13, Constant::MethodType { descriptor: 4 }),
+            (14, Constant::Float(2.5f32.to_bits())),
+            (15, Constant::Fieldref { class: 5, name_and_type: 6 }),
+            (16, Constant::InterfaceMethodref { class: 5, name_and_type: 6 }),
+            (17, Constant::InvokeDynamic { bootstrap_method: 0, name_and_type: 6 }),
+            (18, Constant::Dynamic { bootstrap_method: 0, name_and_type: 6 }),
+            (19, Constant::Module { name: 1 }),
+            (20, Constant::Package { name: 1 }),
+            (21, utf8("")),
+        ]
+    }
+
+    #[test]
+    fn every_kind_of_entry_is_found_where_it_was_written() {
+        let entries = every_kind();
+        let mut bytes = 22u16.to_be_bytes().to_vec();
+        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
+        assert_eq!(pool.count(), 22);
+        for (index, constant) in &entries {
+            assert_eq!(pool.get(*index).as_ref(), Ok(constant), "entry #{index}");
+        }
+        for second_slot in [3, 10] {
+            assert!(pool.get(second_slot).is_err(), "#{second_slot} is a Long's or Double's second slot");
+        }
+    }
+}

@@ -1,0 +1,949 @@
+//! Adding constants to a class's pool. The original entries keep their
+//! indexes and bytes; an addition equal to an existing entry reuses it.
+#![forbid(unsafe_code)]
+
+use crate::read::constant_pool::{tag, Constant, ConstantPool, ENTRY_SIZE};
+use crate::code::encode::Put;
+use crate::read::error::{ClassFileError, Result};
+use crate::read::mutf8;
+use std::borrow::Cow;
+use crate::code::pool::CodePool;
+use crate::code::stack_depth::SlotCache;
+use rustc_hash::FxHashMap;
+
+/// `constant_pool_count` is a u16, so the highest usable index is 65,534.
+pub const MAX_POOL_COUNT: u32 = 65_535;
+
+/// Method handle kinds (JVMS 5.4.3.5).
+pub mod handle_kind {
+    pub const GET_FIELD: u8 = 1;
+    pub const GET_STATIC: u8 = 2;
+    pub const PUT_FIELD: u8 = 3;
+    pub const PUT_STATIC: u8 = 4;
+    pub const INVOKE_VIRTUAL: u8 = 5;
+    pub const INVOKE_STATIC: u8 = 6;
+    pub const INVOKE_SPECIAL: u8 = 7;
+    pub const NEW_INVOKE_SPECIAL: u8 = 8;
+    pub const INVOKE_INTERFACE: u8 = 9;
+}
+
+/// Marks the second slot of an added Long or Double in `PoolBuilder::added_at`.
+const SECOND_SLOT: u32 = u32::MAX;
+
+/// The constants generated code asks for, by value. A [`PoolBuilder`]
+/// answers with the class's pool indexes; code generated once for many
+/// classes (`tracegen`'s templates) answers with placeholders instead.
+pub trait ConstantSource {
+    fn class(&mut self, internal_name: &str) -> Result<u16>;
+    fn integer(&mut self, value: i32) -> Result<u16>;
+    fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+}
+
+/// The code layer reads and extends the pool through this; each method is
+/// the builder's own.
+impl<'a> CodePool<'a> for PoolBuilder<'a> {
+    fn get(&self, index: u16) -> Result<Constant<'a>> {
+        PoolBuilder::get(self, index)
+    }
+
+    fn original(&self) -> &ConstantPool<'a> {
+        PoolBuilder::original(self)
+    }
+
+    fn class(&mut self, internal_name: &str) -> Result<u16> {
+        PoolBuilder::class(self, internal_name)
+    }
+
+    fn utf8(&mut self, text: &str) -> Result<u16> {
+        PoolBuilder::utf8(self, text)
+    }
+
+    fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::method_ref(self, owner, name, descriptor)
+    }
+
+    fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
+        PoolBuilder::class_name(self, index)
+    }
+
+    fn reference_descriptor(&self, index: u16) -> Result<Cow<'a, str>> {
+        PoolBuilder::reference_descriptor(self, index)
+    }
+
+    fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+        PoolBuilder::with_ascii_reference_descriptor(self, index, f)
+    }
+
+    fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
+        PoolBuilder::method_owner_and_name(self, index)
+    }
+
+    fn check_class(&mut self, index: u16) -> Result<()> {
+        PoolBuilder::check_class(self, index)
+    }
+
+    fn slot_cache(&mut self) -> &mut SlotCache {
+        &mut self.slot_cache
+    }
+}
+
+impl<'a> From<ConstantPool<'a>> for PoolBuilder<'a> {
+    fn from(original: ConstantPool<'a>) -> Self {
+        PoolBuilder::new(original)
+    }
+}
+
+impl ConstantSource for PoolBuilder<'_> {
+    fn class(&mut self, internal_name: &str) -> Result<u16> {
+        PoolBuilder::class(self, internal_name)
+    }
+
+    fn integer(&mut self, value: i32) -> Result<u16> {
+        PoolBuilder::integer(self, value)
+    }
+
+    fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::field_ref(self, owner, name, descriptor)
+    }
+
+    fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::method_ref(self, owner, name, descriptor)
+    }
+
+    fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        PoolBuilder::interface_method_ref(self, owner, name, descriptor)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct PoolBuilder<'a> {
+    original: ConstantPool<'a>,
+    added: Vec<Constant<'a>>,
+    /// For each index past the original pool, its position in `added`, so
+    /// that code just built can look its new constants up in constant time.
+    added_at: Vec<u32>,
+    /// `constant_pool_count` after the additions.
+    count: u32,
+    /// Every entry by value, built on the first addition.
+    index: Option<Index>,
+    /// Descriptor slot sizes by entry, for stack depths (see `stack_depth`):
+    /// every method of the class is assembled against this one pool.
+    pub(crate) slot_cache: SlotCache,
+    /// A bit per pool index: a Class entry whose name was read and is valid
+    /// (see [`PoolBuilder::check_class`]).
+    valid_classes: Vec<u64>,
+    /// Texts added borrowed rather than copied (see [`KnownTexts`]).
+    known_texts: Option<&'static KnownTexts>,
+}
+
+/// Texts that the pools of many classes get, an instrumenter's own names,
+/// known for the whole process. A Utf8 entry added with one of them borrows
+/// it: enhancing a class adds about forty such names, and copying each
+/// (twice: the entry and its index key) was a seventh of all allocations.
+#[derive(Debug, Default)]
+pub struct KnownTexts {
+    /// By the pool index's hash of the text, which an addition has at hand:
+    /// no second hash of the whole text for every addition. Of two texts
+    /// with one hash, the second is left out: it is copied when added.
+    texts: FxHashMap<u64, &'static [u8]>,
+}
+
+impl KnownTexts {
+    /// The texts whose modified UTF-8 is their UTF-8 (no NUL, no character
+    /// outside the Basic Multilingual Plane); the others are left out.
+    pub fn new(texts: impl IntoIterator<Item = &'static str>) -> Self {
+        let mut known = KnownTexts::default();
+        for text in texts.into_iter().filter(|t| matches!(mutf8::encode(t), Cow::Borrowed(_))) {
+            known.texts.entry(Key::Utf8(text.as_bytes()).hash()).or_insert(text.as_bytes());
+        }
+        known
+    }
+
+    /// Is `text` one of the known texts?
+    pub fn contains(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        self.get(bytes, Key::Utf8(bytes).hash()).is_some()
+    }
+
+    /// `bytes`, of hash `hash`, as a known text. Most additions of a known
+    /// text pass the very constant it was made from: no need to compare
+    /// what is the same slice.
+    fn get(&self, bytes: &[u8], hash: u64) -> Option<&'static [u8]> {
+        self.texts.get(&hash).copied().filter(|&text| std::ptr::eq(text, bytes) || text == bytes)
+    }
+}
+
+/// Entries by value, as hash chains over pool indexes: a bucket holds the
+/// first index of its chain, and each index the next one and a check of its
+/// hash. Nothing of an entry is copied: it is compared where it is, in the
+/// class file or among the additions, and only when its check matches.
+/// Building it is a hash and three stores per entry, into three small
+/// arrays; a map holding each entry's bytes as its key cost one allocation
+/// per table and a 32-byte slot per entry, for a pool that is mostly never
+/// asked about (an enhanced class looks up some 180 constants).
+#[derive(Debug, Clone, Default)]
+struct Index {
+    /// For each bucket, the first pool index of its chain; 0 ends a chain
+    /// (index 0 holds no entry).
+    heads: Vec<u16>,
+    /// For each pool index, the next index of its chain and 16 bits of its hash.
+    links: Vec<Link>,
+    /// `heads.len() - 1` (a power of two).
+    mask: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Link {
+    next: u16,
+    check: u16,
+}
+
+/// An entry as a hashable key: its tag and its content bytes read as
+/// one big-endian number (every kind but Utf8 has at most 8 bytes), the
+/// same key [`raw_key`] makes of an entry's bytes in the file.
+fn constant_key(constant: &Constant<'_>) -> Option<(u8, u64)> {
+    let pair = |a: u16, b: u16| (u64::from(a) << 16) | u64::from(b);
+    Some((
+        constant.tag(),
+        match constant {
+            Constant::Utf8(_) => return None,
+            Constant::Integer(v) => u64::from(*v as u32),
+            Constant::Float(bits) => u64::from(*bits),
+            Constant::Long(v) => *v as u64,
+            Constant::Double(bits) => *bits,
+            Constant::Class { name: a }
+            | Constant::String { value: a }
+            | Constant::MethodType { descriptor: a }
+            | Constant::Module { name: a }
+            | Constant::Package { name: a } => u64::from(*a),
+            Constant::Fieldref { class: a, name_and_type: b }
+            | Constant::Methodref { class: a, name_and_type: b }
+            | Constant::InterfaceMethodref { class: a, name_and_type: b }
+            | Constant::NameAndType { name: a, descriptor: b }
+            | Constant::Dynamic { bootstrap_method: a, name_and_type: b }
+            | Constant::InvokeDynamic { bootstrap_method: a, name_and_type: b } => pair(*a, *b),
+            Constant::MethodHandle { kind, reference } => pair(u16::from(*kind), *reference),
+        },
+    ))
+}
+
+/// [`constant_key`] of an entry (other than Utf8) from its tag and content bytes.
+fn raw_key(tag: u8, content: &[u8]) -> (u8, u64) {
+    (tag, content.iter().fold(0u64, |key, &b| (key << 8) | u64::from(b)))
+}
+
+/// For each tag, how far right its entry's first eight bytes after the tag,
+/// read as one big-endian number, shift to leave the entry's [`raw_key`]
+/// (its content is 2, 3, 4 or 8 bytes); 64 for Utf8 and for a byte that is
+/// no tag. Read so, the key of an entry takes no jump on its kind.
+const KEY_SHIFT: [u8; 256] = {
+    let mut shifts = [64u8; 256];
+    let mut tag = 0;
+    while tag < 256 {
+        if ENTRY_SIZE[tag] != 0 {
+            shifts[tag] = 64 - 8 * (ENTRY_SIZE[tag] - 1);
+        }
+        tag += 1;
+    }
+    shifts
+};
+
+/// What an entry is compared by: a Utf8 entry by its bytes, any other by
+/// [`constant_key`], a tag and a number.
+#[derive(Clone, Copy)]
+enum Key<'k> {
+    Utf8(&'k [u8]),
+    Other(u8, u64),
+}
+
+impl Key<'_> {
+    /// A hash that reads at most sixteen bytes of a text (its first and
+    /// last eight, and its length): every Utf8 entry of a pool is hashed
+    /// when the index is built, and a weaker hash only makes a chain
+    /// longer, never a lookup wrong (entries are compared in full).
+    fn hash(self) -> u64 {
+        let x = match self {
+            Key::Utf8(bytes) => {
+                let word = |b: &[u8]| b.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b));
+                let n = bytes.len();
+                let (head, tail) = match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+                    (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
+                    _ => (word(bytes), 0),
+                };
+                Self::utf8_word(head, tail, n)
+            }
+            Key::Other(tag, key) => Self::other_word(tag, key),
+        };
+        Self::mix(x)
+    }
+
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    fn utf8_word(head: u64, tail: u64, len: usize) -> u64 {
+        (head.wrapping_mul(Self::K) ^ tail).wrapping_add(len as u64)
+    }
+
+    fn other_word(tag: u8, key: u64) -> u64 {
+        key ^ (u64::from(tag) << 56)
+    }
+
+    fn mix(x: u64) -> u64 {
+        let x = x.wrapping_mul(Self::K);
+        x ^ (x >> 29)
+    }
+
+    /// `Key::of_raw(tag, content).hash()` of the entry whose tag is at `at`
+    /// in `file`, read with no jump on the entry's kind: both hashes, a Utf8
+    /// entry's and any other's, are made from fixed reads, and one is kept.
+    /// (Building a pool's index, the kinds follow no order a predictor
+    /// learns, and a jump on them missed for every other entry.) `None`
+    /// where the file ends before a read (the caller hashes that entry as
+    /// read) or for a byte that is no tag.
+    fn hash_in_file(file: &[u8], at: usize) -> Option<u64> {
+        let tag = *file.get(at)?;
+        let shift = KEY_SHIFT[usize::from(tag)];
+        let is_utf8 = tag == tag::UTF8;
+        if shift == 64 && !is_utf8 {
+            return None;
+        }
+        let read = |from: usize| file.get(from..).and_then(<[u8]>::first_chunk::<8>).copied();
+        let after_tag = u64::from_be_bytes(read(at + 1)?);
+        // Another kind's key: its content, the first 2 to 8 of those bytes.
+        let other = Self::other_word(tag, after_tag.checked_shr(u32::from(shift)).unwrap_or(0));
+        // A Utf8 entry's: its text's first and last eight bytes, or the
+        // number its bytes make when it has fewer (read from the first
+        // eight, the bytes past the text shifted out; the last eight then
+        // end at the text's end and start before it, and are not used).
+        let len = if is_utf8 { (after_tag >> 48) as usize } else { 0 };
+        let text_at = at + 3;
+        let first = read(text_at)?;
+        let last = read((text_at + len).checked_sub(8)?)?;
+        let short = u64::from_be_bytes(first) >> (63 - 8 * len.min(7)) >> 1;
+        let (head, tail) = if len >= 8 { (u64::from_le_bytes(first), u64::from_le_bytes(last)) } else { (short, 0) };
+        let utf8 = Self::utf8_word(head, tail, len);
+        Some(Self::mix(if is_utf8 { utf8 } else { other }))
+    }
+
+    /// The key of an entry added or about to be.
+    fn of<'b>(constant: &'b Constant<'_>) -> Option<Key<'b>> {
+        match constant {
+            Constant::Utf8(bytes) => Some(Key::Utf8(bytes)),
+            other => constant_key(other).map(|(tag, key)| Key::Other(tag, key)),
+        }
+    }
+
+    /// The key of an entry as it is in the class file.
+    fn of_raw<'b>(tag: u8, content: &'b [u8]) -> Key<'b> {
+        if tag == crate::read::constant_pool::tag::UTF8 {
+            Key::Utf8(content)
+        } else {
+            let (tag, key) = raw_key(tag, content);
+            Key::Other(tag, key)
+        }
+    }
+
+    fn is(self, other: Key<'_>) -> bool {
+        match (self, other) {
+            (Key::Utf8(a), Key::Utf8(b)) => a == b,
+            (Key::Other(t, k), Key::Other(u, l)) => t == u && k == l,
+            _ => false,
+        }
+    }
+}
+
+impl Index {
+    /// Built from the entries' bytes as they are in the file: no entry is
+    /// decoded (the first addition to a class's pool pays for this, and
+    /// every class TF enhances gets additions).
+    fn of(original: &ConstantPool<'_>) -> Self {
+        // Room for the additions too (an enhanced class gets dozens), and
+        // at least two buckets per entry: a lookup that walks past an entry
+        // mispredicts its way out of the chain, and half of the lookups
+        // find nothing. (One bucket per entry was 1.9% slower overall.)
+        let entries = usize::from(original.count()) + 64;
+        let buckets = (2 * entries).next_power_of_two();
+        let mut index = Index { heads: vec![0; buckets], links: Vec::with_capacity(entries), mask: buckets - 1 };
+        index.links.resize(usize::from(original.count()), Link::default());
+        // Linked from the last entry to the first, so that the first of
+        // equal entries heads its chain and is the one reused.
+        let (file, offsets) = original.file_and_offsets();
+        for (i, &at) in offsets.iter().enumerate().skip(1).rev() {
+            let i = i as u16; // a pool has at most 65,535 slots
+            // A slot with no entry (`u32::MAX`) is past the file's end too.
+            let hash = Key::hash_in_file(file, at as usize)
+                .or_else(|| original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content).hash()));
+            let Some(hash) = hash else { continue };
+            index.link(i, hash);
+        }
+        index
+    }
+
+    /// Puts index `i`, of hash `hash`, at the head of its chain.
+    fn link(&mut self, i: u16, hash: u64) {
+        let bucket = (hash >> 32) as usize & self.mask;
+        let Some(head) = self.heads.get_mut(bucket) else { return };
+        let link = Link { next: *head, check: hash as u16 };
+        *head = i;
+        let slot = usize::from(i);
+        if self.links.len() <= slot {
+            self.links.resize(slot + 1, Link::default());
+        }
+        self.links[slot] = link;
+    }
+
+    /// The first index of `hash` in its chain for which `is` holds.
+    fn find(&self, hash: u64, is: impl Fn(u16) -> bool) -> Option<u16> {
+        let mut i = *self.heads.get((hash >> 32) as usize & self.mask)?;
+        while i != 0 {
+            let link = self.links.get(usize::from(i))?;
+            if link.check == hash as u16 && is(i) {
+                return Some(i);
+            }
+            i = link.next;
+        }
+        None
+    }
+}
+
+impl<'a> PoolBuilder<'a> {
+    pub fn new(original: ConstantPool<'a>) -> Self {
+        let count = u32::from(original.count());
+        PoolBuilder {
+            original,
+            added: Vec::new(),
+            added_at: Vec::new(),
+            count,
+            index: None,
+            slot_cache: SlotCache::default(),
+            valid_classes: Vec::new(),
+            known_texts: None,
+        }
+    }
+
+    /// Makes additions equal to one of `known` borrow it (the pool written
+    /// is the same).
+    pub fn set_known_texts(&mut self, known: &'static KnownTexts) {
+        self.known_texts = Some(known);
+    }
+
+    /// The pool as read, without the additions.
+    pub fn original(&self) -> &ConstantPool<'a> {
+        &self.original
+    }
+
+    pub fn is_modified(&self) -> bool {
+        !self.added.is_empty()
+    }
+
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// Entry `index`, original or added.
+    pub fn get(&self, index: u16) -> Result<Constant<'a>> {
+        let Some(past) = index.checked_sub(self.original.count()) else { return self.original.get(index) };
+        match self.added_at.get(usize::from(past)).and_then(|&at| self.added.get(at as usize)) {
+            Some(constant) => Ok(constant.clone()),
+            // The second slot of a Long or Double, or past the end: the
+            // original pool reports the bad index.
+            None => self.original.get(index),
+        }
+    }
+
+    /// The index of `constant`, adding it if the pool has no equal entry.
+    pub fn add(&mut self, constant: Constant<'a>) -> Result<u16> {
+        let constant = match constant {
+            Constant::Utf8(bytes) => return self.add_utf8(bytes),
+            other => other,
+        };
+        let Some(key) = Key::of(&constant) else {
+            return Err(ClassFileError::malformed(0, "a constant without a key"));
+        };
+        let hash = key.hash();
+        // An entry that refers to the entry added last is not in the pool
+        // yet: no entry before that one could refer to it. (A new member
+        // reference usually comes right after its new NameAndType, and that
+        // right after its new descriptor.)
+        let refers_to_last = self.last_added().is_some_and(|last| constant.refers_to(last));
+        if !refers_to_last {
+            if let Some(existing) = self.find(key, hash) {
+                return Ok(existing);
+            }
+        }
+        self.push_indexed(constant, hash)
+    }
+
+    /// The index of the entry added last, if any.
+    fn last_added(&self) -> Option<u16> {
+        let last = self.added.last()?;
+        Some((self.count - u32::from(last.slots())) as u16)
+    }
+
+    /// The index of a Utf8 entry of `bytes` (modified UTF-8), adding it if needed.
+    fn add_utf8(&mut self, bytes: Cow<'_, [u8]>) -> Result<u16> {
+        if bytes.len() > usize::from(u16::MAX) {
+            return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
+        }
+        let hash = Key::Utf8(&bytes).hash();
+        if let Some(existing) = self.find(Key::Utf8(&bytes), hash) {
+            return Ok(existing);
+        }
+        let entry = match self.known_texts.and_then(|known| known.get(&bytes, hash)) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(bytes.into_owned()),
+        };
+        self.push_indexed(Constant::Utf8(entry), hash)
+    }
+
+    /// The index of the first entry equal to `key` (of hash `hash`), the
+    /// index built first if this is the pool's first lookup.
+    fn find(&mut self, key: Key<'_>, hash: u64) -> Option<u16> {
+        let Self { original, added, added_at, index, .. } = self;
+        let index = index.get_or_insert_with(|| Index::of(original));
+        let original_count = original.count();
+        index.find(hash, |i| {
+            let entry = match i.checked_sub(original_count) {
+                None => original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
+                Some(past) => added_at.get(usize::from(past)).and_then(|&at| added.get(at as usize)).and_then(Key::of),
+            };
+            entry.is_some_and(|entry| entry.is(key))
+        })
+    }
+
+    /// Adds `constant`, of hash `hash`, found in no entry, and indexes it.
+    fn push_indexed(&mut self, constant: Constant<'a>, hash: u64) -> Result<u16> {
+        let at = self.next_index(&constant)?;
+        if let Some(index) = &mut self.index {
+            index.link(at, hash);
+        }
+        self.push(constant);
+        Ok(at)
+    }
+
+    /// The index `constant` gets if it is added now.
+    fn next_index(&self, constant: &Constant<'_>) -> Result<u16> {
+        let next = self.count + u32::from(constant.slots());
+        if next > MAX_POOL_COUNT {
+            return Err(ClassFileError::limit(
+                0,
+                format!("the constant pool would pass 65,535 entries (adding {constant:?})"),
+            ));
+        }
+        Ok(self.count as u16)
+    }
+
+    fn push(&mut self, constant: Constant<'a>) {
+        if self.added.is_empty() {
+            // An enhanced class gets dozens of constants: grow once, not five times.
+            self.added.reserve(64);
+            self.added_at.reserve(64);
+        }
+        self.added_at.push(self.added.len() as u32);
+        if constant.slots() == 2 {
+            self.added_at.push(SECOND_SLOT);
+        }
+        self.count += u32::from(constant.slots());
+        self.added.push(constant);
+    }
+
+    pub fn utf8(&mut self, text: &str) -> Result<u16> {
+        self.add_utf8(mutf8::encode(text))
+    }
+
+    pub fn class(&mut self, internal_name: &str) -> Result<u16> {
+        let name = self.utf8(internal_name)?;
+        self.add(Constant::Class { name })
+    }
+
+    pub fn string(&mut self, text: &str) -> Result<u16> {
+        let value = self.utf8(text)?;
+        self.add(Constant::String { value })
+    }
+
+    pub fn integer(&mut self, value: i32) -> Result<u16> {
+        self.add(Constant::Integer(value))
+    }
+
+    pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
+        let name = self.utf8(name)?;
+        let descriptor = self.utf8(descriptor)?;
+        self.add(Constant::NameAndType { name, descriptor })
+    }
+
+    pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let class = self.class(owner)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::Fieldref { class, name_and_type })
+    }
+
+    pub fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let class = self.class(owner)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::Methodref { class, name_and_type })
+    }
+
+    pub fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let class = self.class(owner)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::InterfaceMethodref { class, name_and_type })
+    }
+
+    pub fn method_type(&mut self, descriptor: &str) -> Result<u16> {
+        let descriptor = self.utf8(descriptor)?;
+        self.add(Constant::MethodType { descriptor })
+    }
+
+    /// A method handle on a member reference already in the pool.
+    pub fn method_handle(&mut self, kind: u8, reference: u16) -> Result<u16> {
+        self.add(Constant::MethodHandle { kind, reference })
+    }
+
+    /// An InvokeDynamic whose bootstrap is entry `bootstrap_method` of the
+    /// BootstrapMethods attribute (see `ClassEditor::add_bootstrap_method`).
+    pub fn invoke_dynamic(&mut self, bootstrap_method: u16, name: &str, descriptor: &str) -> Result<u16> {
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(Constant::InvokeDynamic { bootstrap_method, name_and_type })
+    }
+
+    /// No fewer bytes than the additions take when written: every added
+    /// Utf8 as it is, any other entry counted as the largest kind.
+    pub(crate) fn added_len_hint(&self) -> usize {
+        self.added.iter().map(|c| if let Constant::Utf8(b) = c { 3 + b.len() } else { 9 }).sum()
+    }
+
+    /// Writes `constant_pool_count` and every entry: the original ones as their
+    /// original bytes, then the additions.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.u16(self.count as u16);
+        out.extend_from_slice(self.original.raw_bytes());
+        for constant in &self.added {
+            constant.encode(out);
+        }
+    }
+}
+
+/// Lookups that see the additions too, for code that was just built.
+impl<'a> PoolBuilder<'a> {
+    /// A Utf8 entry as text, borrowed from the class file when it can be.
+    pub fn text(&self, index: u16) -> Result<Cow<'a, str>> {
+        let invalid = || ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"));
+        match self.get(index)? {
+            Constant::Utf8(Cow::Borrowed(bytes)) => mutf8::decode(bytes).ok_or_else(invalid),
+            Constant::Utf8(Cow::Owned(bytes)) => {
+                mutf8::decode(&bytes).map(|t| Cow::Owned(t.into_owned())).ok_or_else(invalid)
+            }
+            other => Err(wrong_kind(index, "Utf8", &other)),
+        }
+    }
+
+    /// Checks that entry `index` is a Class entry with a valid name. The
+    /// frames of every method of a class name the same few classes: each is
+    /// read once per class.
+    pub(crate) fn check_class(&mut self, index: u16) -> Result<()> {
+        let (word, bit) = (usize::from(index / 64), 1u64 << (index % 64));
+        if self.valid_classes.get(word).is_some_and(|w| w & bit != 0) {
+            return Ok(());
+        }
+        self.class_name(index)?;
+        if self.valid_classes.len() <= word {
+            self.valid_classes.resize(word + 1, 0);
+        }
+        self.valid_classes[word] |= bit;
+        Ok(())
+    }
+
+    /// The internal name of a Class entry.
+    pub fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
+        match self.get(index)? {
+            Constant::Class { name } => self.text(name),
+            other => Err(wrong_kind(index, "Class", &other)),
+        }
+    }
+
+    /// The descriptor of a field or method reference, or of an (Invoke)Dynamic.
+    pub fn reference_descriptor(&self, index: u16) -> Result<Cow<'a, str>> {
+        let name_and_type = match self.get(index)? {
+            Constant::Fieldref { name_and_type, .. }
+            | Constant::Methodref { name_and_type, .. }
+            | Constant::InterfaceMethodref { name_and_type, .. }
+            | Constant::Dynamic { name_and_type, .. }
+            | Constant::InvokeDynamic { name_and_type, .. } => name_and_type,
+            other => return Err(wrong_kind(index, "reference", &other)),
+        };
+        match self.get(name_and_type)? {
+            Constant::NameAndType { descriptor, .. } => self.text(descriptor),
+            other => Err(wrong_kind(name_and_type, "NameAndType", &other)),
+        }
+    }
+
+    /// Entry `index`, an added one borrowed rather than copied (`get` clones it).
+    fn peek<R>(&self, index: u16, f: impl FnOnce(&Constant<'_>) -> R) -> Option<R> {
+        match index.checked_sub(self.original.count()) {
+            None => self.original.get(index).ok().map(|c| f(&c)),
+            Some(past) => {
+                let at = *self.added_at.get(usize::from(past))?;
+                self.added.get(at as usize).map(f)
+            }
+        }
+    }
+
+    /// `f` of the descriptor of a field or method reference or (Invoke)Dynamic,
+    /// when it is plain ASCII: read in place, neither copied nor decoded. `None`
+    /// in every other case, where [`PoolBuilder::reference_descriptor`] tells
+    /// what is wrong or decodes the text.
+    pub(crate) fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+        let name_and_type = self.peek(index, |c| match c {
+            Constant::Fieldref { name_and_type, .. }
+            | Constant::Methodref { name_and_type, .. }
+            | Constant::InterfaceMethodref { name_and_type, .. }
+            | Constant::Dynamic { name_and_type, .. }
+            | Constant::InvokeDynamic { name_and_type, .. } => Some(*name_and_type),
+            _ => None,
+        })??;
+        let descriptor = self.peek(name_and_type, |c| match c {
+            Constant::NameAndType { descriptor, .. } => Some(*descriptor),
+            _ => None,
+        })??;
+        self.peek(descriptor, |c| match c {
+            Constant::Utf8(bytes) if bytes.is_ascii() => std::str::from_utf8(bytes).ok().map(f),
+            _ => None,
+        })?
+    }
+
+    /// Owner class index and member name of a method reference.
+    pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
+        match self.get(index)? {
+            Constant::Methodref { class, name_and_type } | Constant::InterfaceMethodref { class, name_and_type } => {
+                match self.get(name_and_type)? {
+                    Constant::NameAndType { name, .. } => Ok((class, self.text(name)?)),
+                    other => Err(wrong_kind(name_and_type, "NameAndType", &other)),
+                }
+            }
+            other => Err(wrong_kind(index, "Methodref", &other)),
+        }
+    }
+}
+
+fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
+    ClassFileError::new(
+        0,
+        crate::read::error::ErrorKind::WrongConstantKind {
+            index,
+            expected,
+            found: crate::read::constant_pool::tag_name(found.tag()),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::reader::Reader;
+
+    /// A pool of one Utf8 entry, `Code`.
+    fn pool_bytes() -> Vec<u8> {
+        let mut bytes = vec![0, 2, crate::tag::UTF8];
+        bytes.extend(4u16.to_be_bytes());
+        bytes.extend(b"Code");
+        bytes
+    }
+
+    fn known() -> &'static KnownTexts {
+        static KNOWN: std::sync::LazyLock<KnownTexts> =
+            std::sync::LazyLock::new(|| KnownTexts::new(["org/example/Monitor", "Code", "nul\0inside"]));
+        &KNOWN
+    }
+
+    fn written(pool: &PoolBuilder<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        pool.write(&mut out);
+        out
+    }
+
+    #[test]
+    fn a_known_text_is_added_borrowed_and_written_as_any_other() {
+        let bytes = pool_bytes();
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        let (mut plain, mut knowing) = (PoolBuilder::new(original.clone()), PoolBuilder::new(original));
+        knowing.set_known_texts(known());
+        for pool in [&mut plain, &mut knowing] {
+            assert_eq!(pool.utf8("Code").expect("existing"), 1, "an original entry is reused");
+            assert_eq!(pool.class("org/example/Monitor").expect("known"), 3);
+            assert_eq!(pool.utf8("org/example/Unknown").expect("unknown"), 4);
+            assert_eq!(pool.utf8("org/example/Monitor").expect("again"), 2, "an added entry is reused");
+            assert_eq!(pool.utf8("nul\0inside").expect("not plain"), 5);
+        }
+        assert_eq!(written(&plain), written(&knowing));
+        let borrowed = |pool: &PoolBuilder<'_>, index| matches!(pool.get(index), Ok(Constant::Utf8(Cow::Borrowed(_))));
+        assert!(!borrowed(&plain, 2));
+        assert!(borrowed(&knowing, 2), "a known text is not copied");
+        assert!(!borrowed(&knowing, 4), "an unknown text is copied");
+        assert!(!borrowed(&knowing, 5), "a text whose modified UTF-8 differs is never known");
+    }
+
+    /// A pool of `entries` (each a tag and its content after the tag).
+    fn pool_of(entries: &[(u8, Vec<u8>)]) -> Vec<u8> {
+        let two_slots = |tag: u8| tag == crate::tag::LONG || tag == crate::tag::DOUBLE;
+        let count = 1 + entries.iter().map(|&(tag, _)| if two_slots(tag) { 2 } else { 1 }).sum::<u16>();
+        let mut bytes = count.to_be_bytes().to_vec();
+        for (tag, content) in entries {
+            bytes.push(*tag);
+            bytes.extend(content);
+        }
+        bytes
+    }
+
+    fn utf8_entry(text: &str) -> (u8, Vec<u8>) {
+        let mut content = (text.len() as u16).to_be_bytes().to_vec();
+        content.extend(text.as_bytes());
+        (crate::tag::UTF8, content)
+    }
+
+    #[test]
+    fn an_entry_hashed_where_it_is_in_the_file_hashes_as_its_value() {
+        use crate::tag;
+        let text = "abcdefghijklmnopqrstu";
+        let mut entries: Vec<(u8, Vec<u8>)> = (0..=text.len()).map(|n| utf8_entry(&text[..n])).collect();
+        // Texts of 0 to 21 bytes at #1 to #22, then one entry of each size.
+        entries.extend([
+            (tag::INTEGER, vec![0x80, 1, 2, 0xFF]),        // #23
+            (tag::LONG, vec![0xF0, 1, 2, 3, 4, 5, 6, 0x0F]), // #24, #25
+            (tag::CLASS, vec![0, 22]),                     // #26
+            (tag::NAME_AND_TYPE, vec![0, 2, 0, 1]),        // #27
+            (tag::METHODREF, vec![0, 26, 0, 27]),          // #28
+            (tag::METHOD_HANDLE, vec![6, 0, 28]),          // #29
+        ]);
+        // As in a class file: magic and versions before the pool, 14 bytes
+        // at least after it.
+        let bytes = [vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52], pool_of(&entries), vec![0xEE; 14]].concat();
+        let mut reader = Reader::new(&bytes);
+        reader.skip(8).expect("header");
+        let original = ConstantPool::parse(&mut reader).expect("pool");
+        let (file, offsets) = original.file_and_offsets();
+        let mut hashed = 0;
+        for (i, &at) in offsets.iter().enumerate().skip(1) {
+            let Some((tag, content)) = original.raw_entry(i as u16) else { continue }; // a Long's second slot
+            assert_eq!(Key::hash_in_file(file, at as usize), Some(Key::of_raw(tag, content).hash()), "entry {i}");
+            hashed += 1;
+        }
+        assert_eq!(hashed, entries.len());
+    }
+
+    #[test]
+    fn every_lookup_finds_the_first_equal_entry_even_among_texts_that_hash_alike() {
+        // The same length, first eight and last eight bytes: one hash, one
+        // chain, told apart only by comparing them in full.
+        let (a, b) = ("java/lang/A/middle/Object", "java/lang/B/middle/Object");
+        let entries = [
+            utf8_entry(a),
+            (crate::tag::LONG, 7u64.to_be_bytes().to_vec()),
+            utf8_entry(b),
+            utf8_entry(a),
+            (crate::tag::CLASS, 4u16.to_be_bytes().to_vec()),
+        ];
+        let bytes = pool_of(&entries);
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        assert_eq!(original.count(), 7);
+        let mut pool = PoolBuilder::new(original);
+        assert_eq!(pool.utf8(a).expect("a"), 1, "the first of two equal entries");
+        assert_eq!(pool.utf8(b).expect("b"), 4);
+        assert_eq!(pool.add(Constant::Long(7)).expect("long"), 2);
+        assert_eq!(pool.add(Constant::Class { name: 4 }).expect("class of b"), 6);
+        let c = "java/lang/C/middle/Object";
+        assert_eq!(pool.class(c).expect("class of c"), 8, "its name is added first, at 7");
+        assert_eq!(pool.utf8(c).expect("c again"), 7);
+        assert_eq!(pool.add(Constant::Long(8)).expect("another long"), 9);
+        assert_eq!(pool.add(Constant::Long(8)).expect("that long again"), 9);
+        assert_eq!(pool.integer(7).expect("an integer"), 11, "a Long takes two slots");
+        assert_eq!(pool.count(), 12);
+    }
+
+    #[test]
+    fn known_texts_that_hash_alike_are_each_added_as_themselves() {
+        // One hash (see the test above): the map keeps the first, and the
+        // second, compared in full, is copied.
+        let (a, b) = ("java/lang/A/middle/Object", "java/lang/B/middle/Object");
+        assert_eq!(Key::Utf8(a.as_bytes()).hash(), Key::Utf8(b.as_bytes()).hash());
+        static ALIKE: std::sync::LazyLock<KnownTexts> =
+            std::sync::LazyLock::new(|| KnownTexts::new(["java/lang/A/middle/Object", "java/lang/B/middle/Object"]));
+        assert!(ALIKE.contains(a));
+        assert!(!ALIKE.contains(b), "left out of the map");
+        let bytes = pool_bytes();
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        pool.set_known_texts(&ALIKE);
+        assert_eq!((pool.utf8(b).expect("b"), pool.utf8(a).expect("a")), (2, 3));
+        assert!(matches!(pool.get(2), Ok(Constant::Utf8(Cow::Owned(ref t))) if t == b.as_bytes()));
+        assert!(matches!(pool.get(3), Ok(Constant::Utf8(Cow::Borrowed(t))) if t == a.as_bytes()));
+    }
+
+    #[test]
+    fn member_references_are_found_again_whether_or_not_their_parts_were_just_added() {
+        let bytes = pool_bytes();
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        // Utf8 2 "Owner", Class 3, Utf8 4 "run", Utf8 5 "()V", NameAndType 6, Methodref 7.
+        let run = pool.method_ref("Owner", "run", "()V").expect("run");
+        assert_eq!((run, pool.count()), (7, 8));
+        assert_eq!(pool.method_ref("Owner", "run", "()V").expect("run again"), 7);
+        // Only the descriptor is new (Utf8 8): its NameAndType and Fieldref too.
+        assert_eq!(pool.field_ref("Owner", "run", "I").expect("field"), 10);
+        assert_eq!(pool.field_ref("Owner", "run", "I").expect("field again"), 10);
+        assert_eq!(pool.name_and_type("run", "I").expect("its name and type"), 9);
+        // Entries that refer to the entry added last but were there before it.
+        assert_eq!(pool.add(Constant::Class { name: 2 }).expect("an earlier class"), 3);
+        assert_eq!(pool.utf8("Code").expect("an original text"), 1);
+        assert_eq!(pool.count(), 11);
+    }
+
+    #[test]
+    fn only_pool_indexes_count_as_references() {
+        let refers = |c: Constant<'_>| c.refers_to(5);
+        assert!(refers(Constant::Class { name: 5 }));
+        assert!(refers(Constant::NameAndType { name: 1, descriptor: 5 }));
+        assert!(refers(Constant::Methodref { class: 5, name_and_type: 1 }));
+        assert!(refers(Constant::InvokeDynamic { bootstrap_method: 1, name_and_type: 5 }));
+        assert!(!refers(Constant::InvokeDynamic { bootstrap_method: 5, name_and_type: 1 }), "a bootstrap method's number");
+        assert!(!refers(Constant::MethodHandle { kind: 5, reference: 1 }), "a handle's kind");
+        assert!(!refers(Constant::Integer(5)));
+    }
+
+    #[test]
+    fn every_original_entry_of_every_kind_is_found_by_its_value() {
+        use crate::tag;
+        let u16s = |values: &[u16]| values.iter().flat_map(|v| v.to_be_bytes()).collect::<Vec<u8>>();
+        let entries = [
+            utf8_entry(""),
+            utf8_entry("short"),
+            utf8_entry("exactly8"),
+            utf8_entry("nine char"),
+            utf8_entry("a text of more than sixteen bytes"),
+            (tag::INTEGER, (-7i32).to_be_bytes().to_vec()),
+            (tag::FLOAT, 1.5f32.to_bits().to_be_bytes().to_vec()),
+            (tag::LONG, (-3i64).to_be_bytes().to_vec()),
+            (tag::DOUBLE, 2.5f64.to_bits().to_be_bytes().to_vec()),
+            (tag::CLASS, u16s(&[2])),
+            (tag::STRING, u16s(&[1])),
+            (tag::NAME_AND_TYPE, u16s(&[2, 3])),
+            (tag::FIELDREF, u16s(&[12, 14])),
+            (tag::METHODREF, u16s(&[12, 14])),
+            (tag::INTERFACE_METHODREF, u16s(&[12, 14])),
+            (tag::METHOD_HANDLE, [vec![6], u16s(&[16])].concat()),
+            (tag::METHOD_TYPE, u16s(&[4])),
+            (tag::DYNAMIC, u16s(&[0, 14])),
+            (tag::INVOKE_DYNAMIC, u16s(&[1, 14])),
+            (tag::MODULE, u16s(&[2])),
+            (tag::PACKAGE, u16s(&[3])),
+        ];
+        // The class file goes on after its pool; so does this one.
+        let bytes = [pool_of(&entries), vec![0; 16]].concat();
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        let count = original.count();
+        let mut pool = PoolBuilder::new(original.clone());
+        for index in 1..count {
+            let Ok(constant) = original.get(index) else { continue }; // a Long's second slot
+            assert_eq!(pool.add(constant.clone()).expect("lookup"), index, "{constant:?}");
+        }
+        assert_eq!(u32::from(count), pool.count(), "nothing was added");
+    }
+}
