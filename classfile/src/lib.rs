@@ -71,7 +71,7 @@ pub mod read;
 pub mod write;
 
 pub use code::code_model::{
-    CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LocalVariable, TypeAnnotation,
+    CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LiftScratch, LocalVariable, TypeAnnotation,
 };
 pub use code::chunk::{Chunk, ChunkView, ChunkWriter, InsnSink, Operand, OperandValue, Placed};
 pub use code::pool::CodePool;
@@ -82,8 +82,8 @@ pub use read::attribute::{name as attribute_name, Attribute};
 pub use read::class_file::{ClassFile, ClassHead, Member, MAGIC};
 pub use read::code_attribute::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
 pub use read::constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef, PoolLayout};
-pub use read::error::{ClassFileError, ErrorKind};
-pub use read::{descriptor, mutf8, opcodes, MAX_MAJOR_VERSION, MIN_MAJOR_VERSION};
+pub use read::error::{ClassFileError, ErrorKind, Result};
+pub use read::{access, descriptor, mutf8, opcodes, MAX_MAJOR_VERSION, MIN_MAJOR_VERSION};
 pub use write::class_editor::{AttributeEntry, BootstrapMethod, ClassEditor, MemberBuilder, MemberEntry};
 pub use write::pool_builder::{handle_kind, ConstantSource, KnownTexts, PoolBuilder, MAX_POOL_COUNT};
 pub use write::roundtrip::{class_files, roundtrip_class, roundtrip_dir, RoundtripSummary};

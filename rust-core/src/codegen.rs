@@ -43,7 +43,7 @@ pub mod op {
     pub const GOTO: u8 = 0xa7;
 }
 
-type Result<T> = std::result::Result<T, ClassFileError>;
+use crate::classfile::Result;
 
 /// A Java type as a descriptor names it, primitives kept apart (for boxing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,6 +10,7 @@ use crate::model::{self, Groups, Selection};
 use crate::request::Diagnostic;
 use crate::scan::ScannedClass;
 use crate::schema::{self, Bodies, StageError};
+use crate::workspace::Workspace;
 use crate::{protocol, tracegen, validate};
 use sha2::{Digest, Sha256};
 
@@ -25,6 +26,10 @@ pub struct Settings {
     /// The pre-write check applied (the full one is the targeted one's oracle
     /// in tests). Shapes no output: not in the fingerprint.
     pub pre_write_check: PreWriteCheck,
+    /// Splice the methods that can be (the default); off, the general path
+    /// does all, with the same output (the test and the benchmark that
+    /// compare the two). Shapes no output: not in the fingerprint.
+    pub splice: bool,
 }
 
 impl Settings {
@@ -36,30 +41,13 @@ impl Settings {
             filters: filters.iter().map(|f| f.to_string()).collect(),
             fail_on_skip: false,
             pre_write_check: PreWriteCheck::Targeted,
+            splice: true,
         }
     }
 
-    /// Stable across runs, paths and filter order.
+    /// Stable across runs, paths and filter order. A run computes it once
+    /// ([`Run::new`]).
     pub fn fingerprint(&self) -> String {
-        // Every class of a run asks with the same settings: hash them once
-        // per thread and settings, not once per class.
-        thread_local! {
-            static LAST: std::cell::RefCell<Option<(Settings, String)>> = const { std::cell::RefCell::new(None) };
-        }
-        LAST.with(|last| {
-            let mut last = last.borrow_mut();
-            match last.as_ref() {
-                Some((settings, fingerprint)) if settings == self => fingerprint.clone(),
-                _ => {
-                    let fingerprint = self.compute_fingerprint();
-                    *last = Some((self.clone(), fingerprint.clone()));
-                    fingerprint
-                }
-            }
-        })
-    }
-
-    fn compute_fingerprint(&self) -> String {
         let mut filters = self.filters.clone();
         filters.sort();
         let text = format!(
@@ -78,6 +66,30 @@ impl Settings {
             protocol::STAGE_TRACEGEN
         } else {
             protocol::STAGE_SCHEMA
+        }
+    }
+}
+
+/// What every class of a run shares: the annotation groups, the filters'
+/// selections, the settings and their fingerprints (computed once, here).
+pub struct Run<'r> {
+    pub groups: &'r Groups,
+    pub selections: &'r [Selection],
+    pub settings: &'r Settings,
+    fingerprint: String,
+    /// Of these settings at stage 1: a class left there is upgraded.
+    stage_one_fingerprint: String,
+}
+
+impl<'r> Run<'r> {
+    pub fn new(groups: &'r Groups, selections: &'r [Selection], settings: &'r Settings) -> Self {
+        let stage_one = Settings { tracegen: false, ..settings.clone() };
+        Run {
+            groups,
+            selections,
+            settings,
+            fingerprint: settings.fingerprint(),
+            stage_one_fingerprint: stage_one.fingerprint(),
         }
     }
 }
@@ -169,13 +181,13 @@ fn describe(tf: &model::TfClass) -> String {
 /// rejects) fails the class when the user named it (a TF annotation, an info
 /// method); when only a filter selected it, it is left exactly as it was,
 /// the rest of the class enhanced without it, and reported as skipped
-/// (unless `settings.fail_on_skip`).
+/// (unless `settings.fail_on_skip`). `workspace`: the calling worker's.
 pub fn enhance_class<'c>(
     class: &'c ScannedClass,
-    groups: &'c Groups,
-    selections: &'c [Selection],
-    settings: &Settings,
+    run: &Run<'c>,
+    workspace: &mut Workspace,
 ) -> Result<Outcome<'c>, Vec<Diagnostic>> {
+    let Run { groups, selections, settings, .. } = *run;
     // The file's name as text only for a diagnostic: most classes make none.
     let file = || Some(class.file.display().to_string());
     let diagnostic = |method: Option<String>, rule: &str, message: String| Diagnostic {
@@ -196,15 +208,16 @@ pub fn enhance_class<'c>(
     if !tf.is_relevant() {
         return Ok(Outcome::Untouched);
     }
-    let fingerprint = settings.fingerprint();
+    let fingerprint = &run.fingerprint;
     let mut upgrade = false;
     if let Some(mark) = &tf.enhanced {
-        if mark.fingerprint == fingerprint && mark.stage == settings.stage() {
+        if mark.fingerprint == *fingerprint && mark.stage == settings.stage() {
             return Ok(Outcome::Current);
         }
         // A class left at stage 1 with these settings gets stage 2 now.
-        let stage_one = Settings { tracegen: false, ..settings.clone() };
-        upgrade = settings.tracegen && mark.stage == protocol::STAGE_SCHEMA && mark.fingerprint == stage_one.fingerprint();
+        upgrade = settings.tracegen
+            && mark.stage == protocol::STAGE_SCHEMA
+            && mark.fingerprint == run.stage_one_fingerprint;
         if !upgrade {
             return Err(vec![diagnostic(
                 None,
@@ -232,7 +245,7 @@ pub fn enhance_class<'c>(
         if !tf.is_relevant() {
             return Ok(if skips.warnings.is_empty() { Outcome::Untouched } else { Outcome::Skipped(skips.warnings) });
         }
-        match write_class(&parsed, &tf, settings, upgrade, &fingerprint) {
+        match write_class(&parsed, &tf, settings, upgrade, fingerprint, workspace) {
             Ok(bytes) => {
                 let advice = validate::advice(&tf);
                 return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings, advice });
@@ -270,6 +283,26 @@ fn pre_write_check_disabled() -> bool {
     *DISABLED.get_or_init(|| std::env::var_os("TF_BENCH_WITHOUT_PRE_WRITE_CHECK").is_some())
 }
 
+/// Stage 1 (unless the class is only upgraded) and stage 2 (if on) into
+/// `editor` and `bodies`.
+fn stages<'a>(
+    parsed: &ClassFile<'a>,
+    tf: &model::TfClass<'_>,
+    settings: &Settings,
+    upgrade: bool,
+    editor: &mut ClassEditor<'a>,
+    bodies: &mut Bodies<'a>,
+    generated: &mut tracegen::Memory,
+) -> Result<(), StageError> {
+    if !upgrade {
+        schema::apply(parsed, tf, editor, bodies)?;
+    }
+    if settings.tracegen {
+        tracegen::apply(parsed, tf, editor, bodies, generated)?;
+    }
+    Ok(())
+}
+
 /// Why a class could not be written.
 enum Failed {
     /// Of the class as a whole.
@@ -286,6 +319,7 @@ fn write_class(
     settings: &Settings,
     upgrade: bool,
     fingerprint: &str,
+    workspace: &mut Workspace,
 ) -> Result<Vec<u8>, Failed> {
     let stage_error = |e: StageError| match e.method {
         Some(index) => Failed::Methods(vec![(index, "enhance", format!("cannot be enhanced: {}", e.error))]),
@@ -293,13 +327,12 @@ fn write_class(
     };
     let mut editor = ClassEditor::new(parsed);
     editor.pool.set_known_texts(protocol::pool_texts());
-    let mut bodies = Bodies::for_class(tf, settings.tracegen);
-    if !upgrade {
-        schema::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
-    }
-    if settings.tracegen {
-        tracegen::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
-    }
+    let lift = std::mem::take(&mut workspace.lift);
+    let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
+    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, &mut workspace.generated);
+    workspace.lift = bodies.take_lift_scratch();
+    workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
+    staged.map_err(stage_error)?;
     let copied = bodies.copied_from_templates();
     bodies.assemble_into(&mut editor).map_err(stage_error)?;
     schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
@@ -311,7 +344,13 @@ fn write_class(
         return Ok(bytes);
     }
     let written = ClassFile::parse_extending(&bytes, parsed).map_err(unreadable)?;
-    let offences = check::check_changed_methods::<PoolBuilder>(parsed, &written, &copied, settings.pre_write_check);
+    let offences = check::check_changed_methods::<PoolBuilder>(
+        parsed,
+        &written,
+        &copied,
+        settings.pre_write_check,
+        &mut workspace.statistics.checks,
+    );
     if !offences.is_empty() {
         let failures = offences
             .into_iter()

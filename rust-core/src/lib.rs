@@ -33,3 +33,4 @@ pub mod schema;
 pub mod skip;
 pub mod tracegen;
 pub mod validate;
+pub mod workspace;

@@ -11,12 +11,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub const ACC_PRIVATE: u16 = 0x0002;
-pub const ACC_STATIC: u16 = 0x0008;
-pub const ACC_BRIDGE: u16 = 0x0040;
-pub const ACC_NATIVE: u16 = 0x0100;
-pub const ACC_ABSTRACT: u16 = 0x0400;
-pub const ACC_SYNTHETIC: u16 = 0x1000;
+use crate::classfile::access::{ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_SYNTHETIC};
 
 /// The TF annotation types known to a run (binary names): those found in the
 /// scanned directory, their subgroups, and those on the class path.

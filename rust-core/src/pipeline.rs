@@ -15,6 +15,7 @@ use crate::model::{Groups, Selection};
 use crate::output;
 use crate::protocol;
 use crate::runtime;
+use crate::workspace;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::ScannedClass;
 use rayon::prelude::*;
@@ -126,6 +127,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         filters: request.filters.clone(),
         fail_on_skip: request.fail_on_skip,
         pre_write_check: PreWriteCheck::Targeted,
+        splice: true,
     };
     let environment = environment(&settings, &groups);
 
@@ -139,11 +141,12 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     };
     report.classes_up_to_date = plan.up_to_date.len() as u64;
+    let run = enhance::Run::new(&groups, &selections, &settings);
     let outcomes: Vec<_> = pool.install(|| {
-        plan.work
-            .par_iter()
-            .map(|work| enhance::enhance_class(&work.class, &groups, &selections, &settings))
-            .collect()
+        let mut workspaces = workspace::per_worker();
+        workspace::map_per_worker(&plan.work, &mut workspaces, |workspace, work| {
+            enhance::enhance_class(&work.class, &run, workspace)
+        })
     });
 
     let mut results = Vec::with_capacity(plan.work.len());

@@ -9,7 +9,7 @@ use crate::request::Diagnostic;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const ACC_ANNOTATION: u16 = 0x2000;
+use crate::classfile::access::ACC_ANNOTATION;
 
 /// What scanning learnt of one class file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,13 +16,14 @@ use crate::classfile::descriptor;
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
     attribute_name, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Frame, Insn, InsnSink,
-    PoolBuilder,
+    LiftScratch, PoolBuilder,
 };
+use crate::classfile::access::{ACC_FINAL, ACC_INTERFACE, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC};
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::protocol;
 
-type Result<T> = std::result::Result<T, ClassFileError>;
+use crate::classfile::Result;
 
 /// An error of a stage, with the method (by index in the class's method
 /// table) it arose in, so the user's message can name it.
@@ -63,6 +64,12 @@ pub struct Bodies<'a> {
     spliced: std::collections::BTreeMap<usize, SplicedCode>,
     /// Whether bodies may be lifted by runs ([`Detail::Runs`]).
     runs: bool,
+    /// Whether methods are spliced where they can be ([`Settings::splice`]).
+    ///
+    /// [`Settings::splice`]: crate::enhance::Settings::splice
+    pub splicing: bool,
+    /// The buffers lifts reuse, lent by the worker's workspace.
+    lift: LiftScratch,
 }
 
 impl<'a> Bodies<'a> {
@@ -71,15 +78,29 @@ impl<'a> Bodies<'a> {
     /// only calls of info methods (and `<clinit>`'s registration) are
     /// looked for among single instructions, so a class without info
     /// methods has its bodies, but `<clinit>`, lifted by runs.
-    /// `tracegen_follows`: tracegen edits these bodies after stage 1.
-    pub fn for_class(tf: &TfClass, tracegen_follows: bool) -> Self {
+    /// `tracegen_follows`: tracegen edits these bodies after stage 1;
+    /// `splicing`: methods are spliced where they can be; `lift`: the buffers
+    /// lifts reuse (given back by [`Bodies::take_lift_scratch`]).
+    pub fn for_class(tf: &TfClass, tracegen_follows: bool, splicing: bool, lift: LiftScratch) -> Self {
         Bodies {
             models: Default::default(),
             pending_registration: None,
             tracegen_follows,
             spliced: Default::default(),
             runs: !tf.methods.iter().any(|m| m.is_info()),
+            splicing,
+            lift,
         }
+    }
+
+    /// The lift buffers, for the next class.
+    pub fn take_lift_scratch(&mut self) -> LiftScratch {
+        std::mem::take(&mut self.lift)
+    }
+
+    /// How many methods were spliced.
+    pub fn spliced_methods(&self) -> usize {
+        self.spliced.len()
     }
 
     /// The registration stage 1 left for `<clinit>` (method `index`), if any.
@@ -93,11 +114,11 @@ impl<'a> Bodies<'a> {
         }
     }
 
-    /// Whether method `index` may be edited by splicing: no stage has
-    /// lifted it, and its class has no info methods (whose calls a splice
-    /// does not look for).
+    /// Whether method `index` may be edited by splicing: splicing is on, no
+    /// stage has lifted it, and its class has no info methods (whose calls a
+    /// splice does not look for).
     pub fn may_splice(&self, index: usize) -> bool {
-        self.runs && !self.models.contains_key(&index)
+        self.splicing && self.runs && !self.models.contains_key(&index)
     }
 
     /// The spliced code of method `index`, in place of a model.
@@ -121,7 +142,7 @@ impl<'a> Bodies<'a> {
         if !self.models.contains_key(&index) {
             let is_clinit = class.methods().get(index).is_some_and(|m| m.name_is("<clinit>"));
             let detail = if self.runs && !is_clinit { Detail::Runs } else { Detail::Instructions };
-            match editor.lift_code_with(class, index, detail)? {
+            match editor.lift_code_with(class, index, detail, &mut self.lift)? {
                 Some(model) => {
                     self.models.insert(index, model);
                 }
@@ -154,12 +175,6 @@ impl<'a> Bodies<'a> {
     }
 }
 
-const ACC_PUBLIC: u16 = 0x0001;
-const ACC_PRIVATE: u16 = 0x0002;
-const ACC_INTERFACE: u16 = 0x0200;
-const ACC_STATIC: u16 = 0x0008;
-const ACC_FINAL: u16 = 0x0010;
-const ACC_SYNTHETIC: u16 = 0x1000;
 
 /// Annotations and `ldc` of a class constant need version 49 (Java 5). An
 /// older class (45 to 48: Java 1.1 to 1.4) is raised to it: 49 still takes
@@ -306,7 +321,7 @@ fn register_in_clinit<'a>(
     match class.methods().iter().position(|m| m.name_is("<clinit>") && m.descriptor_is("()V")) {
         Some(index) => {
             let monitored = tf.methods.iter().any(|m| m.index == index && m.is_monitored());
-            if monitored && bodies.tracegen_follows && bodies.may_splice(index) && splice::enabled() {
+            if monitored && bodies.tracegen_follows && bodies.may_splice(index) {
                 // Tracegen puts it first, with its prologue (or, declining
                 // to splice, calls `insert_registration`).
                 bodies.pending_registration = Some((index, sequence));
@@ -320,11 +335,10 @@ fn register_in_clinit<'a>(
         None => {
             editor.add_method(ACC_STATIC, "<clinit>", "()V")?;
             let index = editor.methods.len() - 1;
-            if splice::enabled() {
+            if bodies.splicing {
                 // Straight code: encoded at once, without a code model.
                 let body = sequence.chunk(Some(Insn::Simple(op::RETURN)));
                 if let Some(code) = body.and_then(|c| SplicedCode::straight(&c, 0)) {
-                    splice::count_spliced();
                     bodies.insert_spliced(index, code);
                     return Ok(());
                 }
@@ -362,7 +376,7 @@ fn splice_registration<'a>(
     bodies: &mut Bodies<'a>,
 ) -> Result<bool> {
     let Some(method) = class.methods().get(index) else { return Ok(false) };
-    if bodies.models.contains_key(&index) || !splice::enabled() {
+    if bodies.models.contains_key(&index) || !bodies.splicing {
         return Ok(false);
     }
     // The caller found it by its descriptor, `()V`.
@@ -379,7 +393,6 @@ fn splice_registration<'a>(
     };
     match splice.assemble(&model, &edits, &mut editor.pool)? {
         Some(code) => {
-            splice::count_spliced();
             bodies.insert_spliced(index, code);
             Ok(true)
         }

@@ -3,7 +3,8 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
-use crate::model::{Role, TfClass, TfMethod, ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
+use crate::classfile::access::{ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
+use crate::model::{Role, TfClass, TfMethod};
 use crate::request::Diagnostic;
 use std::collections::BTreeMap;
 

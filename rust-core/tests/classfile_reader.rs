@@ -111,7 +111,7 @@ fn absurd_counts_are_refused_before_allocating() {
 }
 
 /// Deterministic pseudo-random corruption: parse, lift and assemble any
-/// mutant without panicking.
+/// mutant without panicking, every stage reached by some mutants.
 #[test]
 fn corrupted_classes_never_panic() {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
@@ -121,29 +121,72 @@ fn corrupted_classes_never_panic() {
         state ^= state << 17;
         state
     };
+    let mut total = Reached::default();
+    let mut mutants = 0;
     for name in SEEDS {
         let original = seed(name);
+        let unchanged = exercise(&original);
+        assert!(unchanged.parsed && unchanged.round_trips, "{name}: the seed itself does not round-trip");
+        assert_eq!(unchanged.lifted, unchanged.assembled, "{name}: a seed's method does not assemble");
         for _ in 0..1_500 {
             let mut bytes = original.clone();
             for _ in 0..1 + next() % 4 {
                 let at = (next() % bytes.len() as u64) as usize;
                 bytes[at] = next() as u8;
             }
-            exercise(&bytes);
+            total.add(exercise(&bytes));
+            mutants += 1;
         }
+    }
+    println!(
+        "{mutants} mutants: {} parse, {} methods lifted, {} assembled, {} round-trip",
+        total.parsed_count, total.lifted, total.assembled, total.round_trip_count
+    );
+    // The corruption must not stop everything at the parser: each later
+    // stage sees mutants too (figures for these seeds and this generator).
+    assert!(total.parsed_count * 10 > mutants, "only {} of {mutants} mutants parse", total.parsed_count);
+    assert!(total.lifted > 1_000, "only {} methods of mutants lifted", total.lifted);
+    assert!(total.assembled > 1_000, "only {} methods of mutants assembled", total.assembled);
+    assert!(total.round_trip_count > 100, "only {} mutants round-trip", total.round_trip_count);
+}
+
+/// How far one input got.
+#[derive(Default)]
+struct Reached {
+    parsed: bool,
+    round_trips: bool,
+    lifted: usize,
+    assembled: usize,
+    parsed_count: usize,
+    round_trip_count: usize,
+}
+
+impl Reached {
+    fn add(&mut self, one: Reached) {
+        self.parsed_count += usize::from(one.parsed);
+        self.round_trip_count += usize::from(one.round_trips);
+        self.lifted += one.lifted;
+        self.assembled += one.assembled;
     }
 }
 
-fn exercise(bytes: &[u8]) {
-    let Ok(class) = ClassFile::parse(bytes) else { return };
+/// Every reading and the code round trip of `bytes`; errors are results,
+/// only a panic fails.
+fn exercise(bytes: &[u8]) -> Reached {
+    let Ok(class) = ClassFile::parse(bytes) else { return Reached::default() };
+    let mut reached = Reached { parsed: true, ..Reached::default() };
     let _ = class.annotations();
     let mut pool = PoolBuilder::new(class.constant_pool().clone());
     for method in class.methods() {
         let _ = class.member_annotations(method);
         let _ = class.parameter_annotations(method);
         if let Ok(Some(model)) = CodeModel::lift(&class, method, &mut pool) {
-            let _ = model.assemble(&mut pool);
+            reached.lifted += 1;
+            if model.assemble(&mut pool).is_ok() {
+                reached.assembled += 1;
+            }
         }
     }
-    let _ = roundtrip_class(bytes);
+    reached.round_trips = roundtrip_class(bytes).is_none();
+    reached
 }

@@ -8,7 +8,8 @@ mod support;
 use std::path::Path;
 use support::{javac_against, run_verified, tf_runtime_classes};
 use tf_core::classfile::Insn;
-use tf_core::classfile::{opcodes as op, splice, ClassEditor, ClassFile, Frame, VType};
+use tf_core::classfile::{opcodes as op, ClassEditor, ClassFile, Frame, VType};
+use tf_core::workspace::Workspace;
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
@@ -93,9 +94,9 @@ fn returns_and_throws_over_a_full_stack_are_monitored_and_both_paths_agree() {
     let file = classes.join("fx/Crowded.class");
     let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).unwrap();
     let enhanced = |splicing: bool| {
-        splice::set_enabled(splicing);
-        let outcome = enhance::enhance_class(&scanned, &groups, &selections, &settings);
-        splice::set_enabled(true);
+        let settings = Settings { splice: splicing, ..settings.clone() };
+        let run = enhance::Run::new(&groups, &selections, &settings);
+        let outcome = enhance::enhance_class(&scanned, &run, &mut Workspace::default());
         let Ok(Outcome::Enhanced { bytes, .. }) = outcome else { panic!("not enhanced: {outcome:?}") };
         bytes
     };

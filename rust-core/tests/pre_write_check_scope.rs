@@ -11,10 +11,11 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use support::extracted_image;
-use tf_core::classfile::{check, class_files};
+use tf_core::classfile::class_files;
 use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
+use tf_core::workspace::Workspace;
 use tf_core::{protocol, scan};
 
 /// What enhancing one class gave, comparable across the two checks.
@@ -35,16 +36,18 @@ fn compare(dirs: &[PathBuf]) -> (usize, u64, Vec<String>) {
     let selections = vec![Selection::new(FilterSpec::parse("**").expect("filter"), builtin)];
     let settings = |pre_write_check| Settings { pre_write_check, ..Settings::tracing(&["**"]) };
     let (targeted, full) = (settings(PreWriteCheck::Targeted), settings(PreWriteCheck::Full));
-    let enhance_with = |scanned: &scan::ScannedClass, settings: &Settings| {
+    let (targeted, full) =
+        (enhance::Run::new(&groups, &selections, &targeted), enhance::Run::new(&groups, &selections, &full));
+    let mut workspace = Workspace::default();
+    let mut enhance_with = |scanned: &scan::ScannedClass, run: &enhance::Run| {
         let lines = |d: &[tf_core::request::Diagnostic]| d.iter().map(|d| format!("{d:?}")).collect();
-        match enhance::enhance_class(scanned, &groups, &selections, settings) {
+        match enhance::enhance_class(scanned, run, &mut workspace) {
             Ok(Outcome::Enhanced { bytes, skipped, .. }) if skipped.is_empty() => Result::Enhanced(bytes),
             Ok(Outcome::Enhanced { skipped, .. } | Outcome::Skipped(skipped)) => Result::Skipped(lines(&skipped)),
             Ok(Outcome::Untouched | Outcome::Current) => Result::Untouched,
             Err(diagnostics) => Result::Failed(lines(&diagnostics)),
         }
     };
-    let targeted_before = check::targeted_methods();
     let (mut compared, mut differing) = (0usize, Vec::new());
     for dir in dirs {
         for file in class_files(dir).expect("list classes") {
@@ -60,7 +63,7 @@ fn compare(dirs: &[PathBuf]) -> (usize, u64, Vec<String>) {
             }
         }
     }
-    (compared, check::targeted_methods() - targeted_before, differing)
+    (compared, workspace.statistics().checks.targeted, differing)
 }
 
 #[test]

@@ -8,12 +8,13 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use support::{files_under, java_tool, javac_against, run_verified, tf_runtime_classes};
-use tf_core::classfile::{class_files, splice};
+use tf_core::classfile::class_files;
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
 use tf_core::pipeline;
 use tf_core::request::EnhanceRequest;
+use tf_core::workspace::Workspace;
 use tf_core::{protocol, scan};
 
 fn fixtures() -> PathBuf {
@@ -262,23 +263,25 @@ fn splicing_matches_the_general_path_on_real_world_classes() {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
     let selections = vec![Selection::new(FilterSpec::parse("**").expect("filter"), builtin)];
-    let settings = Settings::tracing(&["**"]);
+    let spliced_settings = Settings::tracing(&["**"]);
+    let general_settings = Settings { splice: false, ..spliced_settings.clone() };
+    let spliced_run = enhance::Run::new(&groups, &selections, &spliced_settings);
+    let general_run = enhance::Run::new(&groups, &selections, &general_settings);
+    let mut workspace = Workspace::default();
     let mut compared = 0;
     for jar in
         ["kotlin-stdlib-2.0.20", "asm-9.7.1", "commons-collections-2.1", "groovy-4.0.24", "kotlin-reflect-2.2.21"]
     {
         for file in class_files(&fixtures().join("realworld").join(jar)).expect("list classes") {
             let scanned = scan::scan_class(&file, std::fs::read(&file).unwrap()).expect("scan");
-            let enhance_with = |splicing: bool| {
-                splice::set_enabled(splicing);
-                match enhance::enhance_class(&scanned, &groups, &selections, &settings) {
+            let mut enhance_with = |run: &enhance::Run| {
+                match enhance::enhance_class(&scanned, run, &mut workspace) {
                     Ok(Outcome::Enhanced { bytes, .. }) => Ok(Some(bytes)),
                     Ok(_) => Ok(None),
                     Err(diagnostics) => Err(format!("{diagnostics:?}")),
                 }
             };
-            let (spliced, general) = (enhance_with(true), enhance_with(false));
-            splice::set_enabled(true);
+            let (spliced, general) = (enhance_with(&spliced_run), enhance_with(&general_run));
             assert_eq!(spliced, general, "{}", file.display());
             compared += 1;
         }

@@ -11,11 +11,12 @@
 mod support;
 
 use support::extracted_image;
-use tf_core::classfile::{class_files, splice};
+use tf_core::classfile::class_files;
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
-use tf_core::{protocol, scan, tracegen};
+use tf_core::workspace::Workspace;
+use tf_core::{protocol, scan};
 
 const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
@@ -33,19 +34,21 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new([builtin.clone()]);
     let selections = vec![Selection::new(FilterSpec::parse(filter).expect("filter"), builtin)];
-    let settings = Settings::tracing(&[filter]);
+    let spliced_settings = Settings::tracing(&[filter]);
+    let general_settings = Settings { splice: false, ..spliced_settings.clone() };
+    let spliced_run = enhance::Run::new(&groups, &selections, &spliced_settings);
+    let general_run = enhance::Run::new(&groups, &selections, &general_settings);
+    // One workspace each, so that the counts are the spliced run's alone.
+    let (mut spliced_workspace, mut general_workspace) = (Workspace::default(), Workspace::default());
 
-    let enhance_with = |scanned: &scan::ScannedClass, splicing: bool| {
-        splice::set_enabled(splicing);
-        match enhance::enhance_class(scanned, &groups, &selections, &settings) {
+    let enhance_with = |scanned: &scan::ScannedClass, run: &enhance::Run, workspace: &mut Workspace| {
+        match enhance::enhance_class(scanned, run, workspace) {
             Ok(Outcome::Enhanced { bytes, .. }) => Result::Enhanced(bytes),
             Ok(Outcome::Untouched | Outcome::Current | Outcome::Skipped(_)) => Result::Untouched,
             Err(diagnostics) => Result::Failed(diagnostics.iter().map(|d| format!("{d:?}")).collect()),
         }
     };
 
-    let spliced_before = splice::spliced_methods();
-    let templated_before = tracegen::templated_methods();
     let (mut enhanced, mut failed) = (0usize, 0usize);
     let mut differing = Vec::new();
     for file in class_files(&dir).expect("list classes") {
@@ -53,8 +56,8 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
         let Ok(scanned) = scan::scan_class(&file, bytes) else {
             continue;
         };
-        let spliced = enhance_with(&scanned, true);
-        let general = enhance_with(&scanned, false);
+        let spliced = enhance_with(&scanned, &spliced_run, &mut spliced_workspace);
+        let general = enhance_with(&scanned, &general_run, &mut general_workspace);
         match &spliced {
             Result::Enhanced(_) => enhanced += 1,
             Result::Failed(_) => failed += 1,
@@ -64,9 +67,9 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
             differing.push(file.display().to_string());
         }
     }
-    splice::set_enabled(true);
-    let spliced_methods = splice::spliced_methods() - spliced_before;
-    let templated = tracegen::templated_methods() - templated_before;
+    let statistics = spliced_workspace.statistics();
+    let (spliced_methods, templated) = (statistics.spliced_methods, statistics.templated_methods);
+    assert_eq!(general_workspace.statistics().spliced_methods, 0, "{label}: splicing off, yet methods spliced");
     println!(
         "{label}: {enhanced} classes enhanced, {failed} failed, {spliced_methods} methods spliced \
          ({templated} from templates), {} differ",

@@ -14,6 +14,7 @@ use crate::read::error::{ClassFileError, Result};
 use crate::code::chaining::{self, Chaining};
 use crate::read::opcodes::{self as op, Operands};
 use crate::code::pool::CodePool;
+use crate::read::access::ACC_STATIC;
 use crate::read::reader::Reader;
 use crate::code::stack_map::{self, Frame, VType};
 
@@ -271,9 +272,12 @@ pub struct CodeModel<'a> {
     pub(crate) code: &'a [u8],
 }
 
-/// The buffers of a lift, reused by the next lift on the same thread.
-#[derive(Default)]
-struct LiftScratch {
+/// The buffers of a lift: a label slot per code byte and the start of every
+/// instruction. A caller that lifts many methods keeps one (a worker's
+/// workspace) and hands it to [`CodeModel::lift_reusing`]; it is reset only
+/// where a lift wrote.
+#[derive(Debug, Default)]
+pub struct LiftScratch {
     by_offset: Vec<Option<Label>>,
     starts: Vec<u32>,
     requested: Vec<(u32, usize)>,
@@ -327,6 +331,17 @@ impl<'a> CodeModel<'a> {
         pool: &mut impl CodePool<'a>,
         detail: Detail,
     ) -> Result<Option<Self>> {
+        Self::lift_reusing(class, method, pool, detail, &mut LiftScratch::default())
+    }
+
+    /// [`CodeModel::lift_with`] in the buffers of `scratch`.
+    pub fn lift_reusing(
+        class: &ClassFile<'a>,
+        method: &Member<'a>,
+        pool: &mut impl CodePool<'a>,
+        detail: Detail,
+        scratch: &mut LiftScratch,
+    ) -> Result<Option<Self>> {
         let Some(code) = class.code(method)? else { return Ok(None) };
         let descriptor = method.descriptor()?;
         let initial_frame = Frame::initial(
@@ -341,7 +356,8 @@ impl<'a> CodeModel<'a> {
             Detail::Instructions => None,
             Detail::Runs => Some(Runs { split_invokespecial: method.name_is("<init>") }),
         };
-        Self::lift_code_with(&code, initial_frame, class.major_version() >= 50, class.this_class_index(), pool, runs)
+        let frames_required = class.major_version() >= 50;
+        Self::lift_code_with(&code, initial_frame, frames_required, class.this_class_index(), pool, runs, scratch)
             .map(Some)
     }
 
@@ -353,7 +369,7 @@ impl<'a> CodeModel<'a> {
         this_class: u16,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Self> {
-        Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None)
+        Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None, &mut LiftScratch::default())
     }
 
     fn lift_code_with(
@@ -363,14 +379,9 @@ impl<'a> CodeModel<'a> {
         this_class: u16,
         pool: &mut impl CodePool<'a>,
         runs: Option<Runs>,
+        scratch: &mut LiftScratch,
     ) -> Result<Self> {
-        // Every method needs a label slot per code byte and the start of every
-        // instruction: kept per thread, reused (and reset only where written).
-        thread_local! {
-            static SCRATCH: std::cell::RefCell<LiftScratch> = std::cell::RefCell::new(LiftScratch::default());
-        }
-        let LiftScratch { mut by_offset, mut starts, mut requested } =
-            SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        let LiftScratch { mut by_offset, mut starts, mut requested } = std::mem::take(scratch);
         if by_offset.len() <= code.code.len() {
             by_offset.resize(code.code.len() + 1, None);
         }
@@ -385,7 +396,7 @@ impl<'a> CodeModel<'a> {
             }
         }
         let LabelMap { by_offset, requested, .. } = labels;
-        SCRATCH.with(|s| *s.borrow_mut() = LiftScratch { by_offset, starts, requested });
+        *scratch = LiftScratch { by_offset, starts, requested };
         result
     }
 
@@ -702,8 +713,6 @@ impl<'a> CodeModel<'a> {
         self.frames.iter().find(|(l, _)| *l == label).map(|(_, f)| f)
     }
 }
-
-pub const ACC_STATIC: u16 = 0x0008;
 
 /// Which instructions a lift by runs keeps as elements of their own.
 #[derive(Debug, Clone, Copy)]

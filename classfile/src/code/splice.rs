@@ -28,7 +28,8 @@ use crate::code::check::GeneratedCode;
 use crate::code::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::{CodeAttribute, MAX_CODE_LENGTH};
-use crate::code::code_model::{switch_padding, CodeModel, Handler, Insn, Label, ACC_STATIC};
+use crate::code::code_model::{switch_padding, CodeModel, Handler, Insn, Label};
+use crate::read::access::ACC_STATIC;
 use crate::read::descriptor::{self, FieldType};
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
@@ -37,34 +38,6 @@ use crate::code::pool::CodePool;
 use crate::read::reader::Reader;
 use crate::code::stack_depth;
 use crate::code::stack_map::{self, EncodedFrames, Frame};
-
-thread_local! {
-    static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-    static SPLICED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Whether the stages on this thread splice the methods they can (the
-/// default). Off, the general path does all, with the same output: for the
-/// test and the benchmark that compare the two.
-#[doc(hidden)]
-pub fn set_enabled(enabled: bool) {
-    ENABLED.with(|e| e.set(enabled));
-}
-
-pub fn enabled() -> bool {
-    ENABLED.with(|e| e.get())
-}
-
-/// Counts a method a stage spliced (see [`spliced_methods`]).
-pub fn count_spliced() {
-    SPLICED.with(|s| s.set(s.get() + 1));
-}
-
-/// How many methods the stages on this thread have spliced so far.
-#[doc(hidden)]
-pub fn spliced_methods() -> u64 {
-    SPLICED.with(|s| s.get())
-}
 
 /// An instruction a splice re-encodes or moves the code after (16-bit
 /// branches, which only get a new offset, are kept apart: see [`Splice`]).

@@ -99,4 +99,6 @@ impl fmt::Display for ClassFileError {
 
 impl std::error::Error for ClassFileError {}
 
+/// The one result type of the engine and of the stages built on it: a
+/// [`ClassFileError`] unless another error is named.
 pub type Result<T, E = ClassFileError> = std::result::Result<T, E>;

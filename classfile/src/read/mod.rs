@@ -2,6 +2,7 @@
 //! without copying — the constant pool, members, attributes, annotations,
 //! descriptors and the opcode tables. Depends on nothing else in the crate.
 
+pub mod access;
 pub mod annotations;
 pub mod attribute;
 pub mod class_file;

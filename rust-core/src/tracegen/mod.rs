@@ -43,6 +43,7 @@ use crate::classfile::{
     BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
     Handler, Insn, InsnSink, Label, OperandValue, Placed, PoolBuilder, VType,
 };
+use crate::classfile::access::ACC_STATIC;
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
@@ -51,25 +52,37 @@ use std::rc::Rc;
 
 mod template;
 
-/// How many methods this thread's stages gave generated code copied from a
-/// template (the rest of the spliced methods have it encoded for them).
-#[doc(hidden)]
-pub use template::copied_methods as templated_methods;
-
-/// Forgets what this thread's stages remember of generated code from one
-/// class to the next (templates, stack depths per shape), as a new thread
-/// has none: for benchmarks of a first build.
-#[doc(hidden)]
-pub fn forget_generated_code() {
-    template::forget_templates();
-    DEPTHS.with(|d| d.borrow_mut().clear());
+/// What a worker remembers of generated code from one class to the next:
+/// the templates by shape, the numbering of their constants and the stack
+/// depths of each shape's generated code. One per worker (its workspace),
+/// never shared: output does not depend on it, only speed.
+#[derive(Default)]
+pub struct Memory {
+    templates: template::Templates,
+    symbols: template::Symbols,
+    depths: DepthsByShape,
+    /// Methods given generated code copied from a template.
+    copied: u64,
 }
 
-type Result<T> = std::result::Result<T, ClassFileError>;
+impl Memory {
+    /// How many methods were given generated code copied from a template
+    /// (the rest of the spliced methods have it encoded for them).
+    pub fn templated_methods(&self) -> u64 {
+        self.copied
+    }
+
+    /// Forgets the generated code, as a new worker has none: for benchmarks
+    /// of a first build. The count stays.
+    pub fn forget(&mut self) {
+        *self = Memory { copied: self.copied, ..Memory::default() };
+    }
+}
+
+use crate::classfile::Result;
 
 /// `REF_invokeStatic` (JVMS 4.4.8).
 const REF_INVOKE_STATIC: u8 = 6;
-const ACC_STATIC: u16 = 0x0008;
 
 /// Adds the monitoring code to every monitored method of `tf`.
 pub fn apply<'a>(
@@ -77,6 +90,7 @@ pub fn apply<'a>(
     tf: &TfClass,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
+    memory: &mut Memory,
 ) -> std::result::Result<(), StageError> {
     let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
@@ -90,9 +104,7 @@ pub fn apply<'a>(
             "<clinit>" => bodies.take_pending_registration(method.index),
             _ => None,
         };
-        let spliceable = (method.name != "<clinit>" || pending.is_some())
-            && bodies.may_splice(method.index)
-            && splice::enabled();
+        let spliceable = (method.name != "<clinit>" || pending.is_some()) && bodies.may_splice(method.index);
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
             let parameters = signature.parameters.iter().map(|t| t.field_type());
             if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, parameters, &mut editor.pool).in_method(method.index)? {
@@ -107,10 +119,10 @@ pub fn apply<'a>(
                     &mut splice,
                     &mut editor.pool,
                     &mut constants,
+                    memory,
                 )
                 .in_method(method.index)?;
                 if let Some(code) = spliced {
-                    splice::count_spliced();
                     bodies.insert_spliced(method.index, code);
                     continue;
                 }
@@ -393,9 +405,12 @@ fn instrument_spliced<'a>(
     splice: &mut Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
+    memory: &mut Memory,
 ) -> Result<Option<SplicedCode>> {
     if registration.is_none() {
-        if let Some(spliced) = instrument_from_template(class, method, signature, monitor, code, splice, pool, constants)? {
+        if let Some(spliced) =
+            instrument_from_template(class, method, signature, monitor, code, splice, pool, constants, memory)?
+        {
             return Ok(spliced);
         }
     }
@@ -411,7 +426,7 @@ fn instrument_spliced<'a>(
     let registration_peak = registration.map_or(0, |r| r.peak);
     let has_throw = splice.sites().iter().any(|s| s.kind == SiteKind::Throw);
     let shape = Shape::of(&plan.signature, method, is_indy(monitor));
-    let known = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some() || !has_throw);
+    let known = GeneratedDepths::remembered(&memory.depths, shape).filter(|d| d.throw.is_some() || !has_throw);
     let record = known.is_none();
     let thrown = constants.get(Shared::Thrown, pool)?;
     let mut throw = ChunkWriter::new(record);
@@ -440,7 +455,7 @@ fn instrument_spliced<'a>(
             else {
                 return Ok(None);
             };
-            depths.remember(shape);
+            depths.remember(&mut memory.depths, shape);
             depths
         }
     };
@@ -468,6 +483,7 @@ fn instrument_from_template<'a>(
     splice: &mut Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
+    memory: &mut Memory,
 ) -> Result<Option<Option<SplicedCode>>> {
     let [Insn::InvokeDynamic { index: monitor }] = *monitor else {
         return Ok(None);
@@ -476,14 +492,15 @@ fn instrument_from_template<'a>(
     let is_static = method.access_flags & ACC_STATIC != 0;
     let shape = Shape::of(signature, method, true);
     let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature, method, shape };
-    let Some(template) = template::for_method(&wanted) else {
+    let Memory { templates, symbols, depths: known_depths, copied } = memory;
+    let Some(template) = template::for_method(templates, symbols, known_depths, &wanted) else {
         return Ok(None);
     };
     template.warm();
     // The pool is asked what the general path asks, in its order.
     let (mut resolved, mut operands) = (std::mem::take(&mut constants.resolved), std::mem::take(&mut constants.operands));
     resolved.clear();
-    template.resolve(0..template.planned(), signature.returns, pool, &mut constants.symbols, &mut resolved)?;
+    template.resolve(0..template.planned(), signature.returns, pool, symbols, &mut constants.symbols, &mut resolved)?;
     let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
         return Ok(Some(None));
     };
@@ -491,10 +508,11 @@ fn instrument_from_template<'a>(
         template.planned()..template.constant_count(),
         signature.returns,
         pool,
+        symbols,
         &mut constants.symbols,
         &mut resolved,
     )?;
-    let Some(depths) = template.depths(shape, &resolved, monitor, pool)? else {
+    let Some(depths) = template.depths(shape, &resolved, monitor, pool, known_depths)? else {
         return Ok(Some(None));
     };
     let live = template.live_locals(&resolved);
@@ -502,6 +520,7 @@ fn instrument_from_template<'a>(
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
     let values = template::MethodValues { constants: &resolved, monitor, id };
     let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
+    *copied += 1;
     let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), pool);
     (constants.resolved, constants.operands) = (resolved, operands);
     spliced.map(|code| Some(code.map(|code| code.copied_from(template.generated_code()))))
@@ -613,22 +632,18 @@ struct GeneratedDepths {
     ret: u16,
 }
 
-thread_local! {
-    static DEPTHS: std::cell::RefCell<rustc_hash::FxHashMap<Shape, GeneratedDepths>> = Default::default();
-}
+/// What earlier methods found of each shape's generated code.
+type DepthsByShape = rustc_hash::FxHashMap<Shape, GeneratedDepths>;
 
 impl GeneratedDepths {
-    /// What an earlier method of this shape found, on this thread.
-    fn remembered(shape: Shape) -> Option<GeneratedDepths> {
-        DEPTHS.with(|d| d.borrow().get(&shape).copied())
+    /// What an earlier method of this shape found.
+    fn remembered(known: &DepthsByShape, shape: Shape) -> Option<GeneratedDepths> {
+        known.get(&shape).copied()
     }
 
-    fn remember(self, shape: Shape) {
-        DEPTHS.with(|d| {
-            let mut d = d.borrow_mut();
-            let throw = self.throw.or_else(|| d.get(&shape).and_then(|known| known.throw));
-            d.insert(shape, GeneratedDepths { throw, ..self });
-        });
+    fn remember(self, known: &mut DepthsByShape, shape: Shape) {
+        let throw = self.throw.or_else(|| known.get(&shape).and_then(|earlier| earlier.throw));
+        known.insert(shape, GeneratedDepths { throw, ..self });
     }
 
     /// From the generated instructions (the throw's, if any); `None` if one

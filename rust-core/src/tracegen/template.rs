@@ -16,7 +16,7 @@
 //! checks the copies byte for byte against the general path.
 #![forbid(unsafe_code)]
 
-use super::{plan_for, replace_return, replace_throw, surround, Constants, GeneratedDepths, Shape, Shared};
+use super::{plan_for, replace_return, replace_throw, surround, Constants, DepthsByShape, GeneratedDepths, Shape, Shared};
 use crate::classfile::check::GeneratedCode;
 use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::splice::FramesAfter;
@@ -29,9 +29,9 @@ use crate::codegen::{JavaType, Signature};
 use crate::model::TfMethod;
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::collections::hash_map::Entry;
 
-type Result<T> = std::result::Result<T, ClassFileError>;
+use crate::classfile::Result;
 
 /// Placeholder pool indexes: `PLACEHOLDER + n` for the `n`th constant asked for.
 const PLACEHOLDER: u16 = 0xF000;
@@ -289,7 +289,7 @@ fn id_width(id: i32) -> Option<u8> {
 /// method looks its shape up, and words compare and hash without a loop
 /// over bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ShapeKey {
+pub(super) struct ShapeKey {
     words: [u64; 4],
 }
 
@@ -363,21 +363,11 @@ fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
     }
 }
 
-/// At most this many templates per thread (java.base takes some 6,300).
+/// At most this many templates per worker (java.base takes some 6,300).
 const MAX_TEMPLATES: usize = 32_768;
 
 /// Templates by shape; `None` for a shape that takes none.
-type Templates = FxHashMap<ShapeKey, Option<Rc<Template>>>;
-
-thread_local! {
-    static COPIED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    static TEMPLATES: RefCell<Templates> = RefCell::default();
-}
-
-/// How many methods the stages on this thread have given a template's copy.
-pub fn copied_methods() -> u64 {
-    COPIED.with(|c| c.get())
-}
+pub(super) type Templates = FxHashMap<ShapeKey, Option<Template>>;
 
 /// The method a template is wanted for.
 pub(super) struct Wanted<'w> {
@@ -390,27 +380,28 @@ pub(super) struct Wanted<'w> {
     pub shape: Shape,
 }
 
-/// The template of this shape, made on first use; `None` if the shape takes none.
-pub(super) fn for_method(wanted: &Wanted<'_>) -> Option<Rc<Template>> {
+/// The template of this shape from `templates`, made on first use (its
+/// constants numbered in `symbols`); `None` if the shape takes none.
+pub(super) fn for_method<'t>(
+    templates: &'t mut Templates,
+    symbols: &mut Symbols,
+    depths: &DepthsByShape,
+    wanted: &Wanted<'_>,
+) -> Option<&'t Template> {
     let key = ShapeKey::of(wanted)?;
-    TEMPLATES.with(|templates| {
-        if let Some(known) = templates.borrow().get(&key) {
-            return known.clone();
-        }
-        let made = Template::make(wanted).ok().flatten().map(Rc::new);
-        let mut templates = templates.borrow_mut();
-        // A thread of a long-lived build daemon keeps its templates:
-        // bounded, at some cost to a project with this many shapes.
-        if templates.len() >= MAX_TEMPLATES {
-            templates.clear();
-        }
-        templates.insert(key, made.clone());
-        made
-    })
+    // A worker of a long-lived build daemon keeps its templates: bounded,
+    // at some cost to a project with this many shapes.
+    if templates.len() >= MAX_TEMPLATES && !templates.contains_key(&key) {
+        templates.clear();
+    }
+    match templates.entry(key) {
+        Entry::Occupied(known) => known.into_mut().as_ref(),
+        Entry::Vacant(slot) => slot.insert(Template::make(wanted, symbols, depths).ok().flatten()).as_ref(),
+    }
 }
 
 impl Template {
-    fn make(wanted: &Wanted<'_>) -> Result<Option<Template>> {
+    fn make(wanted: &Wanted<'_>, symbols: &mut Symbols, depths: &DepthsByShape) -> Result<Option<Template>> {
         let Wanted { max_locals, is_static, id, signature, method, shape } = *wanted;
         let signature = Signature {
             parameters: signature.parameters.iter().map(|&t| stand_in(t, PARAMETER_CLASS)).collect(),
@@ -426,7 +417,7 @@ impl Template {
         let mut constants = Constants::default();
         let plan = plan_for(signature, is_static, stand_in_id, 0, &mut code, &mut recorder, &mut constants)?;
         let planned = recorder.requests.len();
-        let record = GeneratedDepths::remembered(shape).is_none_or(|d| d.throw.is_none());
+        let record = GeneratedDepths::remembered(depths, shape).is_none_or(|d| d.throw.is_none());
         let thrown = constants.get(Shared::Thrown, &mut recorder)?;
         let mut throw = ChunkWriter::new(record).logging_operands();
         throw.push_all(replace_throw(&plan, thrown, &mut recorder)?);
@@ -468,7 +459,7 @@ impl Template {
         let tail_frames = (*first_label, encoded, classes);
         let (frames, frame_types) = pack_frames(&frames);
         Ok(Some(Template {
-            requests: recorder.requests.into_iter().map(symbol).collect(),
+            requests: recorder.requests.into_iter().map(|r| symbols.number(r)).collect(),
             planned,
             max_locals: code.max_locals,
             labels: code.next_label,
@@ -526,6 +517,7 @@ impl Template {
         range: std::ops::Range<usize>,
         result: Option<JavaType<'_>>,
         pool: &mut PoolBuilder<'_>,
+        symbols: &Symbols,
         known: &mut Vec<u16>,
         out: &mut Vec<u16>,
     ) -> Result<()> {
@@ -540,7 +532,7 @@ impl Template {
                 match known.get(slot) {
                     Some(&index) if index != 0 => index,
                     _ => {
-                        let index = SYMBOLS.with(|s| ask(&s.borrow().requests[slot], pool))?;
+                        let index = ask(&symbols.requests[slot], pool)?;
                         if known.len() <= slot {
                             known.resize(slot + 1, 0);
                         }
@@ -563,12 +555,13 @@ impl Template {
         constants: &[u16],
         monitor: u16,
         pool: &mut PoolBuilder<'_>,
+        remembered: &mut DepthsByShape,
     ) -> Result<Option<GeneratedDepths>> {
         // Kept here too: the template is at hand, the table by shape is not.
         if let Some(depths) = self.depths.get() {
             return Ok(Some(depths));
         }
-        if let Some(depths) = GeneratedDepths::remembered(shape).filter(|d| d.throw.is_some()) {
+        if let Some(depths) = GeneratedDepths::remembered(remembered, shape).filter(|d| d.throw.is_some()) {
             self.depths.set(Some(depths));
             return Ok(Some(depths));
         }
@@ -593,7 +586,7 @@ impl Template {
         let [prologue, tail, throw, ret] = &*recorded;
         let depths = GeneratedDepths::of(prologue, tail, Some(throw), ret, &[self.handler], pool)?;
         if let Some(depths) = depths {
-            depths.remember(shape);
+            depths.remember(remembered, shape);
             self.depths.set(Some(depths));
         }
         Ok(depths)
@@ -617,7 +610,6 @@ impl Template {
         code: &mut CodeModel<'_>,
         operands: &'t mut Vec<OperandValue>,
     ) -> ([Placed<'t>; 4], FramesAfter<'t>) {
-        COPIED.with(|c| c.set(c.get() + 1));
         let constants = values.constants;
         let first = code.next_label;
         code.next_label += self.labels;
@@ -708,9 +700,8 @@ fn read_lines<T>(items: &[T], read: impl Fn(&T) -> u64) -> u64 {
 }
 
 /// The constants templates ask for, numbered across the templates of a
-/// thread, so that a class asks its pool for each only once.
-#[derive(Default)]
-struct Symbols {
+/// worker, so that a class asks its pool for each only once.
+pub(super) struct Symbols {
     requests: Vec<Request>,
     numbers: FxHashMap<Request, u32>,
 }
@@ -718,8 +709,8 @@ struct Symbols {
 /// The symbol of the result's class, which differs from method to method.
 const RESULT_SYMBOL: u32 = 0;
 
-impl Symbols {
-    fn new() -> Self {
+impl Default for Symbols {
+    fn default() -> Self {
         Symbols {
             requests: vec![Request::ResultClass],
             numbers: [(Request::ResultClass, RESULT_SYMBOL)].into_iter().collect(),
@@ -727,28 +718,17 @@ impl Symbols {
     }
 }
 
-thread_local! {
-    static SYMBOLS: RefCell<Symbols> = RefCell::new(Symbols::new());
-}
-
-/// Forgets this thread's templates and the numbering of their constants, as
-/// a new thread has none (to measure what making them costs a first build).
-pub fn forget_templates() {
-    TEMPLATES.with(|t| t.borrow_mut().clear());
-    SYMBOLS.with(|s| *s.borrow_mut() = Symbols::new());
-}
-
-fn symbol(request: Request) -> u32 {
-    SYMBOLS.with(|s| {
-        let mut s = s.borrow_mut();
-        if let Some(&n) = s.numbers.get(&request) {
+impl Symbols {
+    /// The number of `request`, given on first sight.
+    fn number(&mut self, request: Request) -> u32 {
+        if let Some(&n) = self.numbers.get(&request) {
             return n;
         }
-        let n = s.requests.len() as u32;
-        s.requests.push(request.clone());
-        s.numbers.insert(request, n);
+        let n = self.requests.len() as u32;
+        self.requests.push(request.clone());
+        self.numbers.insert(request, n);
         n
-    })
+    }
 }
 
 fn ask(request: &Request, pool: &mut PoolBuilder<'_>) -> Result<u16> {

@@ -4,13 +4,13 @@
 #![forbid(unsafe_code)]
 
 use crate::corpus::{ClassFileInput, Corpus};
-use rayon::prelude::*;
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::{FilterError, FilterSpec};
 use tf_core::model::{Groups, Selection};
 use tf_core::protocol;
 use tf_core::request::Diagnostic;
 use tf_core::scan;
+use tf_core::workspace::{self, Workspace};
 
 /// What the enhancer needs besides the class: groups, selections, settings,
 /// built the way the pipeline builds them for `-filter FILTER`.
@@ -30,6 +30,17 @@ impl Job {
             selections: vec![Selection::new(spec, builtin)],
             settings: Settings::tracing(&[filter]),
         })
+    }
+
+    /// What every class of a pass shares (the settings' fingerprints made once).
+    fn run(&self) -> enhance::Run<'_> {
+        enhance::Run::new(&self.groups, &self.selections, &self.settings)
+    }
+
+    /// This job with splicing on (the default) or off (the general path alone).
+    pub fn splicing(mut self, on: bool) -> Job {
+        self.settings.splice = on;
+        self
     }
 }
 
@@ -75,11 +86,15 @@ enum ClassResult {
     Failed(String),
 }
 
-/// Enhances every class of `corpus` on the current rayon pool (`par_iter`,
-/// as the pipeline does); with a one-thread pool this is the sequential run.
-pub fn enhance_all(corpus: &Corpus, job: &Job) -> Tally {
-    let results: Vec<ClassResult> =
-        corpus.classes.par_iter().map(|input| enhance_one(input, job).map_or_else(|r| r, |b| ClassResult::Enhanced(b.len()))).collect();
+/// Enhances every class of `corpus` on the current rayon pool, one of
+/// `workspaces` per worker, as the pipeline does (kept from pass to pass, as
+/// a build daemon's workers keep theirs); with a one-thread pool this is the
+/// sequential run.
+pub fn enhance_all(corpus: &Corpus, job: &Job, workspaces: &mut [Workspace]) -> Tally {
+    let run = job.run();
+    let results: Vec<ClassResult> = workspace::map_per_worker(&corpus.classes, workspaces, |workspace, input| {
+        enhance_one(input, &run, workspace).map_or_else(|r| r, |b| ClassResult::Enhanced(b.len()))
+    });
     results.into_iter().fold(Tally::default(), Tally::add)
 }
 
@@ -87,8 +102,9 @@ pub fn enhance_all(corpus: &Corpus, job: &Job) -> Tally {
 /// (untimed; to compare the output of two versions of the enhancer with `diff -r`).
 pub fn dump_all(corpus: &Corpus, job: &Job, root: &std::path::Path, out: &std::path::Path) -> std::io::Result<Tally> {
     let mut tally = Tally::default();
+    let (run, mut workspace) = (job.run(), Workspace::default());
     for input in &corpus.classes {
-        match enhance_one(input, job) {
+        match enhance_one(input, &run, &mut workspace) {
             Ok(bytes) => {
                 let relative = input.path.strip_prefix(root).unwrap_or(&input.path);
                 let target = out.join(relative);
@@ -105,11 +121,11 @@ pub fn dump_all(corpus: &Corpus, job: &Job, root: &std::path::Path, out: &std::p
 }
 
 /// One class through scan and enhance: the enhanced bytes, or what became of it.
-fn enhance_one(input: &ClassFileInput, job: &Job) -> Result<Vec<u8>, ClassResult> {
+fn enhance_one(input: &ClassFileInput, run: &enhance::Run, workspace: &mut Workspace) -> Result<Vec<u8>, ClassResult> {
     // scan_class takes ownership of the bytes, as the pipeline hands it a
     // freshly read file; the copy stands in for that read.
     let scanned = scan::scan_class(&input.path, input.bytes.clone()).map_err(|d| ClassResult::Failed(show(&d)))?;
-    match enhance::enhance_class(&scanned, &job.groups, &job.selections, &job.settings) {
+    match enhance::enhance_class(&scanned, run, workspace) {
         Ok(Outcome::Enhanced { bytes, .. }) => Ok(bytes),
         Ok(Outcome::Untouched | Outcome::Current | Outcome::Skipped(_)) => Err(ClassResult::Untouched),
         Err(diagnostics) => Err(ClassResult::Failed(diagnostics.first().map(show).unwrap_or_default())),

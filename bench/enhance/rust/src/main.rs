@@ -3,7 +3,7 @@
 //! With `--dump OUT` it times nothing: it writes every enhanced class under
 //! OUT (same relative paths), to compare two versions of TF with `diff -r`.
 //! With `--general` it also times the general path alone (no method spliced:
-//! `splice::set_enabled(false)`), one thread, after the other runs.
+//! `Settings::splice` off), one thread, after the other runs.
 //! With `--cold` it also times one thread with the generated code remembered
 //! across classes (tracegen's templates and depths) forgotten before every
 //! pass, as in a first build; the other runs keep it, as a build daemon does.
@@ -20,6 +20,7 @@ use corpus::Corpus;
 use enhancer::{Job, Tally};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tf_core::workspace;
 use std::time::{Duration, Instant};
 
 struct Options {
@@ -80,10 +81,10 @@ fn run() -> Result<(), String> {
     if corpus.classes.is_empty() {
         return Err(format!("no class files under {}", options.dir.display()));
     }
-    let job = Job::for_filter(&options.filter).map_err(|e| e.to_string())?;
+    let job = |splicing: bool| Job::for_filter(&options.filter).map(|j| j.splicing(splicing)).map_err(|e| e.to_string());
     let megabytes = corpus.total_bytes() as f64 / 1e6;
     if let Some(out) = &options.dump {
-        let tally = enhancer::dump_all(&corpus, &job, &options.dir, out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let tally = enhancer::dump_all(&corpus, &job(true)?, &options.dir, out).map_err(|e| format!("{}: {e}", out.display()))?;
         println!(
             "dumped {} enhanced classes to {} ({} untouched, {} failed)",
             tally.enhanced,
@@ -110,12 +111,13 @@ fn run() -> Result<(), String> {
             .num_threads(threads)
             .build()
             .map_err(|e| format!("could not start {threads} threads: {e}"))?;
-        pool.broadcast(|_| tf_core::classfile::splice::set_enabled(run != Run::General));
-        let pass = || {
+        let job = job(run != Run::General)?;
+        let mut workspaces = pool.install(workspace::per_worker);
+        let mut pass = || {
             if run == Run::Cold {
-                pool.broadcast(|_| tf_core::tracegen::forget_generated_code());
+                workspaces.iter_mut().for_each(workspace::Workspace::forget_generated_code);
             }
-            pool.install(|| enhancer::enhance_all(&corpus, &job))
+            pool.install(|| enhancer::enhance_all(&corpus, &job, &mut workspaces))
         };
         let warm_up = pass();
         let mut times = Vec::with_capacity(options.passes);

@@ -31,7 +31,7 @@ mod frames;
 mod scope;
 mod state;
 
-pub use scope::{fully_checked_methods, targeted_methods, GeneratedCode, PreWriteCheck};
+pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck};
 
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::CodeAttribute;
@@ -39,6 +39,7 @@ use crate::code::code_model::{decode_at, Insn};
 use crate::read::descriptor;
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
+use crate::read::access::ACC_STATIC;
 use crate::read::constant_pool::ConstantPool;
 use crate::code::stack_map::{to_slots, VType};
 use state::{Constants, Method, State};
@@ -113,7 +114,7 @@ fn check_method_with<'p>(
     let Some(code) = class.code(member).map_err(at_start)? else { return Ok(()) };
     let name = member.name().map_err(at_start)?;
     let method_descriptor = member.descriptor().map_err(at_start)?;
-    let is_static = member.access_flags & 0x0008 != 0;
+    let is_static = member.access_flags & ACC_STATIC != 0;
     let constructor = name == "<init>";
     // java/lang/Object's constructor has no superclass constructor to call.
     let this_uninitialized = constructor && class.this_class().map_err(at_start)? != "java/lang/Object";
@@ -232,11 +233,13 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 /// [`PreWriteCheck::Targeted`] those get the targeted check once their
 /// template's code passed the full one (see [`scope`]). The full check reads
 /// `written`'s pool through a `P` made of it (the write layer's `PoolBuilder`).
+/// Each method checked is added to `counts`.
 pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
     original: &ClassFile<'_>,
     written: &ClassFile<'w>,
     generated: &[(usize, GeneratedCode)],
     which: PreWriteCheck,
+    counts: &mut CheckCounts,
 ) -> Vec<(usize, Offence)> {
     // What the full check reads of the pool, made for the first method it follows.
     let mut full: Option<(P, Constants)> = None;
@@ -252,12 +255,15 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             PreWriteCheck::Full => None,
         };
         let verdict = match (copied, before) {
-            (Some(template), Some(before)) if template.passed() => scope::check_copied(template, before.data(), code.data()),
+            (Some(template), Some(before)) if template.passed() => {
+                counts.targeted += 1;
+                scope::check_copied(template, before.data(), code.data())
+            }
             _ => {
                 let (pool, constants) = full.get_or_insert_with(|| {
                     (P::from(written.constant_pool().clone()), Constants::default())
                 });
-                scope::count_full_check();
+                counts.full += 1;
                 check_method_with(written, member, pool, constants)
             }
         };

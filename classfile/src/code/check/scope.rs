@@ -26,29 +26,17 @@
 #![forbid(unsafe_code)]
 
 use super::{Offence, Rule};
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-thread_local! {
-    static TARGETED: Cell<u64> = const { Cell::new(0) };
-    static FULL: Cell<u64> = const { Cell::new(0) };
-}
-
-/// How many methods the targeted check took instead of the full one on this
-/// thread so far: for the tests that compare the two.
-#[doc(hidden)]
-pub fn targeted_methods() -> u64 {
-    TARGETED.with(|t| t.get())
-}
-
-/// How many methods of the runs on this thread took the full check so far.
-#[doc(hidden)]
-pub fn fully_checked_methods() -> u64 {
-    FULL.with(|t| t.get())
-}
-
-pub(super) fn count_full_check() {
-    FULL.with(|t| t.set(t.get() + 1));
+/// How many changed methods took each check (for the tests and benchmarks
+/// that compare the two); the caller keeps the sums.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckCounts {
+    /// Methods copied from a template that passed: the targeted check.
+    pub targeted: u64,
+    /// Every other changed method: the full check.
+    pub full: u64,
 }
 
 /// Which check a run applies before writing a class.
@@ -63,14 +51,15 @@ pub enum PreWriteCheck {
 }
 
 /// A template's generated code as the check found it, shared by the
-/// template and every method copied from it (on one thread).
+/// template and every method copied from it (a worker's templates may move
+/// with its workspace, hence `Arc`; only that worker reads or sets it).
 #[derive(Debug, Clone)]
-pub struct GeneratedCode(Rc<Verdict>);
+pub struct GeneratedCode(Arc<Verdict>);
 
 #[derive(Debug)]
 struct Verdict {
     /// A method copied from the template passed the full check.
-    passed: Cell<bool>,
+    passed: AtomicBool,
     /// The template's max_locals: the method's before TF's locals, and those.
     max_locals: u16,
 }
@@ -78,15 +67,15 @@ struct Verdict {
 impl GeneratedCode {
     /// Code generated for methods of `max_locals` local slots (TF's included), not checked yet.
     pub fn unchecked(max_locals: u16) -> GeneratedCode {
-        GeneratedCode(Rc::new(Verdict { passed: Cell::new(false), max_locals }))
+        GeneratedCode(Arc::new(Verdict { passed: AtomicBool::new(false), max_locals }))
     }
 
     pub(super) fn passed(&self) -> bool {
-        self.0.passed.get()
+        self.0.passed.load(Ordering::Relaxed)
     }
 
     pub(super) fn record_pass(&self) {
-        self.0.passed.set(true);
+        self.0.passed.store(true, Ordering::Relaxed);
     }
 }
 
@@ -96,7 +85,6 @@ impl GeneratedCode {
 /// max_stack is at least the original's. `original` and `written` are the
 /// bodies of the two Code attributes.
 pub(super) fn check_copied(generated: &GeneratedCode, original: &[u8], written: &[u8]) -> Result<(), Offence> {
-    TARGETED.with(|t| t.set(t.get() + 1));
     let (Some((original_stack, _)), Some((max_stack, max_locals))) = (limits(original), limits(written)) else {
         return Err(Offence { rule: Rule::Code, offset: 0, message: "the Code attribute is truncated".to_string() });
     };

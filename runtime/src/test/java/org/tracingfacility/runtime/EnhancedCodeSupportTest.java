@@ -1,6 +1,8 @@
 package org.tracingfacility.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
@@ -120,7 +122,10 @@ class EnhancedCodeSupportTest {
 
     @Test
     void failedWithoutAMonitorDoesNothing() {
-        EnhancedCodeSupport.failed(new RuntimeException(), null, null, 3, 0L);
-        EnhancedCodeSupport.failedWithResult(new RuntimeException(), null, null, 4, 0L);
+        // No monitor to call (a monitor's absence is the disabled path), and
+        // no ending throwable left behind for a later exit on this thread.
+        assertDoesNotThrow(() -> EnhancedCodeSupport.failed(new RuntimeException(), null, null, 3, 0L));
+        assertDoesNotThrow(() -> EnhancedCodeSupport.failedWithResult(new RuntimeException(), null, null, 4, 0L));
+        assertNull(EnhancedCodeSupport.endingThrowable());
     }
 }
