@@ -90,19 +90,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn results_keep_input_order_and_every_workspace_may_take_items() {
+    fn results_keep_input_order_and_every_workspace_takes_items() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool");
         let items: Vec<u64> = (0..1000).collect();
         let mut workspaces = pool.install(per_worker);
         assert_eq!(workspaces.len(), 3);
+        // Each workspace's first item waits for the other two workspaces'
+        // first items: every worker takes items, interleaved.
+        let all_started = std::sync::Barrier::new(3);
         let squares = pool.install(|| {
             map_per_worker(&items, &mut workspaces, |w, &i| {
+                if w.statistics.spliced_methods == 0 {
+                    all_started.wait();
+                }
                 w.statistics.spliced_methods += 1;
                 i * i
             })
         });
         assert_eq!(squares, items.iter().map(|i| i * i).collect::<Vec<_>>());
-        let taken: u64 = workspaces.iter().map(|w| w.statistics.spliced_methods).sum();
-        assert_eq!(taken, 1000, "each item went to exactly one workspace");
+        let taken: Vec<u64> = workspaces.iter().map(|w| w.statistics.spliced_methods).collect();
+        assert!(taken.iter().all(|&n| n > 0), "a workspace took nothing: {taken:?}");
+        assert_eq!(taken.iter().sum::<u64>(), 1000, "each item went to exactly one workspace");
     }
 }
