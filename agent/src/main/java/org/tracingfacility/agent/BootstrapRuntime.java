@@ -47,6 +47,9 @@ final class BootstrapRuntime {
     /**
      * Lets the classes of {@code module} (a JDK module, or an application's named module) reach
      * the runtime that their enhanced code calls: named modules read only what they declare.
+     * (HotSpot 17 and 25 already let the boot layer's modules read the boot loader's unnamed
+     * module once an agent is loaded, so {@code LoadTimeAgentIT}'s java.base class passes
+     * without this; it is kept for modules where that is not so, and costs one check a module.)
      */
     void makeReadable(Module module) {
         if (module == null || !module.isNamed() || reading.contains(module)) {
