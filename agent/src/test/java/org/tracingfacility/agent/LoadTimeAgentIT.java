@@ -141,7 +141,8 @@ class LoadTimeAgentIT {
         Path classes = AgentProcess.compile(work, sources);
         AgentProcess.Result run = AgentProcess.run(
                 "filter=java.util.concurrent.ConcurrentSkipListMap::put;java.util.concurrent.ConcurrentSkipListMap::get,"
-                        + "java.lang.StringBuilder::append,monitor=Filtered=app.Recording",
+                        + "java.lang.StringBuilder::append,java.util.concurrent.ConcurrentHashMap::get,"
+                        + "monitor=Filtered=app.Recording",
                 List.of(classes), "app.Sorted");
 
         assertEquals(0, run.exitCode, run::describe);
@@ -150,9 +151,16 @@ class LoadTimeAgentIT {
                 + "exit ConcurrentSkipListMap.put = null\n"
                 + "enter ConcurrentSkipListMap.get [b]\n"
                 + "exit ConcurrentSkipListMap.get = 2\n", run.stdout, run::describe);
-        assertEquals(List.of("TF agent: java.lang.StringBuilder left as it was: the agent and tf-runtime use "
+        List<String> lines = run.agentLines();
+        assertEquals(2, lines.size(), run::describe);
+        assertTrue(lines.contains("TF agent: java.lang.StringBuilder left as it was: the agent and tf-runtime use "
                 + "java.lang.** while enhancing and monitoring (tracing it would recurse into the monitoring code)"),
-                run.agentLines(), run::describe);
+                run::describe);
+        // Loaded before the agent: only retransformation reaches it, and a retransformed class
+        // may not gain stage 1's fields. (The attach half's retransformable shape changes this.)
+        String preloaded = "TF agent: java.util.concurrent.ConcurrentHashMap left as it was: loaded before the agent "
+                + "started, and the JVM refused its enhanced form: java.lang.UnsupportedOperationException";
+        assertTrue(lines.stream().anyMatch(line -> line.startsWith(preloaded)), run::describe);
     }
 
     @Test
