@@ -3,6 +3,7 @@ package org.tracingfacility.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -84,6 +85,35 @@ class LoadTimeAgentIT {
                 + "exception Shop.price java.lang.IllegalArgumentException: negative: -1\n"
                 + "exit Shop.price = null\n", run.stdout, run::describe);
         assertEquals(List.of(), run.agentLines(), "nothing to say without verbose");
+    }
+
+    /**
+     * A monitor provider on the application's class path, found by name although tf-runtime
+     * (which looks for providers) is on the boot class path; and a tf-runtime also on the
+     * application's class path, which the agent's copy shadows, so that both see one registry.
+     */
+    @Test
+    void aMonitorProviderOnTheApplicationsClassPathIsFoundByName() throws Exception {
+        Map<String, String> sources = new HashMap<>();
+        sources.put("app.Recording", RECORDING);
+        sources.put("app.Shop", SHOP);
+        sources.put("app.Main", MAIN);
+        sources.put("app.RecordingProvider", "package app;\n"
+                + "public final class RecordingProvider implements org.tracingfacility.runtime.MethodMonitorFactoryProvider {\n"
+                + "  public String name() { return \"recording\"; }\n"
+                + "  public org.tracingfacility.runtime.MethodMonitorFactory create() { return new Recording(); }\n"
+                + "}\n");
+        Path classes = AgentProcess.compile(work, sources);
+        Path services = classes.resolve("META-INF/services/org.tracingfacility.runtime.MethodMonitorFactoryProvider");
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, "app.RecordingProvider\n");
+
+        AgentProcess.Result run = AgentProcess.run("filter=app.Shop::add,monitor=Filtered=recording",
+                List.of(classes, AgentProcess.runtimeJar()), "app.Main");
+
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("added 1\nprice 6\nrefused\nenter Shop.add [pen]\nexit Shop.add = 1\n", run.stdout, run::describe);
+        assertEquals(List.of(), run.agentLines(), run::describe);
     }
 
     @Test
