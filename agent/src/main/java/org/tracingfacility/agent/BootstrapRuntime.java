@@ -1,0 +1,122 @@
+package org.tracingfacility.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.zip.CRC32;
+
+/**
+ * Puts tf-runtime, which the agent jar carries as {@code META-INF/tf/tf-runtime.jar}, on the
+ * boot class path: every class loader then finds the one copy, java.base's classes included,
+ * and a tf-runtime also on the application's class path is shadowed by it (loaders delegate to
+ * the boot loader first), so enhanced classes and the application share one registry. Monitor
+ * providers on the application's class path still load: the runtime's {@code ServiceLoader}
+ * looks in the thread's context loader.
+ */
+final class BootstrapRuntime {
+    private static final String NESTED_JAR = "META-INF/tf/tf-runtime.jar";
+    /** A runtime class the agent itself loads (not initializes) to find the runtime's module. */
+    private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.EnhancedCodeSupport";
+
+    private final Instrumentation instrumentation;
+    /** The boot loader's unnamed module, where the runtime now lives. */
+    private final Module runtimeModule;
+    private final Set<Module> reading = ConcurrentHashMap.newKeySet();
+
+    private BootstrapRuntime(Instrumentation instrumentation, Module runtimeModule) {
+        this.instrumentation = instrumentation;
+        this.runtimeModule = runtimeModule;
+    }
+
+    static BootstrapRuntime install(Instrumentation instrumentation) throws IOException, ClassNotFoundException {
+        Path jar = extracted();
+        instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
+        Module module = Class.forName(RUNTIME_CLASS, false, null).getModule();
+        return new BootstrapRuntime(instrumentation, module);
+    }
+
+    /**
+     * Lets the classes of {@code module} (a JDK module, or an application's named module) reach
+     * the runtime that their enhanced code calls: named modules read only what they declare.
+     * (HotSpot 17 and 25 already let the boot layer's modules read the boot loader's unnamed
+     * module once an agent is loaded, so {@code LoadTimeAgentIT}'s java.base class passes
+     * without this; it is kept for modules where that is not so, and costs one check a module.)
+     */
+    void makeReadable(Module module) {
+        if (module == null || !module.isNamed() || reading.contains(module)) {
+            return;
+        }
+        if (!module.canRead(runtimeModule)) {
+            instrumentation.redefineModule(module, Set.of(runtimeModule), Map.of(), Map.of(), Set.of(), Map.of());
+        }
+        reading.add(module);
+    }
+
+    /**
+     * The nested jar as a file of its own, under a directory named by its CRC-32 and size (as
+     * the agent jar's directory records them: nothing to hash at start-up, and versions never
+     * mix); an existing copy is used when its bytes have that CRC, else written to a
+     * temporary file and renamed, so that JVMs starting at once never see half a jar.
+     */
+    private static Path extracted() throws IOException {
+        JarEntry nested;
+        Path agentJar = agentJar();
+        try (JarFile jar = new JarFile(agentJar.toFile(), false)) {
+            nested = jar.getJarEntry(NESTED_JAR);
+            if (nested == null || nested.getCrc() < 0) {
+                throw new IOException(agentJar + " lacks " + NESTED_JAR + " (a broken build of tf-agent)");
+            }
+            Path directory = cacheRoot().resolve(String.format("%08x-%d", nested.getCrc(), nested.getSize()));
+            Path copy = directory.resolve("tf-runtime.jar");
+            if (Files.isRegularFile(copy) && crc(Files.readAllBytes(copy)) == nested.getCrc()) {
+                return copy;
+            }
+            byte[] bytes;
+            try (InputStream in = jar.getInputStream(nested)) {
+                bytes = in.readAllBytes();
+            }
+            Files.createDirectories(directory);
+            Path temporary = Files.createTempFile(directory, "tf-runtime", ".tmp");
+            try {
+                Files.write(temporary, bytes);
+                Files.move(temporary, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+            return copy;
+        }
+    }
+
+    private static Path agentJar() throws IOException {
+        try {
+            return Paths.get(BootstrapRuntime.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | RuntimeException e) {
+            throw new IOException("cannot tell where the agent jar is: " + e, e);
+        }
+    }
+
+    private static long crc(byte[] bytes) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, bytes.length);
+        return crc.getValue();
+    }
+
+    /** Beside the native library's cache ({@code -Dtf.native.dir} moves both). */
+    private static Path cacheRoot() {
+        String root = System.getProperty("tf.native.dir");
+        if (root != null && !root.isBlank()) {
+            return Paths.get(root, "agent");
+        }
+        return Paths.get(System.getProperty("user.home"), ".cache", "tracingfacility", "agent");
+    }
+}
