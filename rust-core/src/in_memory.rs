@@ -20,6 +20,7 @@ use crate::pipeline::{self, VERBOSE_CLASSES, VERBOSE_METHODS};
 use crate::protocol;
 use crate::request::{ClassInMemory, Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::{self, ScannedClass};
+use crate::workspace::Workspace;
 use std::path::PathBuf;
 
 /// Enhances `class` as `request` says; the outcome is in the report
@@ -70,7 +71,9 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
         bytes: class.bytes.clone(),
         pool: Some(identity.pool),
     };
-    match enhance::enhance_class(&scanned, &groups, &selections, &settings) {
+    // One class a call: a workspace of its own (output never depends on it).
+    let run = enhance::Run::new(&groups, &selections, &settings);
+    match enhance::enhance_class(&scanned, &run, &mut Workspace::default()) {
         Ok(Outcome::Enhanced { bytes, description, skipped, advice }) => {
             report.methods_skipped = skipped.len() as u64;
             report.warnings.extend(skipped.into_iter().chain(advice).map(|d| format!("TF: {}", located(d))));
