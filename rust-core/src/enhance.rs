@@ -7,7 +7,7 @@ pub use crate::classfile::check::PreWriteCheck;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
 use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
-use crate::request::Diagnostic;
+use crate::request::{Diagnostic, Shape};
 use crate::scan::ScannedClass;
 use crate::schema::{self, Bodies, StageError};
 use crate::{protocol, tracegen, validate};
@@ -25,6 +25,9 @@ pub struct Settings {
     /// The pre-write check applied (the full one is the targeted one's oracle
     /// in tests). Shapes no output: not in the fingerprint.
     pub pre_write_check: PreWriteCheck,
+    /// Whether the class may gain members (`Standard`) or only new method
+    /// bodies (`Retransformable`, for a running JVM).
+    pub shape: Shape,
 }
 
 impl Settings {
@@ -36,6 +39,7 @@ impl Settings {
             filters: filters.iter().map(|f| f.to_string()).collect(),
             fail_on_skip: false,
             pre_write_check: PreWriteCheck::Targeted,
+            shape: Shape::Standard,
         }
     }
 
@@ -62,8 +66,14 @@ impl Settings {
     fn compute_fingerprint(&self) -> String {
         let mut filters = self.filters.clone();
         filters.sort();
+        // The standard shape adds nothing, so that classes built before
+        // shapes existed keep their fingerprint.
+        let shape = match self.shape {
+            Shape::Standard => "",
+            Shape::Retransformable => "shape=retransformable\n",
+        };
         let text = format!(
-            "tf-core {} protocol {}\ntracegen={}\nfilters={}\n",
+            "tf-core {} protocol {}\ntracegen={}\nfilters={}\n{shape}",
             env!("CARGO_PKG_VERSION"),
             protocol::REVISION,
             self.tracegen,
@@ -202,8 +212,18 @@ pub fn enhance_class<'c>(
         if mark.fingerprint == fingerprint && mark.stage == settings.stage() {
             return Ok(Outcome::Current);
         }
-        // A class left at stage 1 with these settings gets stage 2 now.
-        let stage_one = Settings { tracegen: false, ..settings.clone() };
+        if settings.shape == Shape::Retransformable && mark.stage == protocol::STAGE_TRACEGEN {
+            return Err(vec![diagnostic(
+                None,
+                "already-traced",
+                "the class carries TF's tracing code already (built at stage 2): choose its monitors with \
+                 monitor=, there is nothing to add"
+                    .to_string(),
+            )]);
+        }
+        // A class left at stage 1 with these settings gets stage 2 now (the
+        // standard body in either shape: its holders and registration are there).
+        let stage_one = Settings { tracegen: false, shape: Shape::Standard, ..settings.clone() };
         upgrade = settings.tracegen && mark.stage == protocol::STAGE_SCHEMA && mark.fingerprint == stage_one.fingerprint();
         if !upgrade {
             return Err(vec![diagnostic(
@@ -215,6 +235,15 @@ pub fn enhance_class<'c>(
                     mark.stage, mark.fingerprint
                 ),
             )]);
+        }
+    }
+    if settings.shape == Shape::Retransformable && !upgrade {
+        if !settings.tracegen {
+            let message = "the retransformable shape is stage 2 alone: it needs tracegen".to_string();
+            return Err(vec![diagnostic(None, "retransform-without-tracegen", message)]);
+        }
+        if let Some((rule, message, method)) = tracegen::retransformable::refusal(parsed.major_version(), &tf) {
+            return Err(vec![diagnostic(method, rule, message)]);
         }
     }
     let mut skips = Skips::new(settings.fail_on_skip);
@@ -294,11 +323,13 @@ fn write_class(
     let mut editor = ClassEditor::new(parsed);
     editor.pool.set_known_texts(protocol::pool_texts());
     let mut bodies = Bodies::for_class(tf, settings.tracegen);
-    if !upgrade {
+    // A stage-1 class being upgraded has its holders and registration.
+    let shape = if upgrade { Shape::Standard } else { settings.shape };
+    if shape == Shape::Standard && !upgrade {
         schema::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
     }
     if settings.tracegen {
-        tracegen::apply(parsed, tf, &mut editor, &mut bodies).map_err(stage_error)?;
+        tracegen::apply(parsed, tf, shape, &mut editor, &mut bodies).map_err(stage_error)?;
     }
     let copied = bodies.copied_from_templates();
     bodies.assemble_into(&mut editor).map_err(stage_error)?;

@@ -126,6 +126,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         filters: request.filters.clone(),
         fail_on_skip: request.fail_on_skip,
         pre_write_check: PreWriteCheck::Targeted,
+        shape: request.shape,
     };
     let environment = environment(&settings, &groups);
 
