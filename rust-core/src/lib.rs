@@ -3,7 +3,8 @@
 //! The data path, one module per stage:
 //! request → [`inventory`] (with the [`cache`]) → [`scan`] → validate → schema →
 //! tracegen → writes, cache and [`metadata`] → report.
-//! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`].
+//! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`];
+//! a request for one class in memory (the agent) goes on to [`in_memory::run`].
 #![deny(unsafe_code)]
 
 /// See the dependency's comment in Cargo.toml.
@@ -18,6 +19,7 @@ pub mod codegen;
 pub mod enhance;
 pub mod ffi;
 pub mod filter;
+pub mod in_memory;
 pub mod inventory;
 pub mod metadata;
 pub mod model;

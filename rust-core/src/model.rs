@@ -499,7 +499,8 @@ fn readable_types(types: &str, qualified: bool) -> String {
     out
 }
 
-fn enhanced_mark(annotations: &[Annotation<'_>]) -> Option<EnhancedMark> {
+/// The `@TFEnhanced` mark among a class's annotations, if it carries one.
+pub fn enhanced_mark(annotations: &[Annotation<'_>]) -> Option<EnhancedMark> {
     let a = annotations.iter().find(|a| a.type_descriptor == protocol::TF_ENHANCED)?;
     let stage = match a.element(protocol::TF_ENHANCED_STAGE) {
         Some(ElementValue::Int(s)) => *s,

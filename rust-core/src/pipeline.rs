@@ -9,6 +9,7 @@ use crate::cache::Cache;
 use crate::classpath;
 use crate::enhance::{self, Outcome, PreWriteCheck, Settings};
 use crate::filter::FilterSpec;
+use crate::in_memory;
 use crate::inventory::{self, Listed};
 use crate::metadata;
 use crate::model::{Groups, Selection};
@@ -34,6 +35,9 @@ pub const VERBOSE_ALL: u8 = 4;
 pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     if let Some(message) = &request.inject_panic {
         panic!("{message}");
+    }
+    if let Some(class) = &request.class {
+        return in_memory::run(request, class);
     }
     let mut report = EnhanceReport { format_version: FORMAT_VERSION, ..EnhanceReport::default() };
     let class_dir = Path::new(&request.class_dir);
@@ -544,7 +548,7 @@ fn worker_pool(threads: u32) -> Result<rayon::ThreadPool, String> {
 }
 
 /// Parses every `-filter` and resolves its group; every bad filter is reported.
-fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>, Vec<Diagnostic>> {
+pub(crate) fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>, Vec<Diagnostic>> {
     let mut selections = Vec::new();
     let mut errors = Vec::new();
     let filter_error = |message: String| Diagnostic { rule: "filter".into(), message, ..Diagnostic::default() };
@@ -607,7 +611,7 @@ fn fail(mut report: EnhanceReport, diagnostic: Diagnostic) -> EnhanceReport {
     finish(report)
 }
 
-fn finish(mut report: EnhanceReport) -> EnhanceReport {
+pub(crate) fn finish(mut report: EnhanceReport) -> EnhanceReport {
     report.ok = report.errors.is_empty();
     report.summary = summary_line(&report);
     report

@@ -67,6 +67,16 @@ pub struct EnhanceRequest {
     /// `NoClassDefFoundError`. `None` (the CLI) checks nothing.
     #[serde(default)]
     pub runtime_classpath: Option<Vec<String>>,
+    /// One class in memory (the agent, as a class loads): enhanced alone, no
+    /// directory read, nothing written, no cache; the report carries the bytes
+    /// back in `class_bytes`. `class_dir` and every file setting are ignored.
+    #[serde(default)]
+    pub class: Option<ClassInMemory>,
+    /// The TF annotation types the caller knows of (binary names), beside
+    /// those a directory scan finds: for a class in memory, the groups its
+    /// class loader lists in `META-INF/tf/tfannotations.properties`.
+    #[serde(default)]
+    pub groups: Vec<String>,
     /// Test hook: panic inside the core with this message (proves that a panic
     /// reaches the JVM as an exception, not as an abort).
     #[serde(default)]
@@ -93,6 +103,15 @@ pub enum Shape {
     Retransformable,
 }
 
+/// A class as a JVM is about to define it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ClassInMemory {
+    /// Binary name as the JVM gives it (`com.example.Foo`), for messages.
+    pub name: String,
+    #[serde(with = "serde_bytes")]
+    pub bytes: Vec<u8>,
+}
+
 fn default_true() -> bool {
     true
 }
@@ -117,6 +136,8 @@ impl EnhanceRequest {
             fail_on_error: true,
             warn_unused_filters: true,
             runtime_classpath: None,
+            class: None,
+            groups: Vec::new(),
             inject_panic: None,
             shape: Shape::Standard,
         }
@@ -190,4 +211,8 @@ pub struct EnhanceReport {
     pub written: Vec<String>,
     /// One line: what a build log shows by default.
     pub summary: String,
+    /// For a class in memory: its enhanced bytes, or `None` when it stays as
+    /// it was (nothing of TF in it, already traced, or it failed: `errors`).
+    #[serde(default, with = "serde_bytes")]
+    pub class_bytes: Option<Vec<u8>>,
 }
