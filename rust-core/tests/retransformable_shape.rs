@@ -10,7 +10,7 @@ use std::process::Command;
 use support::{java_tool, javac_with, jdk25_home, tf_runtime_classes};
 use tf_core::classfile::ClassFile;
 use tf_core::pipeline;
-use tf_core::request::{EnhanceReport, EnhanceRequest, Shape};
+use tf_core::request::{ClassInMemory, EnhanceReport, EnhanceRequest, Shape};
 
 fn source(dir: &str, name: &str) -> (String, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(dir).join(format!("{name}.java"));
@@ -208,4 +208,23 @@ fn a_class_built_at_stage_one_gets_the_standard_stage_two_and_keeps_its_shape() 
     let stage_two = std::fs::read(dir.join("fx/Counter.class")).unwrap();
     assert_ne!(stage_two, stage_one);
     assert_eq!(class_shape(&stage_two), class_shape(&stage_one));
+}
+
+#[test]
+fn a_class_in_memory_gets_the_bytes_a_directory_run_writes() {
+    let work = tempfile::tempdir().unwrap();
+    let classes = compiled(work.path(), "17");
+    let (dir, report) = enhance_copy(work.path(), &classes, "Counter", "enhanced", Shape::Retransformable);
+    assert!(report.ok, "{report:#?}");
+    let mut request = EnhanceRequest::new("");
+    request.class = Some(ClassInMemory {
+        name: "fx.Counter".to_string(),
+        bytes: std::fs::read(classes.join("fx/Counter.class")).unwrap(),
+    });
+    request.groups = vec!["fx.Traced".to_string()];
+    request.filters = vec!["fx.Counter::plain".to_string()];
+    request.shape = Shape::Retransformable;
+    let report = pipeline::run(&request);
+    assert!(report.ok, "{report:#?}");
+    assert_eq!(report.class_bytes, Some(std::fs::read(dir.join("fx/Counter.class")).unwrap()));
 }
