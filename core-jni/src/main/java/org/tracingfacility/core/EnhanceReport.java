@@ -25,6 +25,7 @@ public final class EnhanceReport {
     private final List<String> warnings;
     private final List<String> written;
     private final String summary;
+    private final byte[] classBytes;
 
     private EnhanceReport(Builder builder) {
         this.formatVersion = builder.formatVersion;
@@ -42,6 +43,7 @@ public final class EnhanceReport {
         this.warnings = List.copyOf(builder.warnings);
         this.written = List.copyOf(builder.written);
         this.summary = builder.summary;
+        this.classBytes = builder.classBytes;
     }
 
     public int formatVersion() {
@@ -114,6 +116,14 @@ public final class EnhanceReport {
         return summary;
     }
 
+    /**
+     * For a request of one class in memory: its enhanced bytes (not copied), or empty when the
+     * class stays as it was (nothing for TF in it, traced already, or {@link #errors()}).
+     */
+    public Optional<byte[]> classBytes() {
+        return Optional.ofNullable(classBytes);
+    }
+
     @Override
     public String toString() {
         return summary;
@@ -136,6 +146,7 @@ public final class EnhanceReport {
         final List<String> warnings = new ArrayList<>();
         final List<String> written = new ArrayList<>();
         String summary = "";
+        byte[] classBytes;
 
         EnhanceReport build() {
             return new EnhanceReport(this);

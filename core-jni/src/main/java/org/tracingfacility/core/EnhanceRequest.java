@@ -36,6 +36,9 @@ public final class EnhanceRequest {
     private final boolean failOnSkip;
     private final boolean warnUnusedFilters;
     private final boolean failOnError;
+    private final String className;
+    private final byte[] classBytes;
+    private final List<String> groups;
     private final String injectPanic;
 
     private EnhanceRequest(Builder builder) {
@@ -54,12 +57,44 @@ public final class EnhanceRequest {
         this.failOnSkip = builder.failOnSkip;
         this.warnUnusedFilters = builder.warnUnusedFilters;
         this.failOnError = builder.failOnError;
+        this.className = builder.className;
+        this.classBytes = builder.classBytes;
+        this.groups = List.copyOf(builder.groups);
         this.injectPanic = builder.injectPanic;
     }
 
     /** A builder for a run over {@code classDir}, with every other setting at its default. */
     public static Builder builder(String classDir) {
         return new Builder(classDir);
+    }
+
+    /**
+     * A builder for one class in memory, as a JVM is about to define it (the agent): the core
+     * enhances these bytes alone, writes nothing, and returns the new bytes in
+     * {@link EnhanceReport#classBytes()}; directory settings are ignored.
+     *
+     * @param className the binary name the JVM gives ({@code com.example.Foo}), for messages
+     */
+    public static Builder forClass(String className, byte[] classBytes) {
+        Builder builder = new Builder("");
+        builder.className = Objects.requireNonNull(className, "className");
+        builder.classBytes = Objects.requireNonNull(classBytes, "classBytes");
+        return builder;
+    }
+
+    /** The binary name of the class in memory, if this request is for one. */
+    public Optional<String> className() {
+        return Optional.ofNullable(className);
+    }
+
+    /** The bytes of the class in memory (not copied), if this request is for one. */
+    public Optional<byte[]> classBytes() {
+        return Optional.ofNullable(classBytes);
+    }
+
+    /** TF annotation types the caller knows of beside those a scan finds (binary names). */
+    public List<String> groups() {
+        return groups;
     }
 
     /** The class directory to scan and enhance in place. */
@@ -163,6 +198,9 @@ public final class EnhanceRequest {
         private boolean failOnSkip;
         private boolean warnUnusedFilters = true;
         private boolean failOnError = true;
+        private String className;
+        private byte[] classBytes;
+        private final List<String> groups = new ArrayList<>();
         private String injectPanic;
 
         private Builder(String classDir) {
@@ -256,6 +294,15 @@ public final class EnhanceRequest {
          */
         public Builder warnUnusedFilters(boolean warnUnusedFilters) {
             this.warnUnusedFilters = warnUnusedFilters;
+            return this;
+        }
+
+        /**
+         * Appends TF annotation types (binary names) known to the caller, for example those a
+         * class loader's {@code META-INF/tf/tfannotations.properties} lists.
+         */
+        public Builder groups(Collection<String> names) {
+            names.forEach(name -> groups.add(Objects.requireNonNull(name, "group")));
             return this;
         }
 

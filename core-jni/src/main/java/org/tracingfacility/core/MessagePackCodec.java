@@ -20,7 +20,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         try (MessageBufferPacker packer = MessagePack.newDefaultBufferPacker()) {
-            packer.packMapHeader(17);
+            packer.packMapHeader(19);
             key(packer, "format_version").packInt(EnhanceRequest.FORMAT_VERSION);
             key(packer, "class_dir").packString(request.classDir());
             optional(key(packer, "resource_file"), request.resourceFile());
@@ -42,6 +42,17 @@ final class MessagePackCodec {
             } else {
                 packer.packNil();
             }
+            key(packer, "class");
+            if (request.classBytes().isPresent()) {
+                byte[] bytes = request.classBytes().get();
+                packer.packMapHeader(2);
+                key(packer, "name").packString(request.className().orElseThrow());
+                key(packer, "bytes").packBinaryHeader(bytes.length);
+                packer.writePayload(bytes);
+            } else {
+                packer.packNil();
+            }
+            strings(key(packer, "groups"), request.groups());
             optional(key(packer, "inject_panic"), request.injectPanic());
             return packer.toByteArray();
         } catch (IOException e) {
@@ -75,6 +86,7 @@ final class MessagePackCodec {
                     case "warnings": readStrings(unpacker, report.warnings); break;
                     case "written": readStrings(unpacker, report.written); break;
                     case "summary": report.summary = unpacker.unpackString(); break;
+                    case "class_bytes": report.classBytes = optionalBinary(unpacker); break;
                     default: unpacker.skipValue();
                 }
             }
@@ -123,6 +135,10 @@ final class MessagePackCodec {
 
     private static String optionalString(MessageUnpacker unpacker) throws IOException {
         return unpacker.tryUnpackNil() ? null : unpacker.unpackString();
+    }
+
+    private static byte[] optionalBinary(MessageUnpacker unpacker) throws IOException {
+        return unpacker.tryUnpackNil() ? null : unpacker.readPayload(unpacker.unpackBinaryHeader());
     }
 
     private static MessagePacker key(MessagePacker packer, String name) throws IOException {

@@ -1,5 +1,6 @@
 package org.tracingfacility.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +48,28 @@ class TfCoreTest {
         assertEquals("3", properties.getProperty("org.tracingfacility.tf.annotations.size"));
         assertEquals("com.example.IO", properties.getProperty("org.tracingfacility.tf.annotation.1"));
         assertEquals("com.example.IOWrite", properties.getProperty("org.tracingfacility.tf.annotation.3"));
+    }
+
+    @Test
+    void aClassInMemoryComesBackWithTheBytesADirectoryRunWrites() throws IOException {
+        Path classes = work.resolve("classes");
+        Map<String, String> sources = new HashMap<>(JavaFixtures.ioGroup());
+        sources.put("com.example.Work", "package com.example;\n"
+                + "public class Work { int twice(int x) { return 2 * x; } }\n");
+        JavaFixtures.compile(work, classes, sources);
+        Path workClass = classes.resolve("com/example/Work.class");
+        byte[] original = Files.readAllBytes(workClass);
+        List<String> filter = List.of("com.example.Work::twice");
+
+        EnhanceReport inMemory = TfCore.enhance(EnhanceRequest.forClass("com.example.Work", original)
+                .filters(filter).build());
+        EnhanceReport unselected = TfCore.enhance(EnhanceRequest.forClass("com.example.Work", original).build());
+        EnhanceReport directory = TfCore.enhance(EnhanceRequest.builder(classes.toString()).filters(filter).build());
+
+        assertTrue(inMemory.ok() && directory.ok(), () -> inMemory.errors() + " " + directory.errors());
+        assertArrayEquals(Files.readAllBytes(workClass), inMemory.classBytes().orElseThrow());
+        assertTrue(unselected.ok() && unselected.classBytes().isEmpty(), unselected::summary);
+        assertEquals(1, unselected.classesUnchanged());
     }
 
     @Test

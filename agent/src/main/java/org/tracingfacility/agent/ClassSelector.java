@@ -1,0 +1,164 @@
+package org.tracingfacility.agent;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides in Java, cheaply, which loading classes are worth a call into the native core: those a
+ * filter could select (by class name; or, for {@code ::method} and {@code @Annotation} targets,
+ * by the name appearing in the class file), and those carrying TF's own marks (a TF group's
+ * descriptor, {@code @TFEnhanced} of a stage-1 build, {@code @InfoMethod}). Every other class
+ * costs a few string comparisons. The core decides exactly; this only must not miss a class
+ * the core would change.
+ *
+ * <p>The JDK's classes (boot and platform loaders) are selected only by a target naming their
+ * class or package ({@code java.util.concurrent.**}): {@code **}, {@code ::method} and
+ * {@code @Annotation} mean the application's classes.
+ */
+final class ClassSelector {
+    /** In every class TF enhanced or must look at: its annotations' package. */
+    private static final byte[] TF_ANNOTATION_PACKAGE =
+            "Lorg/tracingfacility/annotation/".getBytes(StandardCharsets.UTF_8);
+
+    private final List<NamePattern> names = new ArrayList<>();
+    /** Texts whose presence in a class file means a {@code ::method} or {@code @A} target may match. */
+    private final List<byte[]> contentMarks = new ArrayList<>();
+
+    ClassSelector(List<String> filters) {
+        for (String filter : filters) {
+            int equals = filter.indexOf('=');
+            String body = equals >= 0 ? filter.substring(equals + 1) : filter;
+            for (String target : body.split(";")) {
+                addTarget(target.trim());
+            }
+        }
+    }
+
+    private void addTarget(String target) {
+        if (target.isEmpty()) {
+            return;
+        }
+        if (target.startsWith("@")) {
+            String internal = target.substring(1).replace('.', '/');
+            contentMarks.add(("L" + internal + ";").getBytes(StandardCharsets.UTF_8));
+        } else if (target.startsWith("::")) {
+            contentMarks.add(target.substring(2).getBytes(StandardCharsets.UTF_8));
+        } else {
+            int methodPart = target.indexOf("::");
+            names.add(NamePattern.of(methodPart >= 0 ? target.substring(0, methodPart) : target));
+        }
+    }
+
+    /**
+     * Whether a class of the application may be changed by the core.
+     *
+     * @param binaryName {@code com.example.Foo$Bar}
+     * @param groupDescriptors {@code Lcom/example/IO;} for each TF group its loader lists
+     */
+    boolean worthACall(String binaryName, byte[] classFile, List<byte[]> groupDescriptors) {
+        for (NamePattern pattern : names) {
+            if (pattern.matches(binaryName)) {
+                return true;
+            }
+        }
+        if (contains(classFile, TF_ANNOTATION_PACKAGE)) {
+            return true;
+        }
+        for (byte[] mark : contentMarks) {
+            if (contains(classFile, mark)) {
+                return true;
+            }
+        }
+        for (byte[] group : groupDescriptors) {
+            if (contains(classFile, group)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a target's class part matches this class (its content not looked at). */
+    boolean namesClass(String binaryName) {
+        for (NamePattern pattern : names) {
+            if (pattern.matches(binaryName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a target names this JDK class or its package ({@code **} does not). */
+    boolean selectsJdkClass(String binaryName) {
+        for (NamePattern pattern : names) {
+            if (!pattern.isEveryClass() && pattern.matches(binaryName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Naive search: class files are small and most marks never match their first byte run. */
+    static boolean contains(byte[] haystack, byte[] needle) {
+        int last = haystack.length - needle.length;
+        byte first = needle.length == 0 ? 0 : needle[0];
+        outer:
+        for (int i = 0; i <= last; i++) {
+            if (haystack[i] != first) {
+                continue;
+            }
+            for (int j = 1; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** A filter's class part: {@code Name}, {@code pkg.*}, {@code pkg.**} or {@code **}. */
+    private static final class NamePattern {
+        private final String text;
+        private final boolean packageOnly;
+        private final boolean packageTree;
+
+        private NamePattern(String text, boolean packageOnly, boolean packageTree) {
+            this.text = text;
+            this.packageOnly = packageOnly;
+            this.packageTree = packageTree;
+        }
+
+        static NamePattern of(String pattern) {
+            if (pattern.equals("**")) {
+                return new NamePattern("", false, true);
+            }
+            if (pattern.endsWith(".**")) {
+                return new NamePattern(pattern.substring(0, pattern.length() - 3), false, true);
+            }
+            if (pattern.endsWith(".*")) {
+                return new NamePattern(pattern.substring(0, pattern.length() - 2), true, false);
+            }
+            return new NamePattern(pattern, false, false);
+        }
+
+        boolean isEveryClass() {
+            return packageTree && text.isEmpty();
+        }
+
+        boolean matches(String binaryName) {
+            if (isEveryClass()) {
+                return true;
+            }
+            int dot = binaryName.lastIndexOf('.');
+            String pkg = dot < 0 ? "" : binaryName.substring(0, dot);
+            if (packageTree) {
+                return pkg.equals(text) || pkg.startsWith(text + ".");
+            }
+            if (packageOnly) {
+                return pkg.equals(text);
+            }
+            return binaryName.equals(text);
+        }
+    }
+}

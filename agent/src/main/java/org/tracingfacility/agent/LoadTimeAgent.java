@@ -1,0 +1,107 @@
+package org.tracingfacility.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracingfacility.core.Diagnostic;
+import org.tracingfacility.core.EnhanceReport;
+import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.TfCore;
+
+/**
+ * {@code -javaagent:tf-agent.jar=<options>}: the runtime on the boot class path, the monitors
+ * named, the filters checked by the core itself, then a transformer for every class loaded
+ * from here on, and a retransformation of the classes loaded before that the filters name.
+ */
+final class LoadTimeAgent {
+    private static final String MONITOR_PROPERTY = "tf.monitor";
+
+    private LoadTimeAgent() {
+    }
+
+    /**
+     * @throws IllegalArgumentException when the filters are not valid (the core's message)
+     */
+    static void start(AgentOptions options, Instrumentation instrumentation) throws Exception {
+        BootstrapRuntime runtime = BootstrapRuntime.install(instrumentation);
+        if (!options.monitors.isEmpty()) {
+            System.setProperty(MONITOR_PROPERTY, options.monitorProperty(System.getProperty(MONITOR_PROPERTY)));
+        }
+        ClassSelector selector = new ClassSelector(options.filters);
+        EnhancingTransformer transformer = new EnhancingTransformer(options, selector, runtime);
+        warmUp(options, selector);
+        instrumentation.addTransformer(transformer, true);
+        retransformLoadedClasses(instrumentation, selector);
+        if (options.verbose > 0) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> AgentLog.line(summary(transformer)), "tf-agent-summary"));
+        }
+    }
+
+    /**
+     * One call of the core before any class depends on it: loads the native library and every
+     * class the transformer runs (a class the agent loads while transforming is never looked
+     * at), and has the core judge the filters, so that a bad one stops the agent here with the
+     * core's message rather than failing every class.
+     */
+    private static void warmUp(AgentOptions options, ClassSelector selector) throws IOException {
+        String resource = LoadTimeAgent.class.getName().replace('.', '/') + ".class";
+        byte[] bytes;
+        try (InputStream in = LoadTimeAgent.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("cannot read " + resource + " from the agent jar");
+            }
+            bytes = in.readAllBytes();
+        }
+        LoaderGroups groups = LoaderGroups.of(ClassLoader.getSystemClassLoader());
+        selector.worthACall(LoadTimeAgent.class.getName(), bytes, groups.descriptors);
+        EnhanceReport report = TfCore.enhance(EnhanceRequest.forClass(LoadTimeAgent.class.getName(), bytes)
+                .filters(options.filters).groups(groups.names).build());
+        List<String> bad = new ArrayList<>();
+        for (Diagnostic error : report.errors()) {
+            if (error.rule().equals("filter")) {
+                bad.add(error.message());
+            }
+        }
+        if (!bad.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", bad));
+        }
+    }
+
+    /**
+     * Classes the JVM loaded before the agent started (java.base's own, mostly) reach the
+     * transformer only by retransformation; one at a time, so that one the JVM refuses is
+     * reported and the others go on.
+     */
+    private static void retransformLoadedClasses(Instrumentation instrumentation, ClassSelector selector) {
+        for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
+            String name = loaded.getName();
+            ClassLoader loader = loaded.getClassLoader();
+            boolean jdk = loader == null || loader == ClassLoader.getPlatformClassLoader();
+            if (loaded.isArray() || loaded.isPrimitive() || !(jdk ? selector.selectsJdkClass(name) : selector.namesClass(name))) {
+                continue;
+            }
+            String refusal = RefusedClasses.reason(name);
+            if (refusal != null) {
+                AgentLog.leftAsItWas(name, refusal);
+            } else if (!instrumentation.isModifiableClass(loaded)) {
+                AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
+            } else {
+                try {
+                    instrumentation.retransformClasses(loaded);
+                } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                    AgentLog.leftAsItWas(name, "loaded before the agent started, and the JVM refused its enhanced "
+                            + "form: " + e);
+                }
+            }
+        }
+    }
+
+    private static String summary(EnhancingTransformer transformer) {
+        return transformer.enhanced.get() + " classes enhanced, " + transformer.leftAsTheyWere.get()
+                + " left as they were; " + transformer.coreCalls.get() + " calls of the core, "
+                + transformer.coreNanos.get() / 1_000_000 + " ms in it";
+    }
+}

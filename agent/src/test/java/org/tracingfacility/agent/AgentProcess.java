@@ -1,0 +1,111 @@
+package org.tracingfacility.agent;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/** Real JVMs for the agent's integration tests: sources compiled by javac, run with {@code -javaagent}. */
+final class AgentProcess {
+    private AgentProcess() {
+    }
+
+    static Path agentJar() {
+        return Paths.get(System.getProperty("tf.agent.jar"));
+    }
+
+    static Path runtimeJar() {
+        return Paths.get(System.getProperty("tf.runtime.jar"));
+    }
+
+    /** Compiles {@code sources} (binary class name to text) against tf-runtime into {@code dir/classes}. */
+    static Path compile(Path dir, Map<String, String> sources) throws IOException {
+        Path src = dir.resolve("src");
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes);
+        List<String> arguments = new ArrayList<>(List.of("-nowarn", "--release", "11", "-d", classes.toString(),
+                "-cp", runtimeJar().toString()));
+        for (Map.Entry<String, String> source : sources.entrySet()) {
+            Path file = src.resolve(source.getKey().replace('.', '/') + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, source.getValue());
+            arguments.add(file.toString());
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        int status = javac.run(null, null, null, arguments.toArray(new String[0]));
+        assertTrue(status == 0, "javac failed for " + sources.keySet());
+        return classes;
+    }
+
+    /** What a JVM printed and how it ended. */
+    static final class Result {
+        final int exitCode;
+        final String stdout;
+        final String stderr;
+
+        Result(int exitCode, String stdout, String stderr) {
+            this.exitCode = exitCode;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        /** The agent's own lines on standard error. */
+        List<String> agentLines() {
+            List<String> lines = new ArrayList<>();
+            for (String line : stderr.split("\n")) {
+                if (line.startsWith("TF agent: ")) {
+                    lines.add(line);
+                }
+            }
+            return lines;
+        }
+
+        String describe() {
+            return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
+        }
+    }
+
+    /**
+     * Runs {@code main} on {@code classPath} with the HotSpot verifier on for every class.
+     *
+     * @param agentOptions the agent's argument; null runs without the agent
+     */
+    static Result run(String agentOptions, List<Path> classPath, String main) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xverify:all");
+        command.add("-Dtf.native.dir=" + System.getProperty("tf.native.dir"));
+        if (agentOptions != null) {
+            command.add("-javaagent:" + agentJar() + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
+        }
+        command.add("-cp");
+        List<String> entries = new ArrayList<>();
+        classPath.forEach(entry -> entries.add(entry.toString()));
+        command.add(String.join(File.pathSeparator, entries));
+        command.add(main);
+        Path out = Files.createTempFile("tf-agent-it", ".out");
+        Path err = Files.createTempFile("tf-agent-it", ".err");
+        try {
+            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new AssertionError("the JVM did not end within 2 minutes: " + command);
+            }
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+}

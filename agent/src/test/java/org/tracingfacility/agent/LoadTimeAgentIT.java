@@ -1,0 +1,210 @@
+package org.tracingfacility.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracingfacility.core.EnhanceReport;
+import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.TfCore;
+
+/**
+ * {@code -javaagent:tf-agent.jar=...} on small programs compiled here, in real JVMs with the
+ * verifier on; a recording monitor (named by the agent's {@code monitor=} option) prints every
+ * event, and the tests assert the exact sequence.
+ */
+class LoadTimeAgentIT {
+    /** A monitor factory by class name, as {@code monitor=Group=app.Recording} names it. */
+    private static final String RECORDING = "package app;\n"
+            + "import java.util.*;\n"
+            + "import org.tracingfacility.runtime.*;\n"
+            + "public final class Recording implements MethodMonitorFactory {\n"
+            + "  public static final List<String> EVENTS = new ArrayList<>();\n"
+            + "  public MethodMonitor create(Class<?> cls) { return new Monitor(cls); }\n"
+            + "  public static void dump() { for (String e : EVENTS) System.out.println(e); EVENTS.clear(); }\n"
+            + "  static final class Monitor implements MethodMonitor {\n"
+            + "    private final Class<?> cls;\n"
+            + "    Monitor(Class<?> cls) { this.cls = cls; }\n"
+            + "    private String name(int id) { return cls.getSimpleName() + '.' + MethodMonitorRegistry.getMethodName(cls, id); }\n"
+            + "    public Class<?> myClass() { return cls; }\n"
+            + "    public void enter(int id, Object... args) { EVENTS.add(\"enter \" + name(id) + ' ' + Arrays.toString(args)); }\n"
+            + "    public void info(Object[] args, int caller, int self, TimingPointType tp) { EVENTS.add(\"info \" + name(self)); }\n"
+            + "    public void exit(int id) { EVENTS.add(\"exit \" + name(id)); }\n"
+            + "    public void exit(int id, Object result) { EVENTS.add(\"exit \" + name(id) + \" = \" + result); }\n"
+            + "    public void exception(int id, Throwable t) { EVENTS.add(\"exception \" + name(id) + ' ' + t); }\n"
+            + "    public void clear() {}\n"
+            + "  }\n"
+            + "}\n";
+
+    private static final String SHOP = "package app;\n"
+            + "public class Shop {\n"
+            + "  private int items;\n"
+            + "  public int add(String item) { items++; return items; }\n"
+            + "  public static int price(int n) { if (n < 0) throw new IllegalArgumentException(\"negative: \" + n); return n * 3; }\n"
+            + "}\n";
+
+    private static final String MAIN = "package app;\n"
+            + "public class Main {\n"
+            + "  public static void main(String[] args) {\n"
+            + "    Shop shop = new Shop();\n"
+            + "    System.out.println(\"added \" + shop.add(\"pen\"));\n"
+            + "    System.out.println(\"price \" + Shop.price(2));\n"
+            + "    try { Shop.price(-1); } catch (IllegalArgumentException e) { System.out.println(\"refused\"); }\n"
+            + "    Recording.dump();\n"
+            + "  }\n"
+            + "}\n";
+
+    @TempDir
+    Path work;
+
+    private Path compiledShop() throws Exception {
+        return AgentProcess.compile(work, Map.of("app.Recording", RECORDING, "app.Shop", SHOP, "app.Main", MAIN));
+    }
+
+    @Test
+    void theClassesAFilterSelectsAreTracedAsTheyLoad() throws Exception {
+        Path classes = compiledShop();
+        AgentProcess.Result run = AgentProcess.run("filter=app.Shop,monitor=Filtered=app.Recording",
+                List.of(classes), "app.Main");
+
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("added 1\nprice 6\nrefused\n"
+                + "enter Shop.<init> []\n"
+                + "exit Shop.<init>\n"
+                + "enter Shop.add [pen]\n"
+                + "exit Shop.add = 1\n"
+                + "enter Shop.price [2]\n"
+                + "exit Shop.price = 6\n"
+                + "enter Shop.price [-1]\n"
+                + "exception Shop.price java.lang.IllegalArgumentException: negative: -1\n"
+                + "exit Shop.price = null\n", run.stdout, run::describe);
+        assertEquals(List.of(), run.agentLines(), "nothing to say without verbose");
+    }
+
+    @Test
+    void verboseNamesEachClassEnhancedAndCountsThemAtExit() throws Exception {
+        Path classes = compiledShop();
+        AgentProcess.Result run = AgentProcess.run("filter=app.Shop,verbose", List.of(classes), "app.Main");
+
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("added 1\nprice 6\nrefused\n", run.stdout, "no monitor named: no events");
+        List<String> lines = run.agentLines();
+        assertTrue(lines.contains("TF agent: enhanced app.Shop"), run::describe);
+        assertTrue(lines.get(lines.size() - 1).startsWith("TF agent: 1 classes enhanced, 0 left as they were;"),
+                run::describe);
+    }
+
+    @Test
+    void badOptionsSayWhatIsWrongAndTheApplicationRunsUntraced() throws Exception {
+        Path classes = compiledShop();
+        String untraced = "added 1\nprice 6\nrefused\n";
+        // Without the agent, Recording needs the runtime from the class path.
+        List<Path> classPath = List.of(classes, AgentProcess.runtimeJar());
+
+        AgentProcess.Result misspelt = AgentProcess.run("filtr=app.Shop,monitor=Filtered=app.Recording",
+                classPath, "app.Main");
+        assertEquals(0, misspelt.exitCode, misspelt::describe);
+        assertEquals(untraced, misspelt.stdout, misspelt::describe);
+        assertEquals(List.of("TF agent: not started, bad options: 'filtr=app.Shop' is not an option; the options are "
+                + "monitor=Group=factory,..., filter=spec,... and verbose[=0..4], separated by ','; "
+                + "the application runs without tracing"), misspelt.agentLines());
+
+        AgentProcess.Result badFilter = AgentProcess.run("filter=app.Shop::,monitor=Filtered=app.Recording",
+                classPath, "app.Main");
+        assertEquals(0, badFilter.exitCode, badFilter::describe);
+        assertEquals(untraced, badFilter.stdout, badFilter::describe);
+        assertEquals(1, badFilter.agentLines().size(), badFilter::describe);
+        String line = badFilter.agentLines().get(0);
+        assertTrue(line.startsWith("TF agent: not started, bad filter: filter 'app.Shop::'"), line);
+        assertTrue(line.endsWith("; the application runs without tracing"), line);
+    }
+
+    @Test
+    void aJdkClassAFilterNamesIsTracedAndWhatTheAgentUsesIsRefusedByName() throws Exception {
+        Map<String, String> sources = new HashMap<>();
+        sources.put("app.Recording", RECORDING);
+        sources.put("app.Sorted", "package app;\n"
+                + "import java.util.concurrent.ConcurrentSkipListMap;\n"
+                + "public class Sorted {\n"
+                + "  public static void main(String[] args) {\n"
+                + "    ConcurrentSkipListMap<String, Integer> map = new ConcurrentSkipListMap<>();\n"
+                + "    map.put(\"b\", 2);\n"
+                + "    System.out.println(\"b=\" + map.get(\"b\"));\n"
+                + "    Recording.dump();\n"
+                + "  }\n"
+                + "}\n");
+        Path classes = AgentProcess.compile(work, sources);
+        AgentProcess.Result run = AgentProcess.run(
+                "filter=java.util.concurrent.ConcurrentSkipListMap::put;java.util.concurrent.ConcurrentSkipListMap::get,"
+                        + "java.lang.StringBuilder::append,monitor=Filtered=app.Recording",
+                List.of(classes), "app.Sorted");
+
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("b=2\n"
+                + "enter ConcurrentSkipListMap.put [b, 2]\n"
+                + "exit ConcurrentSkipListMap.put = null\n"
+                + "enter ConcurrentSkipListMap.get [b]\n"
+                + "exit ConcurrentSkipListMap.get = 2\n", run.stdout, run::describe);
+        assertEquals(List.of("TF agent: java.lang.StringBuilder left as it was: the agent and tf-runtime use "
+                + "java.lang.** while enhancing and monitoring (tracing it would recurse into the monitoring code)"),
+                run.agentLines(), run::describe);
+    }
+
+    @Test
+    void aClassBuiltAtStageOneGetsStageTwoAsItLoads() throws Exception {
+        Map<String, String> sources = new HashMap<>();
+        sources.put("app.Recording", RECORDING);
+        sources.put("app.Traced", "package app;\n"
+                + "import java.lang.annotation.*;\n"
+                + "@Retention(RetentionPolicy.RUNTIME) @org.tracingfacility.annotation.MethodMonitorGroup\n"
+                + "public @interface Traced {}\n");
+        sources.put("app.Counter", "package app;\n"
+                + "@Traced public class Counter {\n"
+                + "  private int count;\n"
+                + "  @Traced public int next() { return ++count; }\n"
+                + "  public static void main(String[] args) {\n"
+                + "    Counter counter = new Counter();\n"
+                + "    counter.next();\n"
+                + "    System.out.println(\"count \" + counter.next());\n"
+                + "    Recording.dump();\n"
+                + "  }\n"
+                + "}\n");
+        Path classes = AgentProcess.compile(work, sources);
+        EnhanceReport stageOne = TfCore.enhance(EnhanceRequest.builder(classes.toString()).tracegen(false)
+                .classpath(List.of(AgentProcess.runtimeJar().toString())).build());
+        assertTrue(stageOne.ok() && stageOne.classesEnhanced() == 1, stageOne::summary);
+        List<Path> classPath = List.of(classes, AgentProcess.runtimeJar());
+
+        AgentProcess.Result without = AgentProcess.run(null, classPath, "app.Counter");
+        assertEquals("count 2\n", without.stdout, "stage 1 alone has no tracing code: " + without.describe());
+
+        AgentProcess.Result with = AgentProcess.run("monitor=Traced=app.Recording", classPath, "app.Counter");
+        assertEquals(0, with.exitCode, with::describe);
+        assertEquals("count 2\nenter Counter.next []\nexit Counter.next = 1\nenter Counter.next []\nexit Counter.next = 2\n",
+                with.stdout, with::describe);
+        assertEquals(List.of(), with.agentLines(), with::describe);
+    }
+
+    @Test
+    void aClassTheAgentCannotEnhanceIsLeftAsItWasWithOneLine() throws Exception {
+        Path classes = compiledShop();
+        // Stage 1 with a filter: stage 2 needs that filter again, and the agent is given another.
+        EnhanceReport stageOne = TfCore.enhance(EnhanceRequest.builder(classes.toString()).tracegen(false)
+                .filters(List.of("app.Shop::add")).classpath(List.of(AgentProcess.runtimeJar().toString())).build());
+        assertTrue(stageOne.ok() && stageOne.classesEnhanced() == 1, stageOne::summary);
+
+        AgentProcess.Result run = AgentProcess.run("filter=app.Shop::price,monitor=Filtered=app.Recording",
+                List.of(classes, AgentProcess.runtimeJar()), "app.Main");
+
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("added 1\nprice 6\nrefused\n", run.stdout, run::describe);
+        assertEquals(List.of("TF agent: app.Shop left as it was: the class was built at stage 1 (tracegen=false) "
+                + "with filters other than the agent's: give the agent the build's filters, or build it with "
+                + "tracegen=true [stage-one-other-settings]"), run.agentLines(), run::describe);
+    }
+}
