@@ -186,6 +186,15 @@ public final class MethodMonitorRegistry {
         return REGISTRY.registeredClasses();
     }
 
+    /**
+     * The operations of the management bean, for a tool inside this JVM (the TF agent
+     * attached at run time) that has no JMX connection: group and factory names are found
+     * through {@code loader}, the application's.
+     */
+    public static TracingFacilityMXBean control(ClassLoader loader) {
+        return new TracingFacilityBean(Objects.requireNonNull(loader, "loader"));
+    }
+
     /** The call site behind {@link EnhancedCodeSupport#linkMonitor}. */
     static MutableCallSite callSite(Class<?> cls, Class<? extends Annotation> annotation) {
         return REGISTRY.callSite(cls, annotation);
