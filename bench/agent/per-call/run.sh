@@ -17,7 +17,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$jdk/bin/javac" -d "$work" "$here/PerCall.java"
 
-coproc TARGET { exec "$jdk/bin/java" -XX:+EnableDynamicAgentLoading -Dtf.native.dir="$work/native" -cp "$work" bench.PerCall 2>"$work/target.err"; }
+# TARGET_OPTS: more options of the target JVM, e.g. --add-exports=jdk.jfr/jdk.jfr.internal=ALL-UNNAMED
+# (TF's timing then reads JFR's tick counter instead of System.nanoTime()).
+coproc TARGET { exec "$jdk/bin/java" ${TARGET_OPTS:-} -XX:+EnableDynamicAgentLoading -Dtf.native.dir="$work/native" -cp "$work" bench.PerCall 2>"$work/target.err"; }
 read -r ready pid <&"${TARGET[0]}"
 [ "$ready" = ready ] || { echo "target did not start"; cat "$work/target.err"; exit 1; }
 
