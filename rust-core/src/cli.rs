@@ -33,6 +33,8 @@ Legal arguments are:
 ";
 
 /// What the command line asks for.
+// One per process, moved once: boxing the request would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     Enhance(EnhanceRequest),

@@ -45,7 +45,14 @@ final class LoaderGroups {
         if (loader == null) {
             return NONE;
         }
-        return BY_LOADER.computeIfAbsent(loader, LoaderGroups::read);
+        synchronized (BY_LOADER) {
+            LoaderGroups groups = BY_LOADER.get(loader);
+            if (groups == null) {
+                groups = read(loader);
+                BY_LOADER.put(loader, groups);
+            }
+            return groups;
+        }
     }
 
     private static LoaderGroups read(ClassLoader loader) {

@@ -63,6 +63,13 @@ final class ItEnvironment {
                 .resolve("tf-runtime-" + version + ".jar");
     }
 
+    /** The installed {@code tf-agent} jar, for {@code -javaagent}. */
+    static Path agentJar() {
+        String version = tfVersion();
+        return localRepository().resolve("org/tracingfacility/tf-agent").resolve(version)
+                .resolve("tf-agent-" + version + ".jar");
+    }
+
     /** The {@code java} of the JDK running the tests. */
     static String javaExecutable() {
         return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
