@@ -114,6 +114,7 @@ final class RunTimeTracing {
             candidates.add(cls);
         }
         candidates.sort(Comparator.comparing(Class::getName));
+        int selected = candidates.size() + lines.size();
         transformer.begin(candidates, new ArrayList<>(groups), request.filters);
         try {
             retransformEach(candidates, lines, true);
@@ -130,7 +131,7 @@ final class RunTimeTracing {
                 badFilter = outcome.refusal;
             } else if (outcome.refusal != null) {
                 lines.add("TF: " + cls.getName() + " left as it is: " + outcome.refusal);
-            } else if (outcome.traced && transformer.tracedClasses().contains(cls)) {
+            } else if (outcome.traced && transformer.isTraced(cls)) {
                 traced++;
                 if (request.verbose) {
                     lines.add("TF: traced " + cls.getName());
@@ -147,7 +148,7 @@ final class RunTimeTracing {
         refusals = List.copyOf(lines);
         lines.forEach(l -> out.append(l).append('\n'));
         out.append("TF: tracing ").append(traced).append(traced == 1 ? " class" : " classes")
-                .append(" (").append(candidates.size()).append(" selected, ").append(refusals.size())
+                .append(" (").append(selected).append(" selected, ").append(refusals.size())
                 .append(" left as they were)\n");
         return Reply.ok(out.toString());
     }

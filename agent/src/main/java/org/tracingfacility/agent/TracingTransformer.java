@@ -74,6 +74,10 @@ final class TracingTransformer implements ClassFileTransformer {
         return classes;
     }
 
+    boolean isTraced(Class<?> cls) {
+        return traced.containsKey(cls);
+    }
+
     List<Class<?>> tracedClasses() {
         return new ArrayList<>(traced.keySet());
     }

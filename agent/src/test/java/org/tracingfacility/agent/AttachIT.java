@@ -21,8 +21,9 @@ class AttachIT {
     /** The traced class: outer calls inner, inner sometimes throws. */
     private static final String SHOP = "package app;\n"
             + "public class Shop {\n"
+            + "  static final java.util.concurrent.ConcurrentSkipListMap<Integer, Integer> LAST = new java.util.concurrent.ConcurrentSkipListMap<>();\n"
             + "  public static int outer(int n) { try { return inner(n) + 1; } catch (IllegalStateException e) { return -1; } }\n"
-            + "  static int inner(int n) { if (n % 7 == 0) throw new IllegalStateException(\"seven\"); return n * 2; }\n"
+            + "  static int inner(int n) { LAST.put(n % 16, n); if (n % 7 == 0) throw new IllegalStateException(\"seven\"); return n * 2; }\n"
             + "}\n";
 
     /**
@@ -235,15 +236,24 @@ class AttachIT {
     }
 
     @Test
-    void withoutTfRuntimeOnItsClassPathTheTargetGetsTheAgentsAndTheTimingReport() throws Exception {
+    void withoutTfRuntimeOnItsClassPathTheTargetGetsTheAgentsAndJdkClassesAreTracedToo() throws Exception {
         try (AttachTarget target = target(false)) {
-            AgentProcess.Result started = target.agent("start", "filter=app.Shop::outer", "monitor=Filtered=timing");
+            AgentProcess.Result started = target.agent("start",
+                    "filter=app.Shop::outer;java.util.concurrent.ConcurrentSkipListMap::put;java.lang.StringBuilder::append",
+                    "monitor=Filtered=timing");
             assertEquals(0, started.exitCode, started::describe);
+            assertEquals("TF: java.lang.StringBuilder left as it is: the agent and tf-runtime use java.lang.** while "
+                    + "enhancing and monitoring (tracing it would recurse into the monitoring code)\n"
+                    + "TF: tracing 2 classes (3 selected, 1 left as they were)\n", started.stdout, started::describe);
             Thread.sleep(300);
             AgentProcess.Result report = target.agent("report");
             assertEquals(0, report.exitCode, report::describe);
-            assertTrue(report.stdout.contains("app.Shop.outer"), report::describe);
-            assertEquals(0, target.agent("stop").exitCode);
+            assertTrue(report.stdout.contains("\napp.Shop.outer(int) "), report::describe);
+            assertTrue(report.stdout.contains("\njava.util.concurrent.ConcurrentSkipListMap.put(Object,Object) "),
+                    report::describe);
+            AgentProcess.Result stopped = target.agent("stop");
+            assertEquals("TF: stopped tracing 2 classes; their code is as it was before start\n", stopped.stdout,
+                    stopped::describe);
         }
     }
 }
