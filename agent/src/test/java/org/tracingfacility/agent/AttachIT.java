@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracingfacility.core.EnhanceReport;
+import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.TfCore;
 
 /**
  * {@code java -jar tf-agent.jar <pid> start|stop|status|report} against a running JVM: a program
@@ -94,8 +97,9 @@ class AttachIT {
             + "public @interface Audit {}\n";
     private static final String NOTED = "package app;\n"
             + "@Audit public class Noted {\n"
-            + "  @Audit public static int work(int n) { note(n); return n; }\n"
-            + "  @org.tracingfacility.annotation.InfoMethod private static void note(int n) {}\n"
+            + "  private static final Noted ONE = new Noted();\n"
+            + "  @Audit public static int work(int n) { ONE.note(n); return n; }\n"
+            + "  @org.tracingfacility.annotation.InfoMethod private void note(int n) {}\n"
             + "}\n";
 
     /** Worker threads call Shop.outer until told to stop; commands arrive on standard input. */
@@ -109,7 +113,7 @@ class AttachIT {
             + "    Noted.work(1);\n"
             + "    List<Thread> workers = new ArrayList<>();\n"
             + "    for (int t = 0; t < 4; t++) {\n"
-            + "      Thread w = new Thread(() -> { int i = 0; while (running) sink += Shop.outer(i++); }, \"worker-\" + t);\n"
+            + "      Thread w = new Thread(() -> { int i = 0; while (running) sink += Shop.outer(i++) + Noted.work(i); }, \"worker-\" + t);\n"
             + "      w.start(); workers.add(w);\n"
             + "    }\n"
             + "    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));\n"
@@ -128,9 +132,13 @@ class AttachIT {
     @TempDir
     Path work;
 
-    private AttachTarget target(boolean runtimeOnClassPath) throws Exception {
-        Path classes = AgentProcess.compile(work, Map.of("app.Shop", SHOP, "app.Balance", BALANCE, "app.Held", HELD,
+    private Path compiled() throws Exception {
+        return AgentProcess.compile(work, Map.of("app.Shop", SHOP, "app.Balance", BALANCE, "app.Held", HELD,
                 "app.Audit", AUDIT, "app.Noted", NOTED, "app.Target", TARGET));
+    }
+
+    private AttachTarget target(boolean runtimeOnClassPath) throws Exception {
+        Path classes = compiled();
         return AttachTarget.start(work, runtimeOnClassPath
                 ? List.of(classes, AgentProcess.runtimeJar()) : List.of(classes));
     }
@@ -232,6 +240,33 @@ class AttachIT {
                     + "parameters, and a running JVM accepts no changed signature; build the class with "
                     + "tracegen=false to trace it at run time [retransform-info-method] in note(I)V\n"
                     + "TF: tracing 1 class (2 selected, 1 left as they were)\n", started.stdout, started::describe);
+        }
+    }
+
+    @Test
+    void aClassBuiltAtStageOneGetsItsStageTwoAndLosesItAgainAtStop() throws Exception {
+        Path classes = compiled();
+        EnhanceReport stageOne = TfCore.enhance(EnhanceRequest.builder(classes.toString()).tracegen(false)
+                .classpath(List.of(AgentProcess.runtimeJar().toString())).build());
+        assertTrue(stageOne.ok() && stageOne.classesEnhanced() == 1, () -> stageOne.errors().toString());
+        try (AttachTarget target = AttachTarget.start(work, List.of(classes, AgentProcess.runtimeJar()))) {
+            String asLoaded = target.held("app.Noted");
+            assertEquals("enters=0 exits=0 open=0 unpaired=0", target.ask("counts"), "stage 1 alone has no tracing code");
+
+            AgentProcess.Result started = target.agent("start", "monitor=Audit=app.Balance");
+            assertEquals(0, started.exitCode, started::describe);
+            assertEquals("TF: tracing 1 class (1 selected, 0 left as they were)\n", started.stdout, started::describe);
+            countsOnceEntered(target, 0);
+            assertNotEquals(asLoaded, target.held("app.Noted"));
+
+            assertEquals(0, target.agent("stop").exitCode);
+            long entersAtStop = count(target.ask("counts"), "enters");
+            Thread.sleep(300);
+            assertEquals(entersAtStop, count(target.ask("counts"), "enters"), "no event after stop");
+            assertEquals(asLoaded, target.held("app.Noted"), "back at stage 1, as loaded");
+            String quiet = target.ask("quiesce");
+            assertEquals(0, count(quiet, "unpaired"), quiet);
+            assertEquals(0, count(quiet, "open"), quiet);
         }
     }
 
