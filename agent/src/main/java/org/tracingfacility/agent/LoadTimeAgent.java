@@ -34,7 +34,7 @@ final class LoadTimeAgent {
         EnhancingTransformer transformer = new EnhancingTransformer(options, selector, runtime);
         warmUp(options, selector);
         instrumentation.addTransformer(transformer, true);
-        retransformLoadedClasses(instrumentation, selector);
+        retransformLoadedClasses(instrumentation, selector, transformer);
         if (options.verbose > 0) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> AgentLog.line(summary(transformer)), "tf-agent-summary"));
         }
@@ -75,7 +75,8 @@ final class LoadTimeAgent {
      * transformer only by retransformation; one at a time, so that one the JVM refuses is
      * reported and the others go on.
      */
-    private static void retransformLoadedClasses(Instrumentation instrumentation, ClassSelector selector) {
+    private static void retransformLoadedClasses(Instrumentation instrumentation, ClassSelector selector,
+            EnhancingTransformer transformer) {
         for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
             String name = loaded.getName();
             ClassLoader loader = loaded.getClassLoader();
@@ -89,9 +90,15 @@ final class LoadTimeAgent {
             } else if (!instrumentation.isModifiableClass(loaded)) {
                 AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
             } else {
+                long enhancedBefore = transformer.enhanced.get();
                 try {
                     instrumentation.retransformClasses(loaded);
                 } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                    // The transformer counted it enhanced; the JVM kept the class as it was.
+                    if (transformer.enhanced.get() > enhancedBefore) {
+                        transformer.enhanced.decrementAndGet();
+                    }
+                    transformer.leftAsTheyWere.incrementAndGet();
                     AgentLog.leftAsItWas(name, "loaded before the agent started, and the JVM refused its enhanced "
                             + "form: " + e);
                 }
