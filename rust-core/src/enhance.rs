@@ -7,7 +7,7 @@ pub use crate::classfile::check::PreWriteCheck;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError, PoolBuilder};
 use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
-use crate::request::Diagnostic;
+use crate::request::{Diagnostic, Shape};
 use crate::scan::ScannedClass;
 use crate::schema::{self, Bodies, StageError};
 use crate::workspace::Workspace;
@@ -30,6 +30,9 @@ pub struct Settings {
     /// does all, with the same output (the test and the benchmark that
     /// compare the two). Shapes no output: not in the fingerprint.
     pub splice: bool,
+    /// Whether the class may gain members (`Standard`) or only new method
+    /// bodies (`Retransformable`, for a running JVM).
+    pub shape: Shape,
 }
 
 impl Settings {
@@ -42,6 +45,7 @@ impl Settings {
             fail_on_skip: false,
             pre_write_check: PreWriteCheck::Targeted,
             splice: true,
+            shape: Shape::Standard,
         }
     }
 
@@ -50,8 +54,14 @@ impl Settings {
     pub fn fingerprint(&self) -> String {
         let mut filters = self.filters.clone();
         filters.sort();
+        // The standard shape adds nothing, so that classes built before
+        // shapes existed keep their fingerprint.
+        let shape = match self.shape {
+            Shape::Standard => "",
+            Shape::Retransformable => "shape=retransformable\n",
+        };
         let text = format!(
-            "tf-core {} protocol {}\ntracegen={}\nfilters={}\n",
+            "tf-core {} protocol {}\ntracegen={}\nfilters={}\n{shape}",
             env!("CARGO_PKG_VERSION"),
             protocol::REVISION,
             self.tracegen,
@@ -83,7 +93,9 @@ pub struct Run<'r> {
 
 impl<'r> Run<'r> {
     pub fn new(groups: &'r Groups, selections: &'r [Selection], settings: &'r Settings) -> Self {
-        let stage_one = Settings { tracegen: false, ..settings.clone() };
+        // Stage 1 is the standard shape's (holders and registration) whatever
+        // the shape asked now.
+        let stage_one = Settings { tracegen: false, shape: Shape::Standard, ..settings.clone() };
         Run {
             groups,
             selections,
@@ -214,7 +226,17 @@ pub fn enhance_class<'c>(
         if mark.fingerprint == *fingerprint && mark.stage == settings.stage() {
             return Ok(Outcome::Current);
         }
-        // A class left at stage 1 with these settings gets stage 2 now.
+        if settings.shape == Shape::Retransformable && mark.stage == protocol::STAGE_TRACEGEN {
+            return Err(vec![diagnostic(
+                None,
+                "already-traced",
+                "the class carries TF's tracing code already (built at stage 2): choose its monitors with \
+                 monitor=, there is nothing to add"
+                    .to_string(),
+            )]);
+        }
+        // A class left at stage 1 with these settings gets stage 2 now (the
+        // standard body in either shape: its holders and registration are there).
         upgrade = settings.tracegen
             && mark.stage == protocol::STAGE_SCHEMA
             && mark.fingerprint == run.stage_one_fingerprint;
@@ -228,6 +250,15 @@ pub fn enhance_class<'c>(
                     mark.stage, mark.fingerprint
                 ),
             )]);
+        }
+    }
+    if settings.shape == Shape::Retransformable && !upgrade {
+        if !settings.tracegen {
+            let message = "the retransformable shape is stage 2 alone: it needs tracegen".to_string();
+            return Err(vec![diagnostic(None, "retransform-without-tracegen", message)]);
+        }
+        if let Some((rule, message, method)) = tracegen::retransformable::refusal(parsed.major_version(), &tf) {
+            return Err(vec![diagnostic(method, rule, message)]);
         }
     }
     let mut skips = Skips::new(settings.fail_on_skip);
@@ -285,20 +316,25 @@ fn pre_write_check_disabled() -> bool {
 
 /// Stage 1 (unless the class is only upgraded) and stage 2 (if on) into
 /// `editor` and `bodies`.
+#[allow(clippy::too_many_arguments)]
 fn stages<'a>(
     parsed: &ClassFile<'a>,
     tf: &model::TfClass<'_>,
-    settings: &Settings,
+    shape: Shape,
+    tracegen: bool,
     upgrade: bool,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
     generated: &mut tracegen::Memory,
 ) -> Result<(), StageError> {
-    if !upgrade {
+    // A stage-1 class being upgraded has its holders and registration: it
+    // gets the standard body in either shape.
+    let shape = if upgrade { Shape::Standard } else { shape };
+    if shape == Shape::Standard && !upgrade {
         schema::apply(parsed, tf, editor, bodies)?;
     }
-    if settings.tracegen {
-        tracegen::apply(parsed, tf, editor, bodies, generated)?;
+    if tracegen {
+        tracegen::apply(parsed, tf, shape, editor, bodies, generated)?;
     }
     Ok(())
 }
@@ -329,7 +365,7 @@ fn write_class(
     editor.pool.set_known_texts(protocol::pool_texts());
     let lift = std::mem::take(&mut workspace.lift);
     let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
-    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, &mut workspace.generated);
+    let staged = stages(parsed, tf, settings.shape, settings.tracegen, upgrade, &mut editor, &mut bodies, &mut workspace.generated);
     workspace.lift = bodies.take_lift_scratch();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;

@@ -63,7 +63,9 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
         Ok(selections) => selections,
         Err(errors) => return failed(report, errors),
     };
-    let settings = settings(request.tracegen, &filters, request.fail_on_skip);
+    let mut settings = settings(request.tracegen, &filters, request.fail_on_skip);
+    // Retransformable for a class already loaded (the agent's `start`).
+    settings.shape = request.shape;
     let scanned = ScannedClass {
         file: path,
         name: identity.name,

@@ -132,6 +132,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         fail_on_skip: request.fail_on_skip,
         pre_write_check: PreWriteCheck::Targeted,
         splice: true,
+        shape: request.shape,
     };
     let environment = environment(&settings, &groups);
 

@@ -89,6 +89,21 @@ pub const LINK_MONITOR: Member = Member {
     name: "linkMonitor",
     descriptor: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;",
 };
+/// Bootstrap of the same `invokedynamic` in the retransformable shape
+/// (`request::Shape::Retransformable`), where the class has no holder field and
+/// no `<clinit>` registration: the bootstrap registers the class on first link
+/// (once; every later link finds it registered) and returns the same call site
+/// as [`LINK_MONITOR`]. Static arguments, in order: the TF annotation's
+/// `CONSTANT_Class`; the number `n` of the class's groups (`CONSTANT_Integer`);
+/// the `n` groups' `CONSTANT_Class`es, sorted (what `registerClass`'s
+/// `annotations` carries); then one `CONSTANT_String` per tracing name, sorted (its
+/// `methodNames`: a name's index is its identifier). A varargs method, so the
+/// JVM collects the groups and names into the array.
+pub const LINK_RETRANSFORMED: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "linkRetransformed",
+    descriptor: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;I[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;",
+};
 /// Name and type of the `invokedynamic` call itself.
 pub const MONITOR_INDY_NAME: &str = "monitor";
 pub const MONITOR_INDY_DESCRIPTOR: &str = "()Lorg/tracingfacility/runtime/MethodMonitor;";
@@ -197,6 +212,7 @@ pub const MEMBERS: &[Member] = &[
     HOLDER_CONTENT,
     REGISTER_CLASS,
     LINK_MONITOR,
+    LINK_RETRANSFORMED,
     THROWN,
     RETURNED[0],
     RETURNED[1],

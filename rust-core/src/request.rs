@@ -81,6 +81,26 @@ pub struct EnhanceRequest {
     /// reaches the JVM as an exception, not as an abort).
     #[serde(default)]
     pub inject_panic: Option<String>,
+    /// What enhanced classes may change: everything (`standard`, build time
+    /// and class-load time) or method bodies only (`retransformable`, what a
+    /// running JVM accepts when the agent retransforms a loaded class).
+    #[serde(default)]
+    pub shape: Shape,
+}
+
+/// How far enhancing may change a class.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// Stage 1 adds holder fields, a `<clinit>` registration and changes
+    /// info methods' signatures; stage 2 edits bodies.
+    #[default]
+    Standard,
+    /// Method bodies only (JVMTI `RetransformClasses` adds no field or
+    /// method and changes no signature): no stage 1; the monitor is reached
+    /// through an `invokedynamic` whose bootstrap registers the class. Needs
+    /// class files of version 51 or later, and no info methods.
+    Retransformable,
 }
 
 /// A class as a JVM is about to define it.
@@ -119,6 +139,7 @@ impl EnhanceRequest {
             class: None,
             groups: Vec::new(),
             inject_panic: None,
+            shape: Shape::Standard,
         }
     }
 }

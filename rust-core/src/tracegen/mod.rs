@@ -47,9 +47,11 @@ use crate::classfile::access::ACC_STATIC;
 use crate::codegen::{self, op, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
+use crate::request;
 use crate::schema::{self, Bodies, InMethod, Registration, StageError};
 use std::rc::Rc;
 
+pub mod retransformable;
 mod template;
 
 /// What a worker remembers of generated code from one class to the next:
@@ -84,17 +86,22 @@ use crate::classfile::Result;
 /// `REF_invokeStatic` (JVMS 4.4.8).
 const REF_INVOKE_STATIC: u8 = 6;
 
-/// Adds the monitoring code to every monitored method of `tf`.
+/// Adds the monitoring code to every monitored method of `tf`. `shape`
+/// says how the code reaches its monitor: `Standard` through what stage 1
+/// added (the `<clinit>` registration, the holder fields before version 51),
+/// `Retransformable` through an `invokedynamic` whose bootstrap registers
+/// the class ([`retransformable`]).
 pub fn apply<'a>(
     class: &ClassFile<'a>,
     tf: &TfClass,
+    shape: request::Shape,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
     memory: &mut Memory,
 ) -> std::result::Result<(), StageError> {
     let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
-        let monitor = monitor_lookup(class, tf, method, editor, &mut constants).in_method(method.index)?;
+        let monitor = monitor_lookup(class, tf, shape, method, editor, &mut constants).in_method(method.index)?;
         // Read once: the splice's first frame, the template and the plan take it.
         let signature = Signature::parse(&method.descriptor).in_method(method.index)?;
         // Most methods are spliced: their code is copied, not lifted. The
@@ -225,6 +232,7 @@ impl Constants {
 fn monitor_lookup(
     class: &ClassFile<'_>,
     tf: &TfClass,
+    shape: request::Shape,
     method: &TfMethod,
     editor: &mut ClassEditor<'_>,
     constants: &mut Constants,
@@ -235,7 +243,11 @@ fn monitor_lookup(
     if let Some((_, lookup)) = constants.monitors.iter().find(|(g, _)| g == group) {
         return Ok(lookup.clone());
     }
-    let lookup: Rc<[Insn]> = group_monitor_lookup(class, tf, group, editor)?.into();
+    let lookup: Rc<[Insn]> = match shape {
+        request::Shape::Standard => group_monitor_lookup(class, tf, group, editor)?,
+        request::Shape::Retransformable => retransformable::monitor_lookup(tf, group, editor)?,
+    }
+    .into();
     constants.monitors.push((group.to_string(), lookup.clone()));
     Ok(lookup)
 }

@@ -39,6 +39,7 @@ public final class EnhanceRequest {
     private final String className;
     private final byte[] classBytes;
     private final List<String> groups;
+    private final boolean retransformable;
     private final String injectPanic;
 
     private EnhanceRequest(Builder builder) {
@@ -60,6 +61,7 @@ public final class EnhanceRequest {
         this.className = builder.className;
         this.classBytes = builder.classBytes;
         this.groups = List.copyOf(builder.groups);
+        this.retransformable = builder.retransformable;
         this.injectPanic = builder.injectPanic;
     }
 
@@ -95,6 +97,14 @@ public final class EnhanceRequest {
     /** TF annotation types the caller knows of beside those a scan finds (binary names). */
     public List<String> groups() {
         return groups;
+    }
+
+    /**
+     * Whether the class may get only new method bodies (the core's {@code shape =
+     * retransformable}, for a class already loaded in a running JVM) rather than new members.
+     */
+    public boolean retransformable() {
+        return retransformable;
     }
 
     /** The class directory to scan and enhance in place. */
@@ -201,6 +211,7 @@ public final class EnhanceRequest {
         private String className;
         private byte[] classBytes;
         private final List<String> groups = new ArrayList<>();
+        private boolean retransformable;
         private String injectPanic;
 
         private Builder(String classDir) {
@@ -303,6 +314,12 @@ public final class EnhanceRequest {
          */
         public Builder groups(Collection<String> names) {
             names.forEach(name -> groups.add(Objects.requireNonNull(name, "group")));
+            return this;
+        }
+
+        /** Method bodies only: what a running JVM accepts when it retransforms a loaded class. */
+        public Builder retransformable(boolean retransformable) {
+            this.retransformable = retransformable;
             return this;
         }
 

@@ -20,7 +20,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         try (MessageBufferPacker packer = MessagePack.newDefaultBufferPacker()) {
-            packer.packMapHeader(19);
+            packer.packMapHeader(20);
             key(packer, "format_version").packInt(EnhanceRequest.FORMAT_VERSION);
             key(packer, "class_dir").packString(request.classDir());
             optional(key(packer, "resource_file"), request.resourceFile());
@@ -53,6 +53,7 @@ final class MessagePackCodec {
                 packer.packNil();
             }
             strings(key(packer, "groups"), request.groups());
+            key(packer, "shape").packString(request.retransformable() ? "retransformable" : "standard");
             optional(key(packer, "inject_panic"), request.injectPanic());
             return packer.toByteArray();
         } catch (IOException e) {

@@ -28,7 +28,7 @@ class MessagePackCodecTest {
 
         assertEquals(List.of("format_version", "class_dir", "resource_file", "classpath", "tracegen", "dry_run",
                 "new_out", "verbose", "debug", "filters", "threads", "cache_dir", "fail_on_skip", "fail_on_error",
-                "warn_unused_filters", "runtime_classpath", "inject_panic"),
+                "warn_unused_filters", "runtime_classpath", "class", "groups", "shape", "inject_panic"),
                 List.copyOf(fields.keySet()));
         assertEquals(1, fields.get("format_version").asIntegerValue().asInt());
         assertEquals("/c", fields.get("class_dir").asStringValue().asString());
@@ -38,6 +38,11 @@ class MessagePackCodecTest {
         assertEquals(2, fields.get("verbose").asIntegerValue().asInt());
         assertEquals(3, fields.get("threads").asIntegerValue().asInt());
         assertTrue(fields.get("fail_on_skip").asBooleanValue().getBoolean());
+        assertEquals("standard", fields.get("shape").asStringValue().asString(), "the shape defaults to standard");
+        Value retransformable = MessagePack.newDefaultUnpacker(MessagePackCodec.encode(EnhanceRequest
+                .forClass("a.B", new byte[] {1}).retransformable(true).build())).unpackValue().asMapValue().map()
+                .get(org.msgpack.value.ValueFactory.newString("shape"));
+        assertEquals("retransformable", retransformable.asStringValue().asString());
         assertTrue(fields.get("fail_on_error").asBooleanValue().getBoolean(), "failOnError defaults to true");
         assertTrue(fields.get("warn_unused_filters").asBooleanValue().getBoolean(), "warns by default");
         assertEquals("/tf-runtime.jar",

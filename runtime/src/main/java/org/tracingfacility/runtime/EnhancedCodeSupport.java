@@ -4,8 +4,10 @@ import java.lang.annotation.Annotation;
 import java.lang.invoke.CallSite;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -67,12 +69,53 @@ public final class EnhancedCodeSupport {
      */
     public static CallSite linkMonitor(MethodHandles.Lookup lookup, String name, MethodType type,
             Class<?> annotation) {
+        requireMonitorLink(lookup, type);
+        return MethodMonitorRegistry.callSite(lookup.lookupClass(), annotation.asSubclass(Annotation.class));
+    }
+
+    private static void requireMonitorLink(MethodHandles.Lookup lookup, MethodType type) {
         if ((lookup.lookupModes() & MethodHandles.Lookup.PRIVATE) == 0) {
             throw new IllegalArgumentException("TF: linkMonitor needs a lookup with private access, got " + lookup);
         }
         if (!type.equals(MONITOR_TYPE)) {
             throw new IllegalArgumentException("TF: linkMonitor links " + MONITOR_TYPE + ", not " + type);
         }
+    }
+
+    /**
+     * Bootstrap of the {@code invokedynamic "monitor" ()MethodMonitor} of a class that an agent
+     * retransformed in a running JVM: such a class gained no holder field and no static
+     * initializer code, so the arguments of this bootstrap carry what they carry at build time,
+     * and its first link registers the class. Every later link (another group's, the same
+     * method's after a new retransformation) finds it registered with the same names and keeps
+     * its monitors; a registration with other names (tracing restarted on other methods)
+     * replaces the old one.
+     *
+     * @param lookup the retransformed class's lookup, with private access
+     * @param annotation the TF annotation of the calling method's group
+     * @param groupCount how many of {@code groupsThenNames} are the class's TF annotations
+     * @param groupsThenNames the class's TF annotations ({@code Class}, sorted), then its tracing
+     *     names ({@code String}, sorted; a name's index is its identifier)
+     * @return the call site of the class and {@code annotation}, as {@link #linkMonitor} returns
+     */
+    public static CallSite linkRetransformed(MethodHandles.Lookup lookup, String name, MethodType type,
+            Class<?> annotation, int groupCount, Object... groupsThenNames) {
+        requireMonitorLink(lookup, type);
+        if (groupCount < 0 || groupCount > groupsThenNames.length) {
+            throw new IllegalArgumentException("TF: linkRetransformed of " + lookup.lookupClass().getName()
+                    + ": " + groupCount + " groups in " + groupsThenNames.length + " arguments");
+        }
+        List<Class<? extends Annotation>> groups = new ArrayList<>(groupCount);
+        for (int i = 0; i < groupCount; i++) {
+            groups.add(((Class<?>) groupsThenNames[i]).asSubclass(Annotation.class));
+        }
+        List<String> names = new ArrayList<>(groupsThenNames.length - groupCount);
+        for (int i = groupCount; i < groupsThenNames.length; i++) {
+            names.add((String) groupsThenNames[i]);
+        }
+        // Registered before its first call site exists, as a static initializer registers a
+        // class built with TF: its groups in their declared order.
+        MethodMonitorRegistry.registerRetransformed(lookup.lookupClass(), names, groups);
         return MethodMonitorRegistry.callSite(lookup.lookupClass(), annotation.asSubclass(Annotation.class));
     }
 

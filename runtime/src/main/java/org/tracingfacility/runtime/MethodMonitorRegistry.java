@@ -57,6 +57,20 @@ public final class MethodMonitorRegistry {
     }
 
     /**
+     * Registers a class that an agent retransformed (it has no holder fields); called from
+     * the bootstrap of its monitor lookups only, not by users. Idempotent: a class already
+     * registered with these names and groups keeps its monitors.
+     *
+     * @param cls the retransformed class
+     * @param methodNames the sorted tracing names of its monitored methods
+     * @param groups its TF annotations, sorted
+     */
+    static void registerRetransformed(Class<?> cls, List<String> methodNames,
+            List<Class<? extends Annotation>> groups) {
+        REGISTRY.registerRetransformed(cls, methodNames, groups);
+    }
+
+    /**
      * The tracing name of a method of a registered class.
      *
      * @throws IllegalArgumentException if {@code cls} is not registered or has no such identifier
@@ -170,6 +184,15 @@ public final class MethodMonitorRegistry {
     /** The registered enhanced classes that are still loaded. */
     public static List<Class<?>> registeredClasses() {
         return REGISTRY.registeredClasses();
+    }
+
+    /**
+     * The operations of the management bean, for a tool inside this JVM (the TF agent
+     * attached at run time) that has no JMX connection: group and factory names are found
+     * through {@code loader}, the application's.
+     */
+    public static TracingFacilityMXBean control(ClassLoader loader) {
+        return new TracingFacilityBean(Objects.requireNonNull(loader, "loader"));
     }
 
     /** The call site behind {@link EnhancedCodeSupport#linkMonitor}. */

@@ -6,6 +6,7 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,6 +49,39 @@ final class Registry {
             }
             sync(changed);
         }
+    }
+
+    /**
+     * Registers a retransformed class unless it is registered with these names and groups
+     * already. Its holders are the registry's own (no field of the class holds them): they
+     * mark the groups the class declared, as a build-time class's holders do.
+     */
+    void registerRetransformed(Class<?> cls, List<String> methodNames,
+            List<Class<? extends Annotation>> groups) {
+        MonitoredClass monitored = classes.get(cls);
+        // One check and registration under the lock: threads linking the class's call
+        // sites at once register it once.
+        synchronized (lock) {
+            if (monitored.registered && monitored.methodNames.equals(methodNames)
+                    && declaresAll(monitored, groups)) {
+                return;
+            }
+            Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> holders = new LinkedHashMap<>();
+            for (Class<? extends Annotation> group : groups) {
+                holders.put(group, new SynchronizedHolder<>());
+            }
+            registerClass(cls, methodNames, holders);
+        }
+    }
+
+    private static boolean declaresAll(MonitoredClass monitored, List<Class<? extends Annotation>> groups) {
+        for (Class<? extends Annotation> group : groups) {
+            MonitorBinding binding = monitored.bindings.get(group);
+            if (binding == null || binding.holder == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     MutableCallSite callSite(Class<?> cls, Class<? extends Annotation> annotation) {
