@@ -347,23 +347,29 @@ mod tests {
         Insn::Local { opcode: op::ILOAD, index: 1, wide: false }
     }
 
-    #[test]
-    fn a_ternary_in_the_arguments_is_followed_to_the_one_call() {
-        let mut pool = pool();
-        let (otherwise, join) = (Label(0), Label(1));
-        // super(i != 0 ? 1 : 0)
-        let code = [
+    const TERNARY_JOIN: Label = Label(1);
+
+    /// `super(i != 0 ? 1 : 0)` in a constructor `(I)V`.
+    fn ternary_super_call(pool: &mut PoolBuilder<'static>) -> [Insn; 10] {
+        let otherwise = Label(0);
+        [
             Insn::Simple(op::ALOAD_0),
             load_int(),
             Insn::Branch { opcode: op::IFEQ, target: otherwise },
             Insn::Simple(op::ICONST_1),
-            Insn::Branch { opcode: op::GOTO, target: join },
+            Insn::Branch { opcode: op::GOTO, target: TERNARY_JOIN },
             Insn::Label(otherwise),
             Insn::Simple(op::ICONST_0),
-            Insn::Label(join),
-            super_call("(Z)V", &mut pool),
+            Insn::Label(TERNARY_JOIN),
+            super_call("(Z)V", pool),
             Insn::Simple(op::RETURN),
-        ];
+        ]
+    }
+
+    #[test]
+    fn a_ternary_in_the_arguments_is_followed_to_the_one_call() {
+        let mut pool = pool();
+        let code = ternary_super_call(&mut pool);
         let found = chaining(&code, &mut pool);
         assert_eq!(found.start(), Ok(Start::One(9)));
         assert_eq!(found.calls.len(), 1);
@@ -423,21 +429,10 @@ mod tests {
     #[test]
     fn a_parameter_the_frames_drop_before_the_call_is_lost_after_it() {
         let mut pool = pool();
-        let (otherwise, join) = (Label(0), Label(1));
-        // super(i != 0 ? 1 : 0), the frame where the arms join declaring
-        // the parameter `top` (a shrinker's frames keep only what is read again)
-        let code = [
-            Insn::Simple(op::ALOAD_0),
-            load_int(),
-            Insn::Branch { opcode: op::IFEQ, target: otherwise },
-            Insn::Simple(op::ICONST_1),
-            Insn::Branch { opcode: op::GOTO, target: join },
-            Insn::Label(otherwise),
-            Insn::Simple(op::ICONST_0),
-            Insn::Label(join),
-            super_call("(Z)V", &mut pool),
-            Insn::Simple(op::RETURN),
-        ];
+        // The frame where the arms join declares the parameter `top` (a
+        // shrinker's frames keep only what is read again).
+        let code = ternary_super_call(&mut pool);
+        let join = TERNARY_JOIN;
         let this = pool.class("p/Me").expect("class");
         let model = CodeModel::empty(this, 0, "<init>", "(I)V", false, &mut pool).expect("model");
         let dropped = Frame {
