@@ -23,6 +23,8 @@ final class RefusedClasses {
         "java.io.", // the printing monitors' PrintStream
         "java.nio.",
         "java.text.",
+        "java.security.", // class loading: SecureClassLoader, CodeSource, ProtectionDomain
+        "java.net.", // class loading: URL, URI, URLClassLoader
         "org.tracingfacility.",
     };
     /** Packages refused without the packages below them ({@code java.util} but not {@code java.util.concurrent}). */
