@@ -297,4 +297,22 @@ class AttachIT {
                     stopped::describe);
         }
     }
+
+    @Test
+    void everyJdkClassAFilterCanNameIsTracedOrRefusedAndTheTargetRunsOn() throws Exception {
+        try (AttachTarget target = target(false)) {
+            AgentProcess.Result started = target.agent("start", "filter=java.**;javax.**", "monitor=Filtered=timing");
+            assertEquals(0, started.exitCode, started::describe);
+            assertTrue(started.stdout.contains("TF: java.util.HashMap left as it is: "), started::describe);
+            Thread.sleep(300);
+            // The target still answers and still runs its own code, every JDK class it uses either
+            // traced or refused (with java.util's own classes traced, it overflowed its stack).
+            assertTrue(target.ask("counts").startsWith("enters="), "the target answers");
+            AgentProcess.Result report = target.agent("report");
+            assertEquals(0, report.exitCode, report::describe);
+            AgentProcess.Result stopped = target.agent("stop");
+            assertEquals(0, stopped.exitCode, stopped::describe);
+            assertTrue(stopped.stdout.endsWith("; their code is as it was before start\n"), stopped::describe);
+        }
+    }
 }
