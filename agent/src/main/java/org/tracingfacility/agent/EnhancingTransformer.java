@@ -2,7 +2,10 @@ package org.tracingfacility.agent;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.Collections;
 import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
@@ -22,6 +25,12 @@ final class EnhancingTransformer implements ClassFileTransformer {
     private final BootstrapRuntime runtime;
     /** Set while this thread enhances: classes the agent itself loads meanwhile are not looked at. */
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
+    /**
+     * Classes the JVM loaded before the agent started: they reach the transformer only by
+     * retransformation, which accepts new method bodies but no new members, so they get the
+     * retransformable shape, on every later retransformation too (another agent's included).
+     */
+    private final Set<Class<?>> loadedBefore = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     final AtomicLong enhanced = new AtomicLong();
     final AtomicLong leftAsTheyWere = new AtomicLong();
@@ -34,6 +43,11 @@ final class EnhancingTransformer implements ClassFileTransformer {
         this.runtime = runtime;
     }
 
+    /** Says that {@code loaded} was loaded before the agent started (before it is retransformed). */
+    void loadedBeforeTheAgent(Class<?> loaded) {
+        loadedBefore.add(loaded);
+    }
+
     @Override
     public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classFile) {
@@ -44,7 +58,8 @@ final class EnhancingTransformer implements ClassFileTransformer {
         busy.set(Boolean.TRUE);
         String name = internalName.replace('/', '.');
         try {
-            return enhance(module, loader, name, classFile);
+            boolean retransformable = classBeingRedefined != null && loadedBefore.contains(classBeingRedefined);
+            return enhance(module, loader, name, classFile, retransformable);
         } catch (Throwable failure) { // never the application's failure: the class stays as it was
             leftAsTheyWere.incrementAndGet();
             AgentLog.leftAsItWas(name, String.valueOf(failure));
@@ -54,7 +69,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
         }
     }
 
-    private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile) {
+    private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile, boolean retransformable) {
         LoaderGroups groups;
         if (loader == null || loader == PLATFORM) {
             if (!selector.selectsJdkClass(name)) {
@@ -73,7 +88,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
                 return null;
             }
         }
-        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups);
+        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups, retransformable);
         if (enhancedBytes.isPresent()) {
             runtime.makeReadable(module);
             enhanced.incrementAndGet();
@@ -82,8 +97,9 @@ final class EnhancingTransformer implements ClassFileTransformer {
     }
 
     /** The core's answer for one class; its lines printed, its failure reported. */
-    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups) {
+    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups, boolean retransformable) {
         EnhanceRequest request = EnhanceRequest.forClass(name, classFile)
+                .retransformable(retransformable)
                 .filters(options.filters)
                 .groups(groups.names)
                 .verbose(options.verbose)

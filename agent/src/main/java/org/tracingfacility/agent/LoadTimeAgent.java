@@ -72,8 +72,9 @@ final class LoadTimeAgent {
 
     /**
      * Classes the JVM loaded before the agent started (java.base's own, mostly) reach the
-     * transformer only by retransformation; one at a time, so that one the JVM refuses is
-     * reported and the others go on.
+     * transformer only by retransformation, in the shape a running JVM accepts (new method
+     * bodies only, as attach); one at a time, so that one the JVM refuses is reported and the
+     * others go on.
      */
     private static void retransformLoadedClasses(Instrumentation instrumentation, ClassSelector selector,
             EnhancingTransformer transformer) {
@@ -91,6 +92,7 @@ final class LoadTimeAgent {
                 AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
             } else {
                 long enhancedBefore = transformer.enhanced.get();
+                transformer.loadedBeforeTheAgent(loaded);
                 try {
                     instrumentation.retransformClasses(loaded);
                 } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
@@ -99,8 +101,8 @@ final class LoadTimeAgent {
                         transformer.enhanced.decrementAndGet();
                     }
                     transformer.leftAsTheyWere.incrementAndGet();
-                    AgentLog.leftAsItWas(name, "loaded before the agent started, and the JVM refused its enhanced "
-                            + "form: " + e);
+                    AgentLog.leftAsItWas(name, "loaded before the agent started, and the JVM refused its traced "
+                            + "code: " + e);
                 }
             }
         }
