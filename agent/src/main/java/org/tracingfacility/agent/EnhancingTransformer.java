@@ -62,10 +62,14 @@ final class EnhancingTransformer implements ClassFileTransformer {
             return enhance(module, loader, name, classFile, retransformable);
         } catch (Throwable failure) { // never the application's failure: the class stays as it was
             leftAsTheyWere.incrementAndGet();
-            AgentLog.leftAsItWas(name, String.valueOf(failure));
+            AgentLog.leftAsItWasLater(name, String.valueOf(failure));
             return null;
         } finally {
             busy.remove();
+            // Printing while a JDK class loads may need that very class (AgentLog).
+            if (loader != null && loader != PLATFORM) {
+                AgentLog.flush();
+            }
         }
     }
 
@@ -78,7 +82,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
             String refusal = RefusedClasses.reason(name);
             if (refusal != null) {
                 leftAsTheyWere.incrementAndGet();
-                AgentLog.leftAsItWas(name, refusal);
+                AgentLog.leftAsItWasLater(name, refusal);
                 return null;
             }
             groups = LoaderGroups.of(null);
@@ -110,16 +114,16 @@ final class EnhancingTransformer implements ClassFileTransformer {
         coreCalls.incrementAndGet();
         // Loops, not lambdas: the first lambda costs a JVM milliseconds of start-up.
         for (String message : report.messages()) {
-            AgentLog.line(message);
+            AgentLog.lineLater(message);
         }
         for (String warning : report.warnings()) {
-            AgentLog.line(warning.startsWith("TF: ") ? warning.substring(4) : warning);
+            AgentLog.lineLater(warning.startsWith("TF: ") ? warning.substring(4) : warning);
         }
         if (!report.ok()) {
             leftAsTheyWere.incrementAndGet();
             for (Diagnostic error : report.errors()) {
                 String method = error.method().isPresent() ? " in " + error.method().get() : "";
-                AgentLog.leftAsItWas(name, error.message() + " [" + error.rule() + "]" + method);
+                AgentLog.leftAsItWasLater(name, error.message() + " [" + error.rule() + "]" + method);
             }
             return Optional.empty();
         }

@@ -33,8 +33,13 @@ final class LoadTimeAgent {
         ClassSelector selector = new ClassSelector(options.filters);
         EnhancingTransformer transformer = new EnhancingTransformer(options, selector, runtime);
         warmUp(options, selector);
+        // Loaded before the transformer, which calls it for every class: loading it from inside
+        // a transformation would define it twice.
+        AgentLog.flush();
         instrumentation.addTransformer(transformer, true);
         retransformLoadedClasses(instrumentation, selector, transformer);
+        AgentLog.flush();
+        AgentLog.flushAtExit();
         if (options.verbose > 0) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> AgentLog.line(summary(transformer)), "tf-agent-summary"));
         }

@@ -88,6 +88,26 @@ class LoadTimeAgentIT {
     }
 
     /**
+     * The broadest JDK filter: every JDK class the application loads is traced or refused by name,
+     * and the application runs as without the agent. (Printing a refusal while the JVM loaded
+     * java.nio.charset.CoderResult failed the agent's start with a ClassCircularityError, which
+     * the JVM answered by aborting.)
+     */
+    @Test
+    void everyJdkClassAFilterCanNameIsTracedOrRefusedAndTheApplicationRuns() throws Exception {
+        Path classes = compiledShop();
+        AgentProcess.Result run = AgentProcess.run("filter=java.**;javax.**;app.Shop::add,monitor=Filtered=app.Recording",
+                List.of(classes), "app.Main");
+
+        assertEquals(0, run.exitCode, run::describe);
+        assertTrue(run.stdout.startsWith("added 1\nprice 6\nrefused\n"), run::describe);
+        assertTrue(run.stdout.contains("\nenter Shop.add [pen]\nexit Shop.add = 1\n"), run::describe);
+        assertTrue(run.agentLines().contains("TF agent: java.nio.charset.CoderResult left as it was: the agent and "
+                + "tf-runtime use java.nio.** while enhancing and monitoring (tracing it would recurse into the "
+                + "monitoring code)"), run::describe);
+    }
+
+    /**
      * A monitor provider on the application's class path, found by name although tf-runtime
      * (which looks for providers) is on the boot class path; and a tf-runtime also on the
      * application's class path, which the agent's copy shadows, so that both see one registry.
