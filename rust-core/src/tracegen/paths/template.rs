@@ -16,7 +16,12 @@
 //! checks the copies byte for byte against the general path.
 #![forbid(unsafe_code)]
 
-use super::{plan_for, replace_return, replace_throw, surround, Constants, DepthsByShape, GeneratedDepths, Shape, Shared};
+use super::depths::{DepthsByShape, GeneratedDepths, Shape};
+use crate::tracegen::constants::{Constants, Shared};
+use crate::tracegen::generated::exits::replace_return;
+use crate::tracegen::generated::surround;
+use crate::tracegen::generated::throws::replace_throw;
+use crate::tracegen::plan::plan_for;
 use crate::classfile::check::GeneratedCode;
 use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::splice::FramesAfter;
@@ -222,7 +227,7 @@ impl PackedParts {
 
 /// What one method puts in its copy of a template: the class's pool index
 /// of each of the template's constants, the monitor's, and its identifier.
-pub(super) struct MethodValues<'v> {
+pub(crate) struct MethodValues<'v> {
     pub constants: &'v [u16],
     pub monitor: u16,
     pub id: i32,
@@ -240,7 +245,7 @@ fn real_type(t: VType, constants: &[u16]) -> VType {
 
 
 /// A method's generated code, once per shape.
-pub(super) struct Template {
+pub(crate) struct Template {
     /// The constants (as symbols), in the order generating the code asked
     /// for them; the first `planned` before a constructor's chaining call is
     /// looked for.
@@ -289,7 +294,7 @@ fn id_width(id: i32) -> Option<u8> {
 /// method looks its shape up, and words compare and hash without a loop
 /// over bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct ShapeKey {
+pub(crate) struct ShapeKey {
     words: [u64; 4],
 }
 
@@ -367,10 +372,10 @@ fn stand_in(t: JavaType<'_>, name: &'static str) -> JavaType<'static> {
 const MAX_TEMPLATES: usize = 32_768;
 
 /// Templates by shape; `None` for a shape that takes none.
-pub(super) type Templates = FxHashMap<ShapeKey, Option<Template>>;
+pub(crate) type Templates = FxHashMap<ShapeKey, Option<Template>>;
 
 /// The method a template is wanted for.
-pub(super) struct Wanted<'w> {
+pub(crate) struct Wanted<'w> {
     /// Before tracegen's locals.
     pub max_locals: u16,
     pub is_static: bool,
@@ -382,7 +387,7 @@ pub(super) struct Wanted<'w> {
 
 /// The template of this shape from `templates`, made on first use (its
 /// constants numbered in `symbols`); `None` if the shape takes none.
-pub(super) fn for_method<'t>(
+pub(crate) fn for_method<'t>(
     templates: &'t mut Templates,
     symbols: &mut Symbols,
     depths: &DepthsByShape,
@@ -701,7 +706,7 @@ fn read_lines<T>(items: &[T], read: impl Fn(&T) -> u64) -> u64 {
 
 /// The constants templates ask for, numbered across the templates of a
 /// worker, so that a class asks its pool for each only once.
-pub(super) struct Symbols {
+pub(crate) struct Symbols {
     requests: Vec<Request>,
     numbers: FxHashMap<Request, u32>,
 }

@@ -1,0 +1,74 @@
+//! The spliced path with the generated code copied from the template of
+//! the method's shape ([`template`](super::template)): the pool asked for
+//! the same constants in the same order, their indexes patched in.
+#![forbid(unsafe_code)]
+
+use super::depths::Shape;
+use super::spliced::{add_live_locals, assemble_spliced, body_start_for_splice};
+use super::template;
+use crate::classfile::splice::{Splice, SplicedCode};
+use crate::classfile::{ClassFile, CodeModel, Insn, PoolBuilder, VType};
+use crate::classfile::access::ACC_STATIC;
+use crate::codegen::Signature;
+use crate::model::TfMethod;
+use crate::tracegen::constants::Constants;
+use crate::tracegen::generated::prologue::entry_frame;
+use crate::tracegen::memory::Memory;
+use crate::tracegen::plan::method_id;
+
+use crate::classfile::Result;
+
+/// [`instrument_spliced`] with the generated code copied from the template
+/// of the method's shape; `None` if the shape takes no template.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn instrument_from_template<'a>(
+    class: &ClassFile<'a>,
+    method: &TfMethod,
+    signature: &Signature<'_>,
+    monitor: &[Insn],
+    code: &mut CodeModel<'a>,
+    splice: &mut Splice<'a>,
+    pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
+    memory: &mut Memory,
+) -> Result<Option<Option<SplicedCode>>> {
+    let [Insn::InvokeDynamic { index: monitor }] = *monitor else {
+        return Ok(None);
+    };
+    let id = method_id(method);
+    let is_static = method.access_flags & ACC_STATIC != 0;
+    let shape = Shape::of(signature, method, true);
+    let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature, method, shape };
+    let Memory { templates, symbols, depths: known_depths, copied } = memory;
+    let Some(template) = template::for_method(templates, symbols, known_depths, &wanted) else {
+        return Ok(None);
+    };
+    template.warm();
+    // The pool is asked what the general path asks, in its order.
+    let (mut resolved, mut operands) = (std::mem::take(&mut constants.resolved), std::mem::take(&mut constants.operands));
+    resolved.clear();
+    template.resolve(0..template.planned(), signature.returns, pool, symbols, &mut constants.symbols, &mut resolved)?;
+    let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
+        return Ok(Some(None));
+    };
+    template.resolve(
+        template.planned()..template.constant_count(),
+        signature.returns,
+        pool,
+        symbols,
+        &mut constants.symbols,
+        &mut resolved,
+    )?;
+    let Some(depths) = template.depths(shape, &resolved, monitor, pool, known_depths)? else {
+        return Ok(Some(None));
+    };
+    let live = template.live_locals(&resolved);
+    add_live_locals(code, insert_at, &live);
+    let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
+    let values = template::MethodValues { constants: &resolved, monitor, id };
+    let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
+    *copied += 1;
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), pool);
+    (constants.resolved, constants.operands) = (resolved, operands);
+    spliced.map(|code| Some(code.map(|code| code.copied_from(template.generated_code()))))
+}

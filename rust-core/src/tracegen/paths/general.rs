@@ -1,0 +1,172 @@
+//! The general path: the body lifted into the code model, its returns,
+//! throws and info calls rewritten, the generated code inserted, the whole
+//! assembled later. Takes every method the faster paths decline.
+#![forbid(unsafe_code)]
+
+use super::chained::instrument_chained;
+use crate::classfile::chaining::{Chaining, Start};
+use crate::classfile::exit_stack::{self, Crowded};
+use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder, VType};
+use crate::codegen::{self, op, Signature};
+use crate::model::{TfClass, TfMethod};
+use crate::schema;
+use crate::tracegen::constants::{Constants, Shared};
+use crate::tracegen::generated::exits::{replace_crowded_return, replace_return};
+use crate::tracegen::generated::info::{info_targets, is_info_call};
+use crate::tracegen::generated::surround;
+use crate::tracegen::generated::throws::replace_throw;
+use crate::tracegen::plan::{plan, Plan};
+
+use crate::classfile::Result;
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn instrument<'a>(
+    class: &ClassFile<'a>,
+    tf: &TfClass,
+    method: &TfMethod,
+    signature: &Signature<'_>,
+    monitor: &[Insn],
+    code: &mut CodeModel<'a>,
+    pool: &mut PoolBuilder<'a>,
+    constants: &mut Constants,
+) -> Result<()> {
+    let plan = plan(class, method, signature.clone(), code, pool, constants)?;
+    let body_start = match body_start(class, method, code, pool)? {
+        BodyStart::At(index) => index,
+        BodyStart::AfterEach(chaining) => {
+            return instrument_chained(tf, method, &plan, monitor, &chaining, code, pool, constants);
+        }
+    };
+    let crowded = exit_stack::crowded_returns(code, body_start, pool)?;
+    // Frames in the body learn the locals that live across it; frames before
+    // it (a constructor's code before super(...)) must not.
+    add_locals_to_body_frames(code, body_start, &plan.live_locals());
+    rewrite_body(tf, code, body_start, &crowded, &plan, pool, constants)?;
+    // The lookup, about 20 instructions, the argument array; the tail.
+    let mut prologue = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
+    let mut tail = Vec::with_capacity(48);
+    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
+    code.insert(body_start, prologue);
+    code.elements.extend(tail);
+    Ok(())
+}
+
+/// Where the body starts.
+pub(crate) enum BodyStart {
+    /// At this element: after a constructor's one super(...)/this(...) call,
+    /// after the registration in `<clinit>`, else at the first instruction.
+    At(usize),
+    /// After each of a constructor's chaining calls (see [`instrument_chained`]).
+    AfterEach(Chaining),
+}
+
+pub(crate) fn body_start<'a>(
+    class: &ClassFile<'_>,
+    method: &TfMethod,
+    code: &CodeModel<'a>,
+    pool: &mut PoolBuilder<'a>,
+) -> Result<BodyStart> {
+    match &*method.name {
+        // java.lang.Object's constructor calls no other.
+        "<init>" if class.super_class_index() == 0 => Ok(BodyStart::At(0)),
+        "<init>" => {
+            let chaining = code.constructor_chaining(pool)?;
+            match chaining.start() {
+                Ok(Start::One(index)) => Ok(BodyStart::At(index)),
+                Ok(Start::Each) => Ok(BodyStart::AfterEach(chaining)),
+                Err(why) => Err(ClassFileError::malformed(
+                    0,
+                    format!("cannot start monitoring constructor {}{}: {why}", method.name, method.descriptor),
+                )),
+            }
+        }
+        "<clinit>" => {
+            Ok(BodyStart::At(code.elements.iter().position(|i| schema::is_registration(i, pool)).map_or(0, |i| i + 1)))
+        }
+        _ => Ok(BodyStart::At(0)),
+    }
+}
+
+pub(crate) fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: usize, locals: &[(u16, VType)]) {
+    // Labels bound in the body, by label id (labels are numbered densely).
+    let mut in_body = Vec::new();
+    for insn in code.elements.get(body_start..).unwrap_or_default() {
+        if let Insn::Label(l) = insn {
+            let i = l.id() as usize;
+            if in_body.len() <= i {
+                in_body.resize(i + 1, false);
+            }
+            in_body[i] = true;
+        }
+    }
+    for (label, frame) in &mut code.frames {
+        if in_body.get(label.id() as usize).copied().unwrap_or(false) {
+            frame.set_locals(locals);
+        }
+    }
+}
+
+/// Returns become jumps to the exit block (draining what `crowded` returns
+/// leave below their result), explicit throws are reported, and info calls
+/// get the monitor and this method's identifier.
+pub(crate) fn rewrite_body(
+    tf: &TfClass,
+    code: &mut CodeModel<'_>,
+    body_start: usize,
+    crowded: &[Crowded],
+    plan: &Plan<'_>,
+    pool: &mut PoolBuilder<'_>,
+    constants: &mut Constants,
+) -> Result<()> {
+    let thrown = constants.get(Shared::Thrown, pool)?;
+    let info_targets = info_targets(tf);
+    // One pass that moves the body into a new list: splicing each
+    // replacement in place would move the rest of the code every time.
+    let body_start = body_start.min(code.elements.len());
+    let body = code.elements.split_off(body_start);
+    code.elements.reserve(body.len() + 16);
+    let mut crowded = crowded.iter().peekable();
+    for (index, insn) in (body_start..).zip(body) {
+        if insn.is_return() {
+            match crowded.next_if(|c| c.index == index) {
+                Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
+                None => code.elements.extend(replace_return(plan)),
+            }
+            continue;
+        }
+        rewrite_one(insn, &info_targets, tf, plan, thrown, code, pool)?;
+    }
+    Ok(())
+}
+
+/// Appends `insn` of the body, or what replaces it: an explicit throw is
+/// reported, an info call gets the monitor and this method's identifier.
+pub(crate) fn rewrite_one(
+    insn: Insn,
+    info_targets: &[(String, String)],
+    tf: &TfClass,
+    plan: &Plan<'_>,
+    thrown: u16,
+    code: &mut CodeModel<'_>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<()> {
+    match insn {
+        Insn::Simple(op::ATHROW) => code.elements.extend(replace_throw(plan, thrown, pool)?),
+        Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
+            if !info_targets.is_empty() =>
+        {
+            // Stage 1 put `aconst_null, iconst_0` right before each info call.
+            let n = code.elements.len();
+            let passes_null_zero = n >= 2
+                && code.elements[n - 2] == Insn::Simple(op::ACONST_NULL)
+                && code.elements[n - 1] == Insn::Simple(op::ICONST_0);
+            if passes_null_zero && is_info_call(index, tf, info_targets, pool)? {
+                code.elements[n - 2] = codegen::aload(plan.locals.monitor);
+                code.elements[n - 1] = codegen::push_int(plan.id, pool)?;
+            }
+            code.elements.push(insn);
+        }
+        other => code.elements.push(other),
+    }
+    Ok(())
+}
