@@ -9,10 +9,14 @@ use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
 use crate::request::{Diagnostic, Shape};
 use crate::scan::ScannedClass;
-use crate::schema::{self, Bodies, StageError};
+use crate::schema;
 use crate::workspace::Workspace;
 use crate::{protocol, tracegen, validate};
 use sha2::{Digest, Sha256};
+
+pub mod bodies;
+
+use bodies::{Bodies, StageError};
 
 /// The settings that shape enhanced output; their fingerprint goes into
 /// `@TFEnhanced` so a later run can tell whether a class is current.

@@ -41,7 +41,8 @@ use crate::classfile::{ClassEditor, ClassFile};
 use crate::codegen::Signature;
 use crate::model::TfClass;
 use crate::request;
-use crate::schema::{self, Bodies, InMethod, StageError};
+use crate::enhance::bodies::{Bodies, InMethod, StageError};
+use crate::schema;
 
 mod constants;
 mod generated;
