@@ -7,9 +7,10 @@
 
 use crate::read::code_attribute::MAX_CODE_LENGTH;
 use crate::code::code_model::{
-    expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Handler, Insn, Label, LocalVariable,
+    expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable,
     TypeAnnotation,
 };
+use crate::code::code_attribute_writer::{begin_attribute, end_attribute, patch_u16, write_exception_table};
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer;
@@ -350,30 +351,6 @@ impl<'a> CodeModel<'a> {
     }
 }
 
-/// Writes the exception table of `handlers` (in priority order), dropping
-/// the ranges an edit left empty: the JVM refuses them.
-pub(crate) fn write_exception_table(
-    handlers: &[Handler],
-    offset_of: &dyn Fn(Label) -> Result<u32>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    let count_at = out.len();
-    out.u16(0);
-    let mut kept = 0usize;
-    for h in handlers {
-        let (start, end, handler) = (offset_of(h.start)? as u16, offset_of(h.end)? as u16, offset_of(h.handler)? as u16);
-        if start < end {
-            out.u16(start);
-            out.u16(end);
-            out.u16(handler);
-            out.u16(h.catch_type);
-            kept += 1;
-        }
-    }
-    patch_u16(out, count_at, count16(kept, "exception handlers")?);
-    Ok(())
-}
-
 /// Frames by code offset, in code order, identical frames at one offset kept once.
 pub(crate) fn frames_in_code_order<'f>(
     frames: impl Iterator<Item = (Label, &'f Frame)>,
@@ -423,29 +400,6 @@ fn label_each_new(elements: Vec<Insn>, next_label: &mut u32) -> Vec<Insn> {
         out.push(insn);
     }
     out
-}
-
-/// Writes an attribute's name and a length to be patched by [`end_attribute`];
-/// returns where the data starts.
-pub(crate) fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
-    out.u16(name_index);
-    out.u32(0);
-    out.len()
-}
-
-pub(crate) fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
-    let len = u32::try_from(out.len() - data_at)
-        .map_err(|_| ClassFileError::limit(0, "a code attribute longer than 4 GiB"))?;
-    if let Some(slot) = out.get_mut(data_at - 4..data_at) {
-        slot.copy_from_slice(&len.to_be_bytes());
-    }
-    Ok(())
-}
-
-pub(crate) fn patch_u16(out: &mut [u8], at: usize, value: u16) {
-    if let Some(slot) = out.get_mut(at..at + 2) {
-        slot.copy_from_slice(&value.to_be_bytes());
-    }
 }
 
 fn type_annotations(entries: &[TypeAnnotation<'_>], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {

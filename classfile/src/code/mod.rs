@@ -8,6 +8,7 @@ pub mod assembler;
 pub mod chaining;
 pub mod check;
 pub mod chunk;
+pub mod code_attribute_writer;
 pub mod code_model;
 pub mod encode;
 pub mod exit_stack;

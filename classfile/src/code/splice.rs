@@ -21,7 +21,8 @@
 //! the caller takes the general path, which also reports any error.
 #![forbid(unsafe_code)]
 
-use crate::code::assembler::{begin_attribute, end_attribute, frames_in_code_order, patch_u16, write_exception_table};
+use crate::code::assembler::frames_in_code_order;
+use crate::code::code_attribute_writer::{begin_attribute, end_attribute, patch_u16, write_exception_table};
 use crate::read::attribute::name;
 use crate::code::chaining;
 use crate::code::check::GeneratedCode;
