@@ -10,7 +10,7 @@ use crate::code::code_model::{
     expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable,
     TypeAnnotation,
 };
-use crate::code::code_attribute_writer::{begin_attribute, end_attribute, patch_u16, write_exception_table};
+use crate::code::code_attribute_writer::CodeAttributeWriter;
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer;
@@ -283,23 +283,18 @@ impl<'a> CodeModel<'a> {
         let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
             .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
 
-        let mut out = Vec::with_capacity(layout.length as usize + 64 + 8 * handlers.len());
-        out.u16(max_stack.max(computed_stack));
-        out.u16(max_locals);
-        out.u32(layout.length);
+        let capacity = layout.length as usize + 64 + 8 * handlers.len();
+        let mut writer = CodeAttributeWriter::new(capacity, max_stack.max(computed_stack), max_locals, layout.length);
         for ((insn, &offset), &w) in elements.iter().zip(&layout.offsets).zip(&wide) {
-            emit(insn, offset, w, &|l| layout.label(l), code, &mut out)?;
+            emit(insn, offset, w, &|l| layout.label(l), code, writer.out())?;
         }
 
-        write_exception_table(&handlers, &|l| layout.label(l), &mut out)?;
+        writer.exception_table(&handlers, &|l| layout.label(l))?;
         let sorted_frames = frames_in_code_order(frames.iter(), &|l| layout.label(l))?;
         if sorted_frames.last().is_some_and(|(offset, _)| *offset >= layout.length) {
             return Err(ClassFileError::malformed(0, "a stack map frame after the last instruction"));
         }
 
-        let attributes_at = out.len();
-        out.u16(0);
-        let mut written = 0usize;
         let mut wrote_frames = false;
         let offset_of = |l: Label| layout.label(l);
         for attribute in &attributes {
@@ -317,11 +312,12 @@ impl<'a> CodeModel<'a> {
                 | CodeAttributeModel::LocalVariableTypes { name_index, .. }
                 | CodeAttributeModel::TypeAnnotations { name_index, .. } => *name_index,
             };
-            let data_at = begin_attribute(&mut out, name_index);
+            writer.begin_attribute(name_index);
+            let out = writer.out();
             match attribute {
                 CodeAttributeModel::Other(original) => out.extend_from_slice(original.data()),
                 CodeAttributeModel::StackMapTable { .. } => {
-                    stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, &mut out)?
+                    stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, out)?
                 }
                 CodeAttributeModel::LineNumbers { entries, .. } => {
                     out.u16(count16(entries.len(), "line numbers")?);
@@ -332,22 +328,19 @@ impl<'a> CodeModel<'a> {
                 }
                 CodeAttributeModel::LocalVariables { entries, .. }
                 | CodeAttributeModel::LocalVariableTypes { entries, .. } => {
-                    local_variables(entries, &layout, &mut out)?
+                    local_variables(entries, &layout, out)?
                 }
-                CodeAttributeModel::TypeAnnotations { entries, .. } => type_annotations(entries, &layout, &mut out)?,
+                CodeAttributeModel::TypeAnnotations { entries, .. } => type_annotations(entries, &layout, out)?,
             }
-            end_attribute(&mut out, data_at)?;
-            written += 1;
+            writer.end_attribute()?;
         }
         if !wrote_frames && frames_required && !sorted_frames.is_empty() {
             let name_index = pool.utf8(crate::read::attribute::name::STACK_MAP_TABLE)?;
-            let data_at = begin_attribute(&mut out, name_index);
-            stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, &mut out)?;
-            end_attribute(&mut out, data_at)?;
-            written += 1;
+            writer.begin_attribute(name_index);
+            stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, writer.out())?;
+            writer.end_attribute()?;
         }
-        patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
-        Ok(out)
+        writer.finish()
     }
 }
 

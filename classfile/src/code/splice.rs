@@ -22,7 +22,7 @@
 #![forbid(unsafe_code)]
 
 use crate::code::assembler::frames_in_code_order;
-use crate::code::code_attribute_writer::{begin_attribute, end_attribute, patch_u16, write_exception_table};
+use crate::code::code_attribute_writer::{patch_u16, CodeAttributeWriter};
 use crate::read::attribute::name;
 use crate::code::chaining;
 use crate::code::check::GeneratedCode;
@@ -381,14 +381,10 @@ impl SplicedCode {
         if branches || chunk.bytes.is_empty() || chunk.bytes.len() > MAX_CODE_LENGTH {
             return None;
         }
-        let mut data = Vec::with_capacity(chunk.bytes.len() + 12);
-        data.u16(chunk.peak);
-        data.u16(max_locals);
-        data.u32(chunk.len());
-        data.extend_from_slice(&chunk.bytes);
-        data.u16(0); // exception table
-        data.u16(0); // attributes
-        Some(SplicedCode { data, stack_map_name_at: None, generated: None })
+        let mut writer = CodeAttributeWriter::new(chunk.bytes.len() + 12, chunk.peak, max_locals, chunk.len());
+        writer.out().extend_from_slice(&chunk.bytes);
+        writer.exception_table(&[], &|l| Ok(l.0)).ok()?;
+        Some(SplicedCode { data: writer.finish().ok()?, stack_map_name_at: None, generated: None })
     }
 
     /// This code with its generated part copied from the template `generated` is.
@@ -543,18 +539,16 @@ impl<'a> Splice<'a> {
 
         // The code, the original attribute's tables, and room for the new frames.
         let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * model.frames.len() + 64;
-        let mut out = Vec::with_capacity(capacity);
-        out.u16(max_stack);
-        out.u16(model.max_locals);
-        out.u32(layout.length);
-        let base = out.len();
+        let mut writer = CodeAttributeWriter::new(capacity, max_stack, model.max_locals, layout.length);
+        let base = writer.code_start();
+        let out = writer.out();
         let mut cursor = 0usize;
         for (site, &(new_offset, _)) in sites.iter().zip(&layout.placed) {
             out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
             let at = site.offset as usize;
             let generated = match site.kind {
                 SiteKind::Switch => {
-                    let Some(()) = self.switch(at, new_offset, sites, &layout, &mut out) else {
+                    let Some(()) = self.switch(at, new_offset, sites, &layout, out) else {
                         return Ok(None);
                     };
                     None
@@ -569,14 +563,14 @@ impl<'a> Splice<'a> {
                 }
             };
             if let Some(chunk) = generated {
-                let Some(()) = place(chunk, base, &label, &mut out) else {
+                let Some(()) = place(chunk, base, &label, out) else {
                     return Ok(None);
                 };
             }
             cursor = at + site.length as usize;
         }
         out.extend_from_slice(code.get(cursor..).unwrap_or_default());
-        let Some(()) = place(edits.tail, base, &label, &mut out) else {
+        let Some(()) = place(edits.tail, base, &label, out) else {
             return Ok(None);
         };
         if out.len() - base != layout.length as usize {
@@ -595,7 +589,7 @@ impl<'a> Splice<'a> {
         let offset_of = |l: Label| {
             label(l).ok_or_else(|| crate::read::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
         };
-        if write_exception_table(&model.handlers, &offset_of, &mut out).is_err() {
+        if writer.exception_table(&model.handlers, &offset_of).is_err() {
             return Ok(None);
         }
         let Ok(frames) = frames_in_code_order(model.frames.iter().map(|(l, f)| (*l, f)), &offset_of) else {
@@ -611,9 +605,6 @@ impl<'a> Splice<'a> {
             }
         }
 
-        let attributes_at = out.len();
-        out.u16(0);
-        let mut written = 0usize;
         let mut wrote_frames = false;
         let mut stack_map_name_at = None;
         for attribute in &self.code.attributes {
@@ -624,32 +615,29 @@ impl<'a> Splice<'a> {
                     continue;
                 }
             }
-            let data_at = begin_attribute(&mut out, attribute.name_index);
+            writer.begin_attribute(attribute.name_index);
+            let out = writer.out();
             if is_frames {
-                encode_frames(&frames, model, edits, &offset_of, &mut out)?;
+                encode_frames(&frames, model, edits, &offset_of, out)?;
             } else if attribute.is(name::LINE_NUMBER_TABLE) {
-                let Some(()) = self.line_numbers(attribute.data(), sites, &layout, &mut out) else {
+                let Some(()) = self.line_numbers(attribute.data(), sites, &layout, out) else {
                     return Ok(None);
                 };
             } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
-                let Some(()) = self.local_variables(attribute.data(), sites, &layout, &mut out) else {
+                let Some(()) = self.local_variables(attribute.data(), sites, &layout, out) else {
                     return Ok(None);
                 };
             } else {
                 out.extend_from_slice(attribute.data());
             }
-            end_attribute(&mut out, data_at)?;
-            written += 1;
+            writer.end_attribute()?;
         }
         if !wrote_frames && !frames.is_empty() {
-            stack_map_name_at = Some(out.len());
-            let data_at = begin_attribute(&mut out, 0);
-            encode_frames(&frames, model, edits, &offset_of, &mut out)?;
-            end_attribute(&mut out, data_at)?;
-            written += 1;
+            stack_map_name_at = Some(writer.begin_attribute(0));
+            encode_frames(&frames, model, edits, &offset_of, writer.out())?;
+            writer.end_attribute()?;
         }
-        patch_u16(&mut out, attributes_at, count16(written, "code attributes")?);
-        Ok(Some(SplicedCode { data: out, stack_map_name_at, generated: None }))
+        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None }))
     }
 
     fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {
