@@ -17,7 +17,7 @@ use crate::tracegen::plan::Plan;
 
 use crate::classfile::Result;
 
-/// [`instrument`] of a constructor whose paths call `super(...)` or
+/// [`instrument`](super::general::instrument) of a constructor whose paths call `super(...)` or
 /// `this(...)` at different places (groovyc selects the superclass
 /// constructor at run time, one call per case of a switch), or leave values
 /// on the stack across the call: a prologue after each call, its frames

@@ -18,7 +18,7 @@ use crate::tracegen::plan::method_id;
 
 use crate::classfile::Result;
 
-/// [`instrument_spliced`] with the generated code copied from the template
+/// [`instrument_spliced`](super::spliced::instrument_spliced) with the generated code copied from the template
 /// of the method's shape; `None` if the shape takes no template.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument_from_template<'a>(

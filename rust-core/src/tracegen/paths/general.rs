@@ -56,7 +56,7 @@ pub(crate) enum BodyStart {
     /// At this element: after a constructor's one super(...)/this(...) call,
     /// after the registration in `<clinit>`, else at the first instruction.
     At(usize),
-    /// After each of a constructor's chaining calls (see [`instrument_chained`]).
+    /// After each of a constructor's chaining calls (see [`instrument_chained`](super::chained::instrument_chained)).
     AfterEach(Chaining),
 }
 

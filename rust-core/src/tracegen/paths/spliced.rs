@@ -20,9 +20,9 @@ use crate::tracegen::plan::plan;
 
 use crate::classfile::Result;
 
-/// [`instrument`] by splicing: the same code, frames and pool entries, with
+/// [`instrument`](super::general::instrument) by splicing: the same code, frames and pool entries, with
 /// the body copied and the generated code copied from its shape's template
-/// or encoded as it is generated; `None` if the splice declines (see [`splice`]).
+/// or encoded as it is generated; `None` if the splice declines (see [`crate::classfile::splice`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument_spliced<'a>(
     class: &ClassFile<'a>,
