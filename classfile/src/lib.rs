@@ -75,6 +75,7 @@ pub use code::code_model::{
 };
 pub use code::chunk::{Chunk, ChunkView, ChunkWriter, InsnSink, Operand, OperandValue, Placed};
 pub use code::pool::CodePool;
+pub use code::stack_depth::SlotCache;
 pub use code::stack_map::{Frame, VType};
 pub use code::{chaining, check, exit_stack, splice, stack_map};
 pub use read::annotations::{Annotation, ElementValue};

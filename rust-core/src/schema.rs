@@ -240,7 +240,7 @@ fn splice_registration<'a>(
         tail: (&no_tail).into(),
         frames_after: None,
     };
-    match splice.assemble(&model, &edits, &mut editor.pool)? {
+    match splice.assemble(&model, &edits, &mut editor.slots, &mut editor.pool)? {
         Some(code) => {
             bodies.insert_spliced(index, code);
             Ok(true)

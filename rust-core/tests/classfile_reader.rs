@@ -2,7 +2,7 @@
 //! error naming a byte offset, never a panic.
 
 use std::path::Path;
-use tf_core::classfile::{roundtrip_class, ClassFile, CodeModel, ElementValue, ErrorKind, PoolBuilder};
+use tf_core::classfile::{roundtrip_class, ClassFile, CodeModel, ElementValue, ErrorKind, PoolBuilder, SlotCache};
 
 fn seed(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/classfile/seeds").join(name);
@@ -177,12 +177,13 @@ fn exercise(bytes: &[u8]) -> Reached {
     let mut reached = Reached { parsed: true, ..Reached::default() };
     let _ = class.annotations();
     let mut pool = PoolBuilder::new(class.constant_pool().clone());
+    let mut slots = SlotCache::default();
     for method in class.methods() {
         let _ = class.member_annotations(method);
         let _ = class.parameter_annotations(method);
         if let Ok(Some(model)) = CodeModel::lift(&class, method, &mut pool) {
             reached.lifted += 1;
-            if model.assemble(&mut pool).is_ok() {
+            if model.assemble(&mut slots, &mut pool).is_ok() {
                 reached.assembled += 1;
             }
         }

@@ -16,7 +16,7 @@ use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer;
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
-use crate::code::stack_depth;
+use crate::code::stack_depth::{self, SlotCache};
 use crate::code::stack_map::{self, Frame};
 
 /// Offsets of one layout pass.
@@ -172,15 +172,16 @@ impl FrameTable {
 
 impl<'a> CodeModel<'a> {
     /// Assembles the content of the Code attribute (everything after its
-    /// 6-byte header). `pool` receives any constants new frames need.
-    pub fn assemble(&self, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
-        self.clone().assemble_owned(pool)
+    /// 6-byte header). `pool` receives any constants new frames need;
+    /// `slots` is the pool's descriptor sizes memo ([`SlotCache`]).
+    pub fn assemble(&self, slots: &mut SlotCache, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
+        self.clone().assemble_owned(slots, pool)
     }
 
     /// [`CodeModel::assemble`], consuming the model: the assembler edits the
     /// instruction list (labels before `new`, nops, frames for widened
     /// branches) and takes it over instead of copying it.
-    pub fn assemble_owned(self, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
+    pub fn assemble_owned(self, slots: &mut SlotCache, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
         let CodeModel {
             max_stack,
             max_locals,
@@ -253,6 +254,7 @@ impl<'a> CodeModel<'a> {
             &mut run_locals,
             &handlers,
             &|l| label_index.get(l.0 as usize).copied().flatten(),
+            slots,
             pool,
         ) {
             Err(_) if has_runs => {
@@ -273,6 +275,7 @@ impl<'a> CodeModel<'a> {
                     &mut ignored,
                     &handlers,
                     &|l| label_index.get(l.0 as usize).copied().flatten(),
+                    slots,
                     pool,
                 )?
             }

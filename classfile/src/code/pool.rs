@@ -1,12 +1,11 @@
 //! What the code layer needs of a constant pool: entries read by index (as
 //! read or as added since), the few entries code adds (classes named by
-//! frames, method references), and room for the memos kept per pool.
+//! frames, method references).
 //!
 //! The write layer's `PoolBuilder` is the implementation; code is generic
 //! over this trait, so the code layer depends on nothing above it and, with
 //! that one implementation, compiles to what a concrete type would.
 
-use crate::code::stack_depth::SlotCache;
 use crate::read::constant_pool::{Constant, ConstantPool};
 use crate::read::error::Result;
 use std::borrow::Cow;
@@ -37,6 +36,4 @@ pub trait CodePool<'a> {
     fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)>;
     /// Checks that entry `index` is a Class entry with a valid name, once per entry.
     fn check_class(&mut self, index: u16) -> Result<()>;
-    /// The descriptor slot sizes found so far, by entry (see [`SlotCache`]).
-    fn slot_cache(&mut self) -> &mut SlotCache;
 }

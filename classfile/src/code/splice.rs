@@ -37,7 +37,7 @@ use crate::read::error::{ClassFileError, Result};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::read::reader::Reader;
-use crate::code::stack_depth;
+use crate::code::stack_depth::{self, SlotCache};
 use crate::code::stack_map::{self, EncodedFrames, Frame};
 
 /// An instruction a splice re-encodes or moves the code after (16-bit
@@ -505,6 +505,7 @@ impl<'a> Splice<'a> {
         &mut self,
         model: &CodeModel<'a>,
         edits: &Edits<'_>,
+        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<SplicedCode>> {
         if !self.is_start(edits.insert_at) {
@@ -515,7 +516,7 @@ impl<'a> Splice<'a> {
         let i = self.sites.partition_point(|s| s.offset < edits.insert_at);
         self.sites.insert(i, Site { offset: edits.insert_at, kind: SiteKind::Insert, length: 0 });
         let sites = std::mem::take(&mut self.sites);
-        let assembled = self.assemble_at(&sites, model, edits, pool);
+        let assembled = self.assemble_at(&sites, model, edits, slots, pool);
         self.sites = sites;
         self.sites.remove(i);
         assembled
@@ -526,12 +527,13 @@ impl<'a> Splice<'a> {
         sites: &[Site],
         model: &CodeModel<'a>,
         edits: &Edits<'_>,
+        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<SplicedCode>> {
         let Some(layout) = self.layout(model, sites, edits) else {
             return Ok(None);
         };
-        let Some(max_stack) = self.max_stack(model, sites, edits, pool)? else {
+        let Some(max_stack) = self.max_stack(model, sites, edits, slots, pool)? else {
             return Ok(None);
         };
         let label = |l: Label| layout.label(sites, l);
@@ -686,6 +688,7 @@ impl<'a> Splice<'a> {
         model: &CodeModel<'a>,
         sites: &[Site],
         edits: &Edits<'_>,
+        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<u16>> {
         let code_len = self.code_len();
@@ -718,7 +721,7 @@ impl<'a> Splice<'a> {
                     Some((label, frame)) => (label.0, frame.stack_slot_count() as i32),
                     None => (0, 0),
                 };
-                match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)? {
+                match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, slots, pool)? {
                     Some(depth) => depth,
                     None => return Ok(None),
                 }
@@ -870,17 +873,22 @@ fn place(chunk: Placed<'_>, base: usize, label: &dyn Fn(Label) -> Option<u32>, o
 /// The deepest stack of generated instructions entered at the first with an
 /// empty stack, and at the label of each of `handlers` among them with the
 /// exception: what a [`Chunk`] records.
-pub fn peak<'p>(insns: &[Insn], handlers: &[Handler], pool: &mut impl CodePool<'p>) -> Result<Option<u16>> {
+pub fn peak<'p>(
+    insns: &[Insn],
+    handlers: &[Handler],
+    slots: &mut SlotCache,
+    pool: &mut impl CodePool<'p>,
+) -> Result<Option<u16>> {
     let inside: Vec<Handler> = handlers.iter().filter(|h| insns.contains(&Insn::Label(h.handler))).copied().collect();
-    depth_of_list(insns, &inside, pool)
+    depth_of_list(insns, &inside, slots, pool)
 }
 
 /// How much deeper than where it starts the stack gets in straight code
 /// that replaces an instruction (and may pop what is below its start).
-pub fn replacement_peak<'p>(insns: &[Insn], pool: &mut impl CodePool<'p>) -> Result<u16> {
+pub fn replacement_peak<'p>(insns: &[Insn], slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<u16> {
     let (mut depth, mut peak) = (0i32, 0i32);
     for insn in insns {
-        let after = depth + stack_depth::stack_effect(insn, pool)?;
+        let after = depth + stack_depth::stack_effect(insn, slots, pool)?;
         peak = peak.max(after).max(depth);
         depth = after;
     }
@@ -892,7 +900,12 @@ pub fn replacement_peak<'p>(insns: &[Insn], pool: &mut impl CodePool<'p>) -> Res
 /// exception), as [`stack_depth::max_stack`] finds it; `None` if that is no
 /// consistent flow. Generated code only branches forward, to a handful of
 /// labels, so one linear pass does.
-fn depth_of_list<'p>(insns: &[Insn], handlers: &[Handler], pool: &mut impl CodePool<'p>) -> Result<Option<u16>> {
+fn depth_of_list<'p>(
+    insns: &[Insn],
+    handlers: &[Handler],
+    slots: &mut SlotCache,
+    pool: &mut impl CodePool<'p>,
+) -> Result<Option<u16>> {
     // Depths known at labels: from branches to them, and the handlers'.
     let mut known: Vec<(Label, i32)> = handlers.iter().map(|h| (h.handler, 1)).collect();
     let mut depth = Some(0i32);
@@ -908,7 +921,7 @@ fn depth_of_list<'p>(insns: &[Insn], handlers: &[Handler], pool: &mut impl CodeP
             continue;
         }
         let Some(before) = depth else { return Ok(None) };
-        let after = before + stack_depth::stack_effect(insn, pool)?;
+        let after = before + stack_depth::stack_effect(insn, slots, pool)?;
         if after < 0 || matches!(insn.opcode(), Some(op::JSR | op::JSR_W)) {
             return Ok(None);
         }

@@ -29,6 +29,9 @@ enum Slots {
 /// needs its descriptor's sizes, and a class names the same few members over
 /// and over: decoding and parsing the descriptor once per entry instead of
 /// once per instruction visit halves the cost of computing max_stack.
+///
+/// Its indexes are one pool's: whoever holds the class's pool holds its
+/// cache beside it (`ClassEditor::slots`) and hands both to the depth pass.
 #[derive(Debug, Clone, Default)]
 pub struct SlotCache {
     by_index: Vec<Slots>,
@@ -51,8 +54,8 @@ impl SlotCache {
 }
 
 /// Slots of the field descriptor of entry `index` (a field reference or Dynamic).
-fn field_slots<'p>(index: u16, pool: &mut impl CodePool<'p>) -> Result<i32> {
-    if let Slots::Field(size) = pool.slot_cache().get(index) {
+fn field_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
+    if let Slots::Field(size) = slots.get(index) {
         return Ok(size);
     }
     let size = match pool.with_ascii_reference_descriptor(index, |d| descriptor::parse_field(d).map(|t| t.slots())) {
@@ -60,20 +63,20 @@ fn field_slots<'p>(index: u16, pool: &mut impl CodePool<'p>) -> Result<i32> {
         // Errors are reported as the decoding path reports them.
         _ => i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots()),
     };
-    pool.slot_cache().put(index, Slots::Field(size));
+    slots.put(index, Slots::Field(size));
     Ok(size)
 }
 
 /// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
-fn loaded_slots<'p>(index: u16, pool: &mut impl CodePool<'p>) -> Result<i32> {
-    if let Slots::Loaded(size) = pool.slot_cache().get(index) {
+fn loaded_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
+    if let Slots::Loaded(size) = slots.get(index) {
         return Ok(size);
     }
     let size = match pool.get(index)? {
-        Constant::Dynamic { .. } => field_slots(index, pool)?,
+        Constant::Dynamic { .. } => field_slots(index, slots, pool)?,
         _ => 1,
     };
-    pool.slot_cache().put(index, Slots::Loaded(size));
+    slots.put(index, Slots::Loaded(size));
     Ok(size)
 }
 
@@ -94,12 +97,18 @@ struct RunDepths {
 /// code was lifted) straight from the bytes: the depth pass meets every
 /// instruction of a method, and decoding each into an `Insn` costs more than
 /// the depth itself.
-fn run_depths<'p>(code: &[u8], start: u32, end: u32, pool: &mut impl CodePool<'p>) -> Result<RunDepths> {
+fn run_depths<'p>(
+    code: &[u8],
+    start: u32,
+    end: u32,
+    slots: &mut SlotCache,
+    pool: &mut impl CodePool<'p>,
+) -> Result<RunDepths> {
     let (mut depth, mut low, mut high, mut locals) = (0i32, 0i32, 0i32, 0u32);
     let mut at = start as usize;
     while at < end as usize {
         locals = locals.max(local_used_at(code, at));
-        let (length, effect) = plain_effect(code, at, pool)?;
+        let (length, effect) = plain_effect(code, at, slots, pool)?;
         high = high.max(depth + effect);
         depth += effect;
         low = low.min(depth);
@@ -127,7 +136,12 @@ const FIXED_PLAIN: [(u8, i8); 256] = {
 
 /// Length and stack effect of the plain instruction at `at` (one a run may
 /// hold: no branch, switch, return, `athrow` or `ret`).
-fn plain_effect<'p>(code: &[u8], at: usize, pool: &mut impl CodePool<'p>) -> Result<(usize, i32)> {
+fn plain_effect<'p>(
+    code: &[u8],
+    at: usize,
+    slots: &mut SlotCache,
+    pool: &mut impl CodePool<'p>,
+) -> Result<(usize, i32)> {
     let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
     let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
     let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
@@ -135,10 +149,10 @@ fn plain_effect<'p>(code: &[u8], at: usize, pool: &mut impl CodePool<'p>) -> Res
         return Ok((usize::from(length), i32::from(effect)));
     }
     Ok(match opcode {
-        op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), pool)?),
-        op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, pool)?),
+        op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), slots, pool)?),
+        op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, slots, pool)?),
         op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-            let size = field_slots(u16_at(at + 1)?, pool)?;
+            let size = field_slots(u16_at(at + 1)?, slots, pool)?;
             let effect = match opcode {
                 op::GETSTATIC => size,
                 op::PUTSTATIC => -size,
@@ -148,12 +162,12 @@ fn plain_effect<'p>(code: &[u8], at: usize, pool: &mut impl CodePool<'p>) -> Res
             (3, effect)
         }
         op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-            let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
+            let (parameters, returns) = method_slots(u16_at(at + 1)?, slots, pool)?;
             let receiver = if opcode == op::INVOKESTATIC { 0 } else { 1 };
             (3, returns - parameters - receiver)
         }
         op::INVOKEINTERFACE | op::INVOKEDYNAMIC => {
-            let (parameters, returns) = method_slots(u16_at(at + 1)?, pool)?;
+            let (parameters, returns) = method_slots(u16_at(at + 1)?, slots, pool)?;
             let receiver = if opcode == op::INVOKEINTERFACE { 1 } else { 0 };
             (5, returns - parameters - receiver)
         }
@@ -175,6 +189,7 @@ pub(crate) fn depth_by_fall_through<'p>(
     start: u32,
     end: u32,
     depth: i32,
+    slots: &mut SlotCache,
     pool: &mut impl CodePool<'p>,
 ) -> Result<Option<i32>> {
     let mut depth = depth;
@@ -188,7 +203,7 @@ pub(crate) fn depth_by_fall_through<'p>(
         } else if op::ends_block(opcode) || matches!(opcode, op::JSR | op::JSR_W) {
             return Ok(None);
         } else {
-            plain_effect(code, at, pool)?
+            plain_effect(code, at, slots, pool)?
         };
         depth += effect;
         at += length;
@@ -232,32 +247,32 @@ fn local_used_at(code: &[u8], at: usize) -> u32 {
 }
 
 /// Parameter and return slots of the method descriptor of entry `index`.
-fn method_slots<'p>(index: u16, pool: &mut impl CodePool<'p>) -> Result<(i32, i32)> {
-    if let Slots::Method(parameters, returns) = pool.slot_cache().get(index) {
+fn method_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<(i32, i32)> {
+    if let Slots::Method(parameters, returns) = slots.get(index) {
         return Ok((parameters, returns));
     }
     let (parameters, returns) = match pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes) {
         Some(Ok(sizes)) => sizes,
         _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
     };
-    pool.slot_cache().put(index, Slots::Method(parameters, returns));
+    slots.put(index, Slots::Method(parameters, returns));
     Ok((parameters, returns))
 }
 
 /// Slots pushed minus slots popped by `insn`.
-pub(crate) fn stack_effect<'p>(insn: &Insn, pool: &mut impl CodePool<'p>) -> Result<i32> {
+pub(crate) fn stack_effect<'p>(insn: &Insn, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
     Ok(match insn {
         Insn::Label(_) => 0,
         Insn::Ldc { opcode, index } => {
             if *opcode == op::LDC2_W {
                 2
             } else {
-                loaded_slots(*index, pool)?
+                loaded_slots(*index, slots, pool)?
             }
         }
         Insn::Pool { opcode, index } => match *opcode {
             op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-                let size = field_slots(*index, pool)?;
+                let size = field_slots(*index, slots, pool)?;
                 match *opcode {
                     op::GETSTATIC => size,
                     op::PUTSTATIC => -size,
@@ -266,18 +281,18 @@ pub(crate) fn stack_effect<'p>(insn: &Insn, pool: &mut impl CodePool<'p>) -> Res
                 }
             }
             op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-                let method = method_slots(*index, pool)?;
+                let method = method_slots(*index, slots, pool)?;
                 let receiver = if *opcode == op::INVOKESTATIC { 0 } else { 1 };
                 method.1 - method.0 - receiver
             }
             other => op::fixed_stack_effect(other),
         },
         Insn::InvokeInterface { index, .. } => {
-            let method = method_slots(*index, pool)?;
+            let method = method_slots(*index, slots, pool)?;
             method.1 - method.0 - 1
         }
         Insn::InvokeDynamic { index } => {
-            let method = method_slots(*index, pool)?;
+            let method = method_slots(*index, slots, pool)?;
             method.1 - method.0
         }
         Insn::MultiANewArray { dimensions, .. } => 1 - i32::from(*dimensions),
@@ -297,9 +312,10 @@ pub(crate) fn max_stack<'p>(
     run_locals: &mut [u32],
     handlers: &[Handler],
     label_index: &dyn Fn(crate::code::code_model::Label) -> Option<usize>,
+    slots: &mut SlotCache,
     pool: &mut impl CodePool<'p>,
 ) -> Result<u16> {
-    let (_, max) = depths(elements, code, run_locals, handlers, label_index, pool)?;
+    let (_, max) = depths(elements, code, run_locals, handlers, label_index, slots, pool)?;
     u16::try_from(max).map_err(|_| ClassFileError::limit(0, "the operand stack would pass 65,535 slots"))
 }
 
@@ -311,6 +327,7 @@ pub(crate) fn depths<'p>(
     run_locals: &mut [u32],
     handlers: &[Handler],
     label_index: &dyn Fn(crate::code::code_model::Label) -> Option<usize>,
+    slots: &mut SlotCache,
     pool: &mut impl CodePool<'p>,
 ) -> Result<(Vec<Option<i32>>, i32)> {
     let mut depth_at: Vec<Option<i32>> = vec![None; elements.len() + 1];
@@ -344,7 +361,7 @@ pub(crate) fn depths<'p>(
             let Some(insn) = elements.get(i) else { break };
             if let Insn::Raw { start, end } = insn {
                 // No branch, no block end: just the depths along the run.
-                let run = run_depths(code, *start, *end, pool)?;
+                let run = run_depths(code, *start, *end, slots, pool)?;
                 if let Some(slot) = run_locals.get_mut(i) {
                     *slot = run.locals;
                 }
@@ -356,7 +373,7 @@ pub(crate) fn depths<'p>(
                 i += 1;
                 continue;
             }
-            let effect = stack_effect(insn, pool)?;
+            let effect = stack_effect(insn, slots, pool)?;
             // dup-like instructions peak before settling; the net effect is also their peak.
             let after = depth + effect;
             if after < 0 {

@@ -8,7 +8,6 @@ use crate::read::error::{ClassFileError, Result};
 use crate::read::mutf8;
 use std::borrow::Cow;
 use crate::code::pool::CodePool;
-use crate::code::stack_depth::SlotCache;
 use rustc_hash::FxHashMap;
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
@@ -83,10 +82,6 @@ impl<'a> CodePool<'a> for PoolBuilder<'a> {
     fn check_class(&mut self, index: u16) -> Result<()> {
         PoolBuilder::check_class(self, index)
     }
-
-    fn slot_cache(&mut self) -> &mut SlotCache {
-        &mut self.slot_cache
-    }
 }
 
 impl<'a> From<ConstantPool<'a>> for PoolBuilder<'a> {
@@ -128,9 +123,6 @@ pub struct PoolBuilder<'a> {
     count: u32,
     /// Every entry by value, built on the first addition.
     index: Option<Index>,
-    /// Descriptor slot sizes by entry, for stack depths (see `stack_depth`):
-    /// every method of the class is assembled against this one pool.
-    pub(crate) slot_cache: SlotCache,
     /// A bit per pool index: a Class entry whose name was read and is valid
     /// (see [`PoolBuilder::check_class`]).
     valid_classes: Vec<u64>,
@@ -416,7 +408,6 @@ impl<'a> PoolBuilder<'a> {
             added_at: Vec::new(),
             count,
             index: None,
-            slot_cache: SlotCache::default(),
             valid_classes: Vec::new(),
             known_texts: None,
         }

@@ -70,7 +70,8 @@ pub fn apply<'a>(
     bodies: &mut Bodies<'a>,
     memory: &mut Memory,
 ) -> std::result::Result<(), StageError> {
-    let mut constants = Constants::default();
+    // The class's depth memo goes with the constants, back to the editor at the end.
+    let mut constants = Constants { slots: std::mem::take(&mut editor.slots), ..Constants::default() };
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
         let monitor = monitor_lookup(class, tf, shape, method, editor, &mut constants).in_method(method.index)?;
         // Read once: the splice's first frame, the template and the plan take it.
@@ -117,5 +118,6 @@ pub fn apply<'a>(
         instrument(class, tf, method, &signature, &monitor, code, &mut editor.pool, &mut constants)
             .in_method(method.index)?;
     }
+    editor.slots = constants.slots;
     Ok(())
 }

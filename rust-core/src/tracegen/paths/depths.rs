@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::splice;
-use crate::classfile::{Handler, Insn, PoolBuilder};
+use crate::classfile::{Handler, Insn, PoolBuilder, SlotCache};
 use crate::codegen::Signature;
 use crate::model::TfMethod;
 
@@ -72,17 +72,18 @@ impl GeneratedDepths {
         throw: Option<&[Insn]>,
         ret: &[Insn],
         handlers: &[Handler],
+        slots: &mut SlotCache,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Option<GeneratedDepths>> {
-        let (Some(prologue), Some(tail)) = (splice::peak(prologue, &[], pool)?, splice::peak(tail, handlers, pool)?)
-        else {
+        let prologue = splice::peak(prologue, &[], slots, pool)?;
+        let (Some(prologue), Some(tail)) = (prologue, splice::peak(tail, handlers, slots, pool)?) else {
             return Ok(None);
         };
         let throw = match throw {
-            Some(insns) => Some(splice::replacement_peak(insns, pool)?),
+            Some(insns) => Some(splice::replacement_peak(insns, slots, pool)?),
             None => None,
         };
-        let ret = splice::replacement_peak(ret, pool)?;
+        let ret = splice::replacement_peak(ret, slots, pool)?;
         Ok(Some(GeneratedDepths { prologue, tail, throw, ret }))
     }
 }

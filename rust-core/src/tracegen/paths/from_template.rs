@@ -59,7 +59,7 @@ pub(crate) fn instrument_from_template<'a>(
         &mut constants.symbols,
         &mut resolved,
     )?;
-    let Some(depths) = template.depths(shape, &resolved, monitor, pool, known_depths)? else {
+    let Some(depths) = template.depths(shape, &resolved, monitor, &mut constants.slots, pool, known_depths)? else {
         return Ok(Some(None));
     };
     let live = template.live_locals(&resolved);
@@ -68,7 +68,7 @@ pub(crate) fn instrument_from_template<'a>(
     let values = template::MethodValues { constants: &resolved, monitor, id };
     let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
     *copied += 1;
-    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), pool);
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), &mut constants.slots, pool);
     (constants.resolved, constants.operands) = (resolved, operands);
     spliced.map(|code| Some(code.map(|code| code.copied_from(template.generated_code()))))
 }

@@ -37,7 +37,7 @@ pub(crate) fn instrument<'a>(
             return instrument_chained(tf, method, &plan, monitor, &chaining, code, pool, constants);
         }
     };
-    let crowded = exit_stack::crowded_returns(code, body_start, pool)?;
+    let crowded = exit_stack::crowded_returns(code, body_start, &mut constants.slots, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
     add_locals_to_body_frames(code, body_start, &plan.live_locals());

@@ -6,7 +6,7 @@
 use super::depths::{GeneratedDepths, Shape};
 use super::from_template::instrument_from_template;
 use crate::classfile::splice::{Edits, FramesAfter, SiteKind, Splice, SplicedCode};
-use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder, VType};
+use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder, SlotCache, VType};
 use crate::codegen::Signature;
 use crate::model::TfMethod;
 use crate::schema::Registration;
@@ -79,6 +79,7 @@ pub(crate) fn instrument_spliced<'a>(
                 throw_insns.as_deref(),
                 &recorded(&ret),
                 &code.handlers,
+                &mut constants.slots,
                 pool,
             )?
             else {
@@ -97,7 +98,7 @@ pub(crate) fn instrument_spliced<'a>(
         return Ok(None);
     };
     let chunks = [&prologue, &tail, &ret, &throw].map(Placed::from);
-    assemble_spliced(code, splice, insert_at, chunks, None, pool)
+    assemble_spliced(code, splice, insert_at, chunks, None, &mut constants.slots, pool)
 }
 
 /// Where a splice puts the prologue: after a constructor's chaining call,
@@ -133,8 +134,9 @@ pub(crate) fn assemble_spliced<'a>(
     insert_at: u32,
     [prologue, tail, ret, throw]: [Placed<'_>; 4],
     frames_after: Option<FramesAfter<'_>>,
+    slots: &mut SlotCache,
     pool: &mut PoolBuilder<'a>,
 ) -> Result<Option<SplicedCode>> {
     let edits = Edits { insert_at, prologue, returns: Some(ret), throws: Some(throw), tail, frames_after };
-    splice.assemble(code, &edits, pool)
+    splice.assemble(code, &edits, slots, pool)
 }

@@ -28,7 +28,7 @@ use crate::classfile::splice::FramesAfter;
 use crate::classfile::opcodes as op;
 use crate::classfile::{
     Chunk, ChunkView, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
-    OperandValue, Placed, PoolBuilder, VType,
+    OperandValue, Placed, PoolBuilder, SlotCache, VType,
 };
 use crate::codegen::{JavaType, Signature};
 use crate::model::TfMethod;
@@ -559,6 +559,7 @@ impl Template {
         shape: Shape,
         constants: &[u16],
         monitor: u16,
+        slots: &mut SlotCache,
         pool: &mut PoolBuilder<'_>,
         remembered: &mut DepthsByShape,
     ) -> Result<Option<GeneratedDepths>> {
@@ -589,7 +590,7 @@ impl Template {
             }
         }
         let [prologue, tail, throw, ret] = &*recorded;
-        let depths = GeneratedDepths::of(prologue, tail, Some(throw), ret, &[self.handler], pool)?;
+        let depths = GeneratedDepths::of(prologue, tail, Some(throw), ret, &[self.handler], slots, pool)?;
         if let Some(depths) = depths {
             depths.remember(remembered, shape);
             self.depths.set(Some(depths));
