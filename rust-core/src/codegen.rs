@@ -3,46 +3,8 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::descriptor::FieldType;
+use crate::classfile::opcodes as op;
 use crate::classfile::{ClassFileError, ConstantSource, Insn, InsnSink};
-
-pub mod op {
-    pub const ACONST_NULL: u8 = 0x01;
-    pub const ICONST_0: u8 = 0x03;
-    pub const LCONST_0: u8 = 0x09;
-    pub const LDC: u8 = 0x12;
-    pub const ILOAD: u8 = 0x15;
-    pub const LLOAD: u8 = 0x16;
-    pub const FLOAD: u8 = 0x17;
-    pub const DLOAD: u8 = 0x18;
-    pub const ALOAD: u8 = 0x19;
-    pub const ISTORE: u8 = 0x36;
-    pub const LSTORE: u8 = 0x37;
-    pub const FSTORE: u8 = 0x38;
-    pub const DSTORE: u8 = 0x39;
-    pub const ASTORE: u8 = 0x3a;
-    pub const AASTORE: u8 = 0x53;
-    pub const DUP: u8 = 0x59;
-    pub const IRETURN: u8 = 0xac;
-    pub const LRETURN: u8 = 0xad;
-    pub const FRETURN: u8 = 0xae;
-    pub const DRETURN: u8 = 0xaf;
-    pub const ARETURN: u8 = 0xb0;
-    pub const RETURN: u8 = 0xb1;
-    pub const GETSTATIC: u8 = 0xb2;
-    pub const PUTSTATIC: u8 = 0xb3;
-    pub const INVOKEVIRTUAL: u8 = 0xb6;
-    pub const INVOKESPECIAL: u8 = 0xb7;
-    pub const INVOKESTATIC: u8 = 0xb8;
-    pub const INVOKEINTERFACE: u8 = 0xb9;
-    pub const NEW: u8 = 0xbb;
-    pub const ANEWARRAY: u8 = 0xbd;
-    pub const ATHROW: u8 = 0xbf;
-    pub const CHECKCAST: u8 = 0xc0;
-    pub const IFEQ: u8 = 0x99;
-    pub const IFNULL: u8 = 0xc6;
-    pub const GOTO: u8 = 0xa7;
-}
-
 use crate::classfile::Result;
 
 /// A Java type as a descriptor names it, primitives kept apart (for boxing).

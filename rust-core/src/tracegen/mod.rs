@@ -44,7 +44,8 @@ use crate::classfile::{
     Handler, Insn, InsnSink, Label, OperandValue, Placed, PoolBuilder, VType,
 };
 use crate::classfile::access::ACC_STATIC;
-use crate::codegen::{self, op, JavaType, Signature};
+use crate::classfile::opcodes as op;
+use crate::codegen::{self, JavaType, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
 use crate::request;
