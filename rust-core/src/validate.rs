@@ -3,15 +3,12 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
+use crate::classfile::opcodes::{INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL, RETURN};
 use crate::classfile::access::{ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::request::Diagnostic;
 use std::collections::BTreeMap;
 
-const INVOKEVIRTUAL: u8 = 0xb6;
-const INVOKESPECIAL: u8 = 0xb7;
-const INVOKESTATIC: u8 = 0xb8;
-const RETURN: u8 = 0xb1;
 
 /// Checks `tf` (built from `class`); returns every offence.
 pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, ClassFileError> {

@@ -40,7 +40,7 @@ use crate::classfile::chaining::{Chaining, Start};
 use crate::classfile::exit_stack::{self, Crowded};
 use crate::classfile::splice::{self, Edits, FramesAfter, Prepared, SiteKind, Splice, SplicedCode};
 use crate::classfile::{
-    BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
+    handle_kind, BootstrapMethod, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, ConstantSource, Frame,
     Handler, Insn, InsnSink, Label, OperandValue, Placed, PoolBuilder, VType,
 };
 use crate::classfile::access::ACC_STATIC;
@@ -83,9 +83,6 @@ impl Memory {
 }
 
 use crate::classfile::Result;
-
-/// `REF_invokeStatic` (JVMS 4.4.8).
-const REF_INVOKE_STATIC: u8 = 6;
 
 /// Adds the monitoring code to every monitored method of `tf`. `shape`
 /// says how the code reaches its monitor: `Standard` through what stage 1
@@ -264,7 +261,7 @@ fn group_monitor_lookup(
         let pool = &mut editor.pool;
         let link = protocol::LINK_MONITOR;
         let bootstrap = pool.method_ref(link.owner, link.name, link.descriptor)?;
-        let handle = pool.method_handle(REF_INVOKE_STATIC, bootstrap)?;
+        let handle = pool.method_handle(handle_kind::INVOKE_STATIC, bootstrap)?;
         let group_class = pool.class(&group.replace('.', "/"))?;
         let index =
             editor.add_bootstrap_method(BootstrapMethod { method_handle: handle, arguments: vec![group_class] })?;

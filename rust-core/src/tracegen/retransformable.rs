@@ -15,15 +15,12 @@
 //! this shape cannot take, in the words a user reads.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{BootstrapMethod, ClassEditor, ClassFileError, Insn};
+use crate::classfile::{handle_kind, BootstrapMethod, ClassEditor, ClassFileError, Insn};
 use crate::model::TfClass;
 use crate::protocol;
 
 /// The first class file version with `invokedynamic` (Java 7).
 pub const MIN_MAJOR_VERSION: u16 = 51;
-
-/// `REF_invokeStatic` (JVMS 4.4.8).
-const REF_INVOKE_STATIC: u8 = 6;
 
 /// Why this shape cannot take a class of this version with this model, if
 /// it cannot: the rule and the sentence a user reads, and the method
@@ -56,7 +53,7 @@ pub fn monitor_lookup(tf: &TfClass, group: &str, editor: &mut ClassEditor<'_>) -
     let pool = &mut editor.pool;
     let link = protocol::LINK_RETRANSFORMED;
     let bootstrap = pool.method_ref(link.owner, link.name, link.descriptor)?;
-    let handle = pool.method_handle(REF_INVOKE_STATIC, bootstrap)?;
+    let handle = pool.method_handle(handle_kind::INVOKE_STATIC, bootstrap)?;
     let group_count = i32::try_from(tf.holder_groups.len())
         .map_err(|_| ClassFileError::limit(0, "more TF groups than an int counts"))?;
     let mut arguments = Vec::with_capacity(2 + tf.holder_groups.len() + tf.tracing_names.len());
