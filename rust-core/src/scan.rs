@@ -3,6 +3,7 @@
 //! carrying `@MethodMonitorGroup`) and which subgroups they list.
 #![forbid(unsafe_code)]
 
+use crate::classfile::descriptor;
 use crate::classfile::{class_files, ClassFile, ClassHead, ElementValue, PoolLayout};
 use crate::protocol;
 use crate::request::Diagnostic;
@@ -135,7 +136,7 @@ pub fn identify(file: &Path, bytes: &[u8]) -> Result<Identity, Diagnostic> {
 fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {
     match value {
         ElementValue::Class(descriptor) => {
-            if let Some(internal) = descriptor.strip_prefix('L').and_then(|d| d.strip_suffix(';')) {
+            if let Some(internal) = descriptor::class_name(descriptor) {
                 out.push(binary_name(internal));
             }
         }
