@@ -15,6 +15,7 @@
 //! this shape cannot take, in the words a user reads.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::classfile::{handle_kind, BootstrapMethod, ClassEditor, ClassFileError, Insn};
 use crate::model::TfClass;
 use crate::protocol;
@@ -25,10 +26,10 @@ pub const MIN_MAJOR_VERSION: u16 = 51;
 /// Why this shape cannot take a class of this version with this model, if
 /// it cannot: the rule and the sentence a user reads, and the method
 /// (`name(descriptor)`) concerned, if one is.
-pub fn refusal(major_version: u16, tf: &TfClass) -> Option<(&'static str, String, Option<String>)> {
+pub fn refusal(major_version: u16, tf: &TfClass) -> Option<(Rule, String, Option<String>)> {
     if major_version < MIN_MAJOR_VERSION {
         return Some((
-            "retransform-class-version",
+            Rule::RetransformClassVersion,
             format!(
                 "class file version {major_version} has no invokedynamic (version {MIN_MAJOR_VERSION}, Java 7, \
                  introduced it), which tracing added to a running JVM needs: enhance it at build time or at \
@@ -39,7 +40,7 @@ pub fn refusal(major_version: u16, tf: &TfClass) -> Option<(&'static str, String
     }
     let info = tf.methods.iter().find(|m| m.is_info())?;
     Some((
-        "retransform-info-method",
+        Rule::RetransformInfoMethod,
         "an info method needs stage 1 at build time: it gains two parameters, and a running JVM accepts no \
          changed signature; build the class with tracegen=false to trace it at run time"
             .to_string(),
