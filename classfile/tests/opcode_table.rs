@@ -3,6 +3,7 @@
 //! `java.lang.classfile.Opcode` (names, sizes, kinds) and the stack size
 //! deltas of the ASM inside JDK 17.
 
+use tf_classfile::descriptor::FieldType;
 use tf_classfile::opcodes::{self as op, Kind, Operands, TABLE};
 
 struct Row {
@@ -154,5 +155,30 @@ fn control_flow_predicates_follow_the_kinds() {
             Kind::Return | Kind::ThrowException | Kind::TableSwitch | Kind::LookupSwitch | Kind::DiscontinuedRet
         ) || matches!(row.code, op::GOTO | op::GOTO_W);
         assert_eq!(op::ends_block(row.code), ends, "{}", row.name);
+    }
+}
+
+#[test]
+fn conversions_take_and_give_what_their_stack_effects_say() {
+    for row in TABLE.iter() {
+        let conversion = op::conversion(row.code);
+        assert_eq!(conversion.is_some(), row.kind == Kind::Convert, "{}", row.name);
+        if let Some((from, to)) = conversion {
+            let effect = i32::from(to.slots()) - i32::from(from.slots());
+            assert_eq!(row.stack_effect.map(i32::from), Some(effect), "{}", row.name);
+            // The mnemonic names both: i2l, d2f; i2b, i2c, i2s give an int.
+            let letter = |t: FieldType<'_>| match t {
+                FieldType::Int => 'I',
+                FieldType::Long => 'L',
+                FieldType::Float => 'F',
+                FieldType::Double => 'D',
+                FieldType::Reference(_) => 'A',
+            };
+            let name: Vec<char> = row.name.chars().collect();
+            assert_eq!(name[0], letter(from), "{}", row.name);
+            if !matches!(name[2], 'B' | 'C' | 'S') {
+                assert_eq!(name[2], letter(to), "{}", row.name);
+            }
+        }
     }
 }

@@ -502,19 +502,10 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
             let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (2 * t.slots(), Some(t))
         }
-        op::I2L => (1, Some(Long)),
-        op::I2F => (1, Some(Float)),
-        op::I2D => (1, Some(Double)),
-        op::L2I => (2, Some(Integer)),
-        op::L2F => (2, Some(Float)),
-        op::L2D => (2, Some(Double)),
-        op::F2I => (1, Some(Integer)),
-        op::F2L => (1, Some(Long)),
-        op::F2D => (1, Some(Double)),
-        op::D2I => (2, Some(Integer)),
-        op::D2L => (2, Some(Long)),
-        op::D2F => (2, Some(Float)),
-        op::I2B..=op::I2S => (1, Some(Integer)),
+        op::I2L..=op::I2S => match op::conversion(opcode) {
+            Some((from, to)) => (usize::from(from.slots()), VType::of_primitive(to)),
+            None => (1, Some(Integer)),
+        },
         op::LCMP => (4, Some(Integer)),
         op::FCMPL | op::FCMPG => (2, Some(Integer)),
         _ => (4, Some(Integer)), // dcmpl, dcmpg

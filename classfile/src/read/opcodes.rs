@@ -4,6 +4,8 @@
 //! `const` arrays derived from it, so a lookup is one load.
 #![forbid(unsafe_code)]
 
+use crate::read::descriptor::FieldType;
+
 /// What an instruction does, as `java.lang.classfile.Opcode.Kind` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -433,6 +435,28 @@ pub fn invert_condition(opcode: u8) -> u8 {
         _ if opcode % 2 == 1 => opcode + 1,
         _ => opcode - 1,
     }
+}
+
+/// What a conversion (`i2l` … `i2s`) takes and gives; `i2b`, `i2c` and
+/// `i2s` give an int. `None` for any other opcode.
+pub fn conversion(opcode: u8) -> Option<(FieldType<'static>, FieldType<'static>)> {
+    use FieldType::{Double, Float, Int, Long};
+    Some(match opcode {
+        I2L => (Int, Long),
+        I2F => (Int, Float),
+        I2D => (Int, Double),
+        L2I => (Long, Int),
+        L2F => (Long, Float),
+        L2D => (Long, Double),
+        F2I => (Float, Int),
+        F2L => (Float, Long),
+        F2D => (Float, Double),
+        D2I => (Double, Int),
+        D2L => (Double, Long),
+        D2F => (Double, Float),
+        I2B | I2C | I2S => (Int, Int),
+        _ => return None,
+    })
 }
 
 /// Slots taken by a load or store of this kind (2 for long and double).

@@ -37,13 +37,7 @@ pub(super) struct State {
 
 /// Where the verifier's category of a descriptor type lies.
 fn of_field(t: FieldType<'_>) -> VType {
-    match t {
-        FieldType::Int => VType::Integer,
-        FieldType::Float => VType::Float,
-        FieldType::Long => VType::Long,
-        FieldType::Double => VType::Double,
-        FieldType::Reference(_) => REFERENCE,
-    }
+    VType::of_primitive(t).unwrap_or(REFERENCE)
 }
 
 /// Whether a value of type `value` may stand where `wanted` is declared.
@@ -330,7 +324,7 @@ impl State {
                 self.push(t, at, method)?;
             }
             op::I2L..=op::I2S => {
-                let (from, to) = conversion(opcode);
+                let (from, to) = op::conversion(opcode).map_or((Integer, Integer), |(f, t)| (of_field(f), of_field(t)));
                 self.pop(from, at)?;
                 self.push(to, at, method)?;
             }
@@ -503,25 +497,6 @@ fn kind_of(k: u8) -> VType {
         2 => VType::Float,
         3 => VType::Double,
         _ => REFERENCE,
-    }
-}
-
-fn conversion(opcode: u8) -> (VType, VType) {
-    use VType::{Double, Float, Integer, Long};
-    match opcode {
-        op::I2L => (Integer, Long),
-        op::I2F => (Integer, Float),
-        op::I2D => (Integer, Double),
-        op::L2I => (Long, Integer),
-        op::L2F => (Long, Float),
-        op::L2D => (Long, Double),
-        op::F2I => (Float, Integer),
-        op::F2L => (Float, Long),
-        op::F2D => (Float, Double),
-        op::D2I => (Double, Integer),
-        op::D2L => (Double, Long),
-        op::D2F => (Double, Float),
-        _ => (Integer, Integer), // i2b, i2c, i2s
     }
 }
 
