@@ -133,7 +133,7 @@ macro_rules! opcodes {
 }
 
 opcodes! {
-//  name              code  length kind           operands         stack effect
+//  name = code, length (0: its operands decide), kind, operand layout, stack effect (VARIES: a constant decides)
     NOP             = 0x00, 1, Nop,               None,            0;
     ACONST_NULL     = 0x01, 1, Constant,          None,            1;
     ICONST_M1       = 0x02, 1, Constant,          None,            1;
