@@ -6,6 +6,7 @@
 //! the entry is parsed, as for the scanned directory.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::metadata;
 use crate::request::Diagnostic;
 use crate::scan;
@@ -32,7 +33,7 @@ pub fn tf_annotations(classpath: &[String]) -> Result<BTreeSet<String>, Vec<Diag
             Ok(found) => names.extend(found),
             Err(message) => errors.push(Diagnostic {
                 file: Some(entry.clone()),
-                rule: "classpath".into(),
+                rule: Rule::Classpath,
                 message,
                 ..Diagnostic::default()
             }),

@@ -2,119 +2,26 @@
 //! constants, loads by type, boxing, and `Object[]` of a method's arguments.
 #![forbid(unsafe_code)]
 
-use crate::classfile::descriptor::FieldType;
+use crate::classfile::descriptor;
+use crate::classfile::opcodes as op;
 use crate::classfile::{ClassFileError, ConstantSource, Insn, InsnSink};
-
-pub mod op {
-    pub const ACONST_NULL: u8 = 0x01;
-    pub const ICONST_0: u8 = 0x03;
-    pub const LCONST_0: u8 = 0x09;
-    pub const LDC: u8 = 0x12;
-    pub const ILOAD: u8 = 0x15;
-    pub const LLOAD: u8 = 0x16;
-    pub const FLOAD: u8 = 0x17;
-    pub const DLOAD: u8 = 0x18;
-    pub const ALOAD: u8 = 0x19;
-    pub const ISTORE: u8 = 0x36;
-    pub const LSTORE: u8 = 0x37;
-    pub const FSTORE: u8 = 0x38;
-    pub const DSTORE: u8 = 0x39;
-    pub const ASTORE: u8 = 0x3a;
-    pub const AASTORE: u8 = 0x53;
-    pub const DUP: u8 = 0x59;
-    pub const IRETURN: u8 = 0xac;
-    pub const LRETURN: u8 = 0xad;
-    pub const FRETURN: u8 = 0xae;
-    pub const DRETURN: u8 = 0xaf;
-    pub const ARETURN: u8 = 0xb0;
-    pub const RETURN: u8 = 0xb1;
-    pub const GETSTATIC: u8 = 0xb2;
-    pub const PUTSTATIC: u8 = 0xb3;
-    pub const INVOKEVIRTUAL: u8 = 0xb6;
-    pub const INVOKESPECIAL: u8 = 0xb7;
-    pub const INVOKESTATIC: u8 = 0xb8;
-    pub const INVOKEINTERFACE: u8 = 0xb9;
-    pub const NEW: u8 = 0xbb;
-    pub const ANEWARRAY: u8 = 0xbd;
-    pub const ATHROW: u8 = 0xbf;
-    pub const CHECKCAST: u8 = 0xc0;
-    pub const IFEQ: u8 = 0x99;
-    pub const IFNULL: u8 = 0xc6;
-    pub const GOTO: u8 = 0xa7;
-}
-
 use crate::classfile::Result;
 
-/// A Java type as a descriptor names it, primitives kept apart (for boxing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JavaType<'d> {
-    Boolean,
-    Byte,
-    Char,
-    Short,
-    Int,
-    Long,
-    Float,
-    Double,
-    /// A class or array descriptor's internal form (`java/lang/String`, `[I`).
-    Reference(&'d str),
-}
+pub use crate::classfile::descriptor::JavaType;
 
-impl<'d> JavaType<'d> {
-    /// The type as the class-file engine reads descriptors: `int` for the
-    /// types the JVM holds as one.
-    pub fn field_type(self) -> FieldType<'d> {
-        match self {
-            JavaType::Boolean | JavaType::Byte | JavaType::Char | JavaType::Short | JavaType::Int => FieldType::Int,
-            JavaType::Long => FieldType::Long,
-            JavaType::Float => FieldType::Float,
-            JavaType::Double => FieldType::Double,
-            JavaType::Reference(name) => FieldType::Reference(name),
-        }
-    }
-
-    pub fn slots(self) -> u16 {
-        match self {
-            JavaType::Long | JavaType::Double => 2,
-            _ => 1,
-        }
-    }
-
-    /// The load instruction's opcode for this type.
-    pub fn load_opcode(self) -> u8 {
-        match self {
-            JavaType::Long => op::LLOAD,
-            JavaType::Float => op::FLOAD,
-            JavaType::Double => op::DLOAD,
-            JavaType::Reference(_) => op::ALOAD,
-            _ => op::ILOAD,
-        }
-    }
-
-    pub fn store_opcode(self) -> u8 {
-        match self {
-            JavaType::Long => op::LSTORE,
-            JavaType::Float => op::FSTORE,
-            JavaType::Double => op::DSTORE,
-            JavaType::Reference(_) => op::ASTORE,
-            _ => op::ISTORE,
-        }
-    }
-
-    /// `(box class, descriptor of its valueOf)`.
-    fn boxing(self) -> Option<(&'static str, &'static str)> {
-        Some(match self {
-            JavaType::Boolean => ("java/lang/Boolean", "(Z)Ljava/lang/Boolean;"),
-            JavaType::Byte => ("java/lang/Byte", "(B)Ljava/lang/Byte;"),
-            JavaType::Char => ("java/lang/Character", "(C)Ljava/lang/Character;"),
-            JavaType::Short => ("java/lang/Short", "(S)Ljava/lang/Short;"),
-            JavaType::Int => ("java/lang/Integer", "(I)Ljava/lang/Integer;"),
-            JavaType::Long => ("java/lang/Long", "(J)Ljava/lang/Long;"),
-            JavaType::Float => ("java/lang/Float", "(F)Ljava/lang/Float;"),
-            JavaType::Double => ("java/lang/Double", "(D)Ljava/lang/Double;"),
-            JavaType::Reference(_) => return None,
-        })
-    }
+/// `(box class, descriptor of its valueOf)` of a primitive type.
+fn boxing(t: JavaType<'_>) -> Option<(&'static str, &'static str)> {
+    Some(match t {
+        JavaType::Boolean => ("java/lang/Boolean", "(Z)Ljava/lang/Boolean;"),
+        JavaType::Byte => ("java/lang/Byte", "(B)Ljava/lang/Byte;"),
+        JavaType::Char => ("java/lang/Character", "(C)Ljava/lang/Character;"),
+        JavaType::Short => ("java/lang/Short", "(S)Ljava/lang/Short;"),
+        JavaType::Int => ("java/lang/Integer", "(I)Ljava/lang/Integer;"),
+        JavaType::Long => ("java/lang/Long", "(J)Ljava/lang/Long;"),
+        JavaType::Float => ("java/lang/Float", "(F)Ljava/lang/Float;"),
+        JavaType::Double => ("java/lang/Double", "(D)Ljava/lang/Double;"),
+        JavaType::Reference(_) => return None,
+    })
 }
 
 /// The name of the boxing methods, `Integer.valueOf(int)` and the others.
@@ -126,7 +33,7 @@ pub fn boxing_texts() -> impl Iterator<Item = &'static str> {
     use JavaType::*;
     [Boolean, Byte, Char, Short, Int, Long, Float, Double]
         .into_iter()
-        .filter_map(JavaType::boxing)
+        .filter_map(boxing)
         .flat_map(|(class, value_of)| [class, VALUE_OF, value_of])
 }
 
@@ -140,22 +47,12 @@ pub struct Signature<'d> {
 
 impl<'d> Signature<'d> {
     pub fn parse(descriptor: &'d str) -> Result<Self> {
-        let bad = || ClassFileError::malformed(0, format!("bad method descriptor '{descriptor}'"));
-        // One pass: the parameters up to `)`, then the return type.
-        let mut rest = descriptor.strip_prefix('(').ok_or_else(bad)?;
         let mut parameters = Vec::new();
-        while !rest.starts_with(')') {
-            let (t, after) = one_type(rest).ok_or_else(bad)?;
+        let returns = descriptor::walk_method_types(descriptor, |t| {
             parameters.push(t);
-            rest = after;
-        }
-        let returns = match &rest[1..] {
-            "V" => None,
-            r => match one_type(r) {
-                Some((t, "")) => Some(t),
-                _ => return Err(bad()),
-            },
-        };
+            Ok(())
+        })
+        .map_err(|_| ClassFileError::malformed(0, format!("bad method descriptor '{descriptor}'")))?;
         Ok(Signature { parameters, returns })
     }
 
@@ -163,32 +60,6 @@ impl<'d> Signature<'d> {
     pub fn parameter_slots(&self) -> u16 {
         self.parameters.iter().map(|t| t.slots()).sum()
     }
-}
-
-fn one_type(text: &str) -> Option<(JavaType<'_>, &str)> {
-    let rest = text.get(1..)?;
-    Some(match text.as_bytes().first()? {
-        b'Z' => (JavaType::Boolean, rest),
-        b'B' => (JavaType::Byte, rest),
-        b'C' => (JavaType::Char, rest),
-        b'S' => (JavaType::Short, rest),
-        b'I' => (JavaType::Int, rest),
-        b'J' => (JavaType::Long, rest),
-        b'F' => (JavaType::Float, rest),
-        b'D' => (JavaType::Double, rest),
-        b'L' => {
-            // Names are short: a byte loop beats `str::find`'s searcher here.
-            let end = rest.bytes().position(|b| b == b';')?;
-            (JavaType::Reference(&rest[..end]), &rest[end + 1..])
-        }
-        b'[' => {
-            let dims = text.bytes().take_while(|&b| b == b'[').count();
-            let (_, after) = one_type(&text[dims..])?;
-            let len = text.len() - after.len();
-            (JavaType::Reference(&text[..len]), after)
-        }
-        _ => return None,
-    })
 }
 
 /// Pushes an int constant with the shortest instruction.
@@ -217,7 +88,7 @@ pub fn astore(slot: u16) -> Insn {
 
 /// Boxes the value on the stack if `t` is primitive.
 pub fn box_value(t: JavaType<'_>, pool: &mut impl ConstantSource, out: &mut impl InsnSink) -> Result<()> {
-    if let Some((class, value_of)) = t.boxing() {
+    if let Some((class, value_of)) = boxing(t) {
         let index = pool.method_ref(class, VALUE_OF, value_of)?;
         out.push(Insn::Pool { opcode: op::INVOKESTATIC, index });
     }

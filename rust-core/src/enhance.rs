@@ -2,6 +2,7 @@
 //! (tracegen). Pure: bytes in, bytes or offences out; the pipeline writes.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::classfile::check;
 pub use crate::classfile::check::PreWriteCheck;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError, PoolBuilder};
@@ -206,14 +207,14 @@ pub fn enhance_class<'c>(
     let Run { groups, selections, settings, .. } = *run;
     // The file's name as text only for a diagnostic: most classes make none.
     let file = || Some(class.file.display().to_string());
-    let diagnostic = |method: Option<String>, rule: &str, message: String| Diagnostic {
+    let diagnostic = |method: Option<String>, rule: Rule, message: String| Diagnostic {
         file: file(),
         class: Some(class.name.clone()),
         method,
-        rule: rule.into(),
+        rule,
         message,
     };
-    let parse_error = |e: ClassFileError| vec![diagnostic(None, "parse", format!("not a valid class file: {e}"))];
+    let parse_error = |e: ClassFileError| vec![diagnostic(None, Rule::Parse, format!("not a valid class file: {e}"))];
 
     let parsed = match &class.pool {
         Some(layout) => ClassFile::parse_with_layout(&class.bytes, layout),
@@ -233,7 +234,7 @@ pub fn enhance_class<'c>(
         if settings.shape == Shape::Retransformable && mark.stage == protocol::STAGE_TRACEGEN {
             return Err(vec![diagnostic(
                 None,
-                "already-traced",
+                Rule::AlreadyTraced,
                 "the class carries TF's tracing code already (built at stage 2): choose its monitors with \
                  monitor=, there is nothing to add"
                     .to_string(),
@@ -247,7 +248,7 @@ pub fn enhance_class<'c>(
         if !upgrade {
             return Err(vec![diagnostic(
                 None,
-                "enhanced-with-other-settings",
+                Rule::EnhancedWithOtherSettings,
                 format!(
                     "the class was enhanced before (stage {}, fingerprint {}) with other settings and its original \
                      is gone: run a clean build",
@@ -259,7 +260,7 @@ pub fn enhance_class<'c>(
     if settings.shape == Shape::Retransformable && !upgrade {
         if !settings.tracegen {
             let message = "the retransformable shape is stage 2 alone: it needs tracegen".to_string();
-            return Err(vec![diagnostic(None, "retransform-without-tracegen", message)]);
+            return Err(vec![diagnostic(None, Rule::RetransformWithoutTracegen, message)]);
         }
         if let Some((rule, message, method)) = tracegen::retransformable::refusal(parsed.major_version(), &tf) {
             return Err(vec![diagnostic(method, rule, message)]);
@@ -285,7 +286,7 @@ pub fn enhance_class<'c>(
                 let advice = validate::advice(&tf);
                 return Ok(Outcome::Enhanced { bytes, description: Description(tf), skipped: skips.warnings, advice });
             }
-            Err(Failed::Class(e)) => return Err(vec![diagnostic(None, "enhance", format!("cannot be enhanced: {e}"))]),
+            Err(Failed::Class(e)) => return Err(vec![diagnostic(None, Rule::Enhance, format!("cannot be enhanced: {e}"))]),
             Err(Failed::Methods(failures)) => {
                 let failures = failures
                     .into_iter()
@@ -348,7 +349,7 @@ enum Failed {
     /// Of the class as a whole.
     Class(ClassFileError),
     /// Of methods (by index): the rule and the sentence a user reads.
-    Methods(Vec<(usize, &'static str, String)>),
+    Methods(Vec<(usize, Rule, String)>),
 }
 
 /// Stages 1 and 2 over `tf`, the class written, read back and its changed
@@ -362,7 +363,7 @@ fn write_class(
     workspace: &mut Workspace,
 ) -> Result<Vec<u8>, Failed> {
     let stage_error = |e: StageError| match e.method {
-        Some(index) => Failed::Methods(vec![(index, "enhance", format!("cannot be enhanced: {}", e.error))]),
+        Some(index) => Failed::Methods(vec![(index, Rule::Enhance, format!("cannot be enhanced: {}", e.error))]),
         None => Failed::Class(e.error),
     };
     let mut editor = ClassEditor::new(parsed);
@@ -395,7 +396,7 @@ fn write_class(
         let failures = offences
             .into_iter()
             .map(|(index, offence)| {
-                (index, offence.rule.id(), format!("the enhanced code would not verify, {offence}"))
+                (index, Rule::Check(offence.rule), format!("the enhanced code would not verify, {offence}"))
             })
             .collect();
         return Err(Failed::Methods(failures));

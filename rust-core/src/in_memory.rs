@@ -13,6 +13,7 @@
 //! - `@TFEnhanced(stage = 2)`: left alone (its tracing code is there already).
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::classfile::ClassFile;
 use crate::enhance::{self, Outcome, Settings};
 use crate::model::{self, EnhancedMark, Groups};
@@ -38,7 +39,7 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
     let groups = Groups::new(request.groups.iter().cloned().chain([builtin]));
     let mark = match enhanced_mark(&class.bytes, &identity.pool) {
         Ok(mark) => mark,
-        Err(message) => return failed(report, vec![located(rule_error("parse", message))]),
+        Err(message) => return failed(report, vec![located(rule_error(Rule::Parse, message))]),
     };
     let filters = match &mark {
         None => request.filters.clone(),
@@ -55,7 +56,7 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
                 let message = "the class was built at stage 1 (tracegen=false) with filters other than the agent's: \
                                give the agent the build's filters, or build it with tracegen=true"
                     .to_string();
-                return failed(report, vec![located(rule_error("stage-one-other-settings", message))]);
+                return failed(report, vec![located(rule_error(Rule::StageOneOtherSettings, message))]);
             }
         },
     };
@@ -123,8 +124,8 @@ fn enhanced_mark(bytes: &[u8], pool: &crate::classfile::PoolLayout) -> Result<Op
     Ok(model::enhanced_mark(&annotations))
 }
 
-fn rule_error(rule: &str, message: String) -> Diagnostic {
-    Diagnostic { rule: rule.into(), message, ..Diagnostic::default() }
+fn rule_error(rule: Rule, message: String) -> Diagnostic {
+    Diagnostic { rule, message, ..Diagnostic::default() }
 }
 
 fn failed(mut report: EnhanceReport, errors: Vec<Diagnostic>) -> EnhanceReport {

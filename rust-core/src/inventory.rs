@@ -4,6 +4,7 @@
 //! a cache) and scanned — unless its digest shows it is a file the cache knows.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::cache::state::{self, Digest, Entry, Stamp, State};
 use crate::request::Diagnostic;
 use crate::output;
@@ -195,7 +196,7 @@ fn read_sized(file: &Path, size: u64) -> std::io::Result<Vec<u8>> {
 fn io_error(file: &Path, what: &str, e: std::io::Error) -> Diagnostic {
     Diagnostic {
         file: Some(file.display().to_string()),
-        rule: "io".into(),
+        rule: Rule::Io,
         message: format!("could not {what}: {e}"),
         ..Diagnostic::default()
     }

@@ -29,6 +29,7 @@ mod output;
 pub mod pipeline;
 pub mod protocol;
 pub mod request;
+pub mod rule;
 pub mod runtime;
 pub mod scan;
 pub mod schema;

@@ -3,7 +3,7 @@
 //! Built from the class file alone; [`crate::validate`] judges it.
 #![forbid(unsafe_code)]
 
-use crate::classfile::descriptor::split_method;
+use crate::classfile::descriptor::{self, split_method, JavaType};
 use crate::classfile::{Annotation, ClassFile, ClassFileError, ElementValue, Member};
 use crate::filter::{FilterSpec, MethodRef};
 use crate::protocol;
@@ -32,7 +32,7 @@ impl Groups {
 
     /// The group an annotation descriptor (`Lcom/ex/IO;`) names, if it is one.
     pub fn of_descriptor(&self, descriptor: &str) -> Option<&str> {
-        let internal = descriptor.strip_prefix('L')?.strip_suffix(';')?;
+        let internal = descriptor::class_name(descriptor)?;
         self.by_internal_name.get(internal).map(String::as_str)
     }
 
@@ -439,57 +439,41 @@ pub fn qualified_parameters(descriptor: &str) -> String {
 }
 
 /// `I[BLjava/lang/String;` → `int,byte[],String` (`qualified`:
-/// `…,java.lang.String`); a character that starts no type (`V`) stands for itself.
+/// `…,java.lang.String`); from the first text that starts no type on, the
+/// text as it is (the descriptors given here hold only types).
 fn readable_types(types: &str, qualified: bool) -> String {
     // Every overloaded method of every class gets one: built in one string.
     let mut out = String::with_capacity(types.len() + 16);
-    let (mut dims, mut first) = (0, true);
     let mut rest = types;
-    while let Some(c) = rest.chars().next() {
-        rest = &rest[c.len_utf8()..];
-        if c == '[' {
-            dims += 1;
-            continue;
-        }
-        if !first {
+    while !rest.is_empty() {
+        let Some((t, after)) = descriptor::split_type(rest) else {
+            out.push_str(rest);
+            break;
+        };
+        if rest.len() != types.len() {
             out.push(',');
         }
-        first = false;
-        let base = match c {
-            'L' => {
-                let (name, after) = rest.split_once(';').unwrap_or((rest, ""));
-                rest = after;
-                if qualified {
-                    // Binary names, as a user writes them: `java.util.Map$Entry`.
-                    for (i, part) in name.split('/').enumerate() {
-                        if i > 0 {
-                            out.push('.');
-                        }
-                        out.push_str(part);
+        rest = after;
+        let (dims, element) = match t {
+            JavaType::Reference(array) if array.starts_with('[') => descriptor::array_element(array).unwrap_or((0, t)),
+            _ => (0, t),
+        };
+        match element {
+            // Binary names, as a user writes them: `java.util.Map$Entry`.
+            JavaType::Reference(name) if qualified => {
+                for (i, part) in name.split('/').enumerate() {
+                    if i > 0 {
+                        out.push('.');
                     }
-                    ""
-                } else {
-                    name.rsplit('/').next().unwrap_or("")
+                    out.push_str(part);
                 }
             }
-            'B' => "byte",
-            'C' => "char",
-            'D' => "double",
-            'F' => "float",
-            'I' => "int",
-            'J' => "long",
-            'S' => "short",
-            'Z' => "boolean",
-            other => {
-                out.push(other);
-                ""
-            }
-        };
-        out.push_str(base);
+            JavaType::Reference(name) => out.push_str(name.rsplit('/').next().unwrap_or("")),
+            primitive => out.push_str(primitive.keyword().unwrap_or_default()),
+        }
         for _ in 0..dims {
             out.push_str("[]");
         }
-        dims = 0;
     }
     out
 }
@@ -520,7 +504,7 @@ fn string_element(a: &Annotation<'_>, name: &str) -> String {
 
 /// `Lcom/ex/IO;` → `com.ex.IO`.
 pub fn descriptor_to_binary(descriptor: &str) -> Option<String> {
-    descriptor.strip_prefix('L')?.strip_suffix(';').map(|n| n.replace('/', "."))
+    descriptor::class_name(descriptor).map(|n| n.replace('/', "."))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! stage succeeded.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::cache::state::{self, Digest, Entry, Stamp, State, STATE_FORMAT};
 use crate::cache::Cache;
 use crate::classpath;
@@ -45,20 +46,20 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     if !class_dir.is_dir() {
         return fail(report, Diagnostic {
             file: Some(request.class_dir.clone()),
-            rule: "class-dir".into(),
+            rule: Rule::ClassDir,
             message: "the class directory does not exist or is not a directory".into(),
             ..Diagnostic::default()
         });
     }
     let pool = match worker_pool(request.threads) {
         Ok(pool) => pool,
-        Err(message) => return fail(report, Diagnostic { rule: "threads".into(), message, ..Diagnostic::default() }),
+        Err(message) => return fail(report, Diagnostic { rule: Rule::Threads, message, ..Diagnostic::default() }),
     };
     // `.class.new` outputs leave the directory as the build wrote it: nothing to remember.
     let cache_dir = request.cache_dir.as_deref().filter(|_| !request.new_out);
     let cache_error = |dir: &str, e: std::io::Error| Diagnostic {
         file: Some(dir.to_string()),
-        rule: "cache".into(),
+        rule: Rule::Cache,
         message: format!("could not open the incremental cache: {e}"),
         ..Diagnostic::default()
     };
@@ -269,7 +270,7 @@ fn clear_stale_temporaries(report: &mut EnhanceReport, stale: &[PathBuf], remove
         for file in stale {
             output::remove_if_present(file).map_err(|e| Diagnostic {
                 file: Some(file.display().to_string()),
-                rule: "write".into(),
+                rule: Rule::Write,
                 message: format!("could not remove a temporary file an interrupted run left: {e}"),
                 ..Diagnostic::default()
             })?;
@@ -388,7 +389,7 @@ fn plan<'l>(
 fn read_file(class: &Listed) -> Result<Vec<u8>, Diagnostic> {
     std::fs::read(&class.file).map_err(|e| Diagnostic {
         file: Some(class.file.display().to_string()),
-        rule: "io".into(),
+        rule: Rule::Io,
         message: format!("could not read the class file: {e}"),
         ..Diagnostic::default()
     })
@@ -408,7 +409,7 @@ fn commit(
 ) -> Result<(), Diagnostic> {
     let cache_error = |dir: &Path, e: std::io::Error| Diagnostic {
         file: Some(dir.display().to_string()),
-        rule: "cache".into(),
+        rule: Rule::Cache,
         message: format!("could not update the incremental cache: {e}"),
         ..Diagnostic::default()
     };
@@ -484,7 +485,7 @@ fn commit(
             let stamp = output::replace_in_place(&target, result.bytes(), stamp_of).map_err(|e| Diagnostic {
                 file: Some(target.display().to_string()),
                 class: Some(class.name.clone()),
-                rule: "write".into(),
+                rule: Rule::Write,
                 message: format!("could not write the enhanced class: {e}"),
                 ..Diagnostic::default()
             })?;
@@ -554,7 +555,7 @@ fn worker_pool(threads: u32) -> Result<rayon::ThreadPool, String> {
 pub(crate) fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>, Vec<Diagnostic>> {
     let mut selections = Vec::new();
     let mut errors = Vec::new();
-    let filter_error = |message: String| Diagnostic { rule: "filter".into(), message, ..Diagnostic::default() };
+    let filter_error = |message: String| Diagnostic { rule: Rule::Filter, message, ..Diagnostic::default() };
     for text in filters {
         let spec = match FilterSpec::parse(text) {
             Ok(spec) => spec,
@@ -595,7 +596,7 @@ fn write_resource(report: &mut EnhanceReport, request: &EnhanceRequest) {
         }
         Err(e) => report.errors.push(Diagnostic {
             file: Some(shown),
-            rule: "write".into(),
+            rule: Rule::Write,
             message: format!("could not write the TF annotation list: {e}"),
             ..Diagnostic::default()
         }),

@@ -6,6 +6,7 @@
 //! whose `format_version` the core does not know is refused.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use serde::{Deserialize, Serialize};
 
 /// The wire format version; bump it when a field changes meaning.
@@ -157,7 +158,7 @@ pub struct Diagnostic {
     #[serde(default)]
     pub method: Option<String>,
     /// A short rule identifier, e.g. `parse`, `info-method-not-private`.
-    pub rule: String,
+    pub rule: Rule,
     /// The whole sentence a user reads.
     pub message: String,
 }

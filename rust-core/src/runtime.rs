@@ -5,6 +5,7 @@
 //! instead.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::request::Diagnostic;
 use std::path::Path;
 
@@ -21,7 +22,7 @@ pub fn check_on(runtime_classpath: &[String], class_dir: &Path) -> Result<(), Di
     }
     Err(Diagnostic {
         file: Some(class_dir.display().to_string()),
-        rule: "runtime-missing".into(),
+        rule: Rule::RuntimeMissing,
         message: "the classes TF enhances here call tf-runtime at run time, but it is not on the class path \
                   they will run with (no org.tracingfacility.runtime.MethodMonitor): add the dependency \
                   org.tracingfacility:tf-runtime with the default scope (Maven: compile, not provided or test; \

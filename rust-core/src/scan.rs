@@ -3,6 +3,8 @@
 //! carrying `@MethodMonitorGroup`) and which subgroups they list.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
+use crate::classfile::descriptor;
 use crate::classfile::{class_files, ClassFile, ClassHead, ElementValue, PoolLayout};
 use crate::protocol;
 use crate::request::Diagnostic;
@@ -54,7 +56,7 @@ pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
     let files = class_files(dir).map_err(|e| {
         vec![Diagnostic {
             file: Some(dir.display().to_string()),
-            rule: "io".into(),
+            rule: Rule::Io,
             message: format!("could not list the class files: {e}"),
             ..Diagnostic::default()
         }]
@@ -69,7 +71,7 @@ pub fn scan_directory(dir: &Path) -> Result<Scan, Vec<Diagnostic>> {
             },
             Err(e) => errors.push(Diagnostic {
                 file: Some(file.display().to_string()),
-                rule: "io".into(),
+                rule: Rule::Io,
                 message: format!("could not read the class file: {e}"),
                 ..Diagnostic::default()
             }),
@@ -106,7 +108,7 @@ pub struct Identity {
 pub fn identify(file: &Path, bytes: &[u8]) -> Result<Identity, Diagnostic> {
     let parse_error = |e: &dyn std::fmt::Display| Diagnostic {
         file: Some(file.display().to_string()),
-        rule: "parse".into(),
+        rule: Rule::Parse,
         message: format!("not a valid class file: {e}"),
         ..Diagnostic::default()
     };
@@ -135,7 +137,7 @@ pub fn identify(file: &Path, bytes: &[u8]) -> Result<Identity, Diagnostic> {
 fn collect_classes(value: &ElementValue<'_>, out: &mut Vec<String>) {
     match value {
         ElementValue::Class(descriptor) => {
-            if let Some(internal) = descriptor.strip_prefix('L').and_then(|d| d.strip_suffix(';')) {
+            if let Some(internal) = descriptor::class_name(descriptor) {
                 out.push(binary_name(internal));
             }
         }

@@ -18,7 +18,8 @@ use crate::classfile::{
     PoolBuilder,
 };
 use crate::classfile::access::{ACC_FINAL, ACC_INTERFACE, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC};
-use crate::codegen::{self, op, JavaType, Signature};
+use crate::classfile::opcodes as op;
+use crate::codegen::{self, JavaType, Signature};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::enhance::bodies::{Bodies, InMethod, StageError};
 use crate::protocol;

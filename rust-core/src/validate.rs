@@ -2,23 +2,21 @@
 //! class, the method and the rule; one offence anywhere fails the whole run.
 #![forbid(unsafe_code)]
 
+use crate::rule::Rule;
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
+use crate::classfile::opcodes::{INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL, RETURN};
 use crate::classfile::access::{ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
 use crate::model::{Role, TfClass, TfMethod};
 use crate::request::Diagnostic;
 use std::collections::BTreeMap;
 
-const INVOKEVIRTUAL: u8 = 0xb6;
-const INVOKESPECIAL: u8 = 0xb7;
-const INVOKESTATIC: u8 = 0xb8;
-const RETURN: u8 = 0xb1;
 
 /// Checks `tf` (built from `class`); returns every offence.
 pub fn validate(class: &ClassFile<'_>, tf: &TfClass) -> Result<Vec<Diagnostic>, ClassFileError> {
     let mut out = Offences { tf, list: Vec::new() };
     for m in &tf.without_code {
         let what = if m.is_info() { "an info method" } else { "a monitored method" };
-        out.add(m, "method-without-code", format!("{what} must have a body: abstract and native methods cannot be enhanced"));
+        out.add(m, Rule::MethodWithoutCode, format!("{what} must have a body: abstract and native methods cannot be enhanced"));
     }
     for m in &tf.methods {
         check_annotations(tf, m, &mut out);
@@ -46,7 +44,7 @@ pub fn advice(tf: &TfClass) -> Vec<Diagnostic> {
         file: None,
         class: Some(tf.binary_name()),
         method: None,
-        rule: "group-on-class-only".into(),
+        rule: Rule::GroupOnClassOnly,
         message: format!(
             "the class carries {groups} but none of its methods does, so nothing in it is traced: annotate the \
              methods to trace, or select them all with the filter '@{}'",
@@ -62,27 +60,27 @@ struct Offences<'t> {
 }
 
 impl Offences<'_> {
-    fn add(&mut self, m: &TfMethod, rule: &str, message: String) {
+    fn add(&mut self, m: &TfMethod, rule: Rule, message: String) {
         self.add_for(Some(m.signature()), rule, message);
     }
 
-    fn add_for(&mut self, method: Option<String>, rule: &str, message: String) {
-        self.list.push(Diagnostic { file: None, class: Some(self.tf.binary_name()), method, rule: rule.into(), message });
+    fn add_for(&mut self, method: Option<String>, rule: Rule, message: String) {
+        self.list.push(Diagnostic { file: None, class: Some(self.tf.binary_name()), method, rule, message });
     }
 }
 
 fn check_annotations(tf: &TfClass, m: &TfMethod, out: &mut Offences) {
     if m.tf_annotations.len() > 1 {
-        out.add(m, "multiple-tf-annotations", format!("a method may carry one TF annotation, this one has {}", m.tf_annotations.join(", ")));
+        out.add(m, Rule::MultipleTfAnnotations, format!("a method may carry one TF annotation, this one has {}", m.tf_annotations.join(", ")));
     }
     match &m.role {
         Role::Info { .. } if !m.tf_annotations.is_empty() => {
-            out.add(m, "info-method-with-tf-annotation", format!("@InfoMethod cannot be combined with a TF annotation ({})", m.tf_annotations.join(", ")));
+            out.add(m, Rule::InfoMethodWithTfAnnotation, format!("@InfoMethod cannot be combined with a TF annotation ({})", m.tf_annotations.join(", ")));
         }
         Role::Monitored { selected: false, .. } => {
             for group in &m.tf_annotations {
                 if !tf.class_groups.contains(group) {
-                    out.add(m, "tf-annotation-missing-on-class", format!("the method is annotated @{group}, so its class must be too"));
+                    out.add(m, Rule::TfAnnotationMissingOnClass, format!("the method is annotated @{group}, so its class must be too"));
                 }
             }
         }
@@ -92,18 +90,18 @@ fn check_annotations(tf: &TfClass, m: &TfMethod, out: &mut Offences) {
 
 fn check_info_method(class: &ClassFile<'_>, m: &TfMethod, out: &mut Offences) -> Result<(), ClassFileError> {
     if m.access_flags & ACC_PRIVATE == 0 {
-        out.add(m, "info-method-not-private", "an info method must be private".into());
+        out.add(m, Rule::InfoMethodNotPrivate, "an info method must be private".into());
     }
     if m.access_flags & ACC_STATIC != 0 {
-        out.add(m, "info-method-static", "an info method must not be static".into());
+        out.add(m, Rule::InfoMethodStatic, "an info method must not be static".into());
     }
     if !m.descriptor.ends_with(")V") {
-        out.add(m, "info-method-not-void", "an info method must return void".into());
+        out.add(m, Rule::InfoMethodNotVoid, "an info method must return void".into());
     }
     let member = &class.methods()[m.index];
     if let Some(code) = class.code(member)? {
         if code.code != [RETURN] {
-            out.add(m, "info-method-has-body", "an info method must have an empty body: TF replaces it".into());
+            out.add(m, Rule::InfoMethodHasBody, "an info method must have an empty body: TF replaces it".into());
         }
     }
     Ok(())
@@ -152,7 +150,7 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
         if kinds.iter().any(|k| *k != kinds[0]) {
             out.add_for(
                 Some(name.to_string()),
-                "overload-mixed",
+                Rule::OverloadMixed,
                 format!("overloads of {name} must all be monitored, all be info methods, or none be either; found {}", kinds.join(", ")),
             );
             continue;
@@ -164,7 +162,7 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
         if !tf_overloads.is_empty() && names.len() != tf_overloads.len() {
             out.add_for(
                 Some(name.to_string()),
-                "overload-needs-tracing-name",
+                Rule::OverloadNeedsTracingName,
                 format!("the {} overloads of {name} need distinct @TracingName values", tf_overloads.len()),
             );
         }
@@ -185,7 +183,7 @@ fn check_tracing_names(tf: &TfClass, out: &mut Offences) {
         // Overloads of one name are reported by check_overloads.
         if methods.len() > 1 && methods.iter().any(|m| m.name != methods[0].name) {
             let who: Vec<String> = methods.iter().map(|m| m.signature()).collect();
-            out.add_for(None, "duplicate-tracing-name", format!("tracing name '{tracing_name}' is used by {}", who.join(", ")));
+            out.add_for(None, Rule::DuplicateTracingName, format!("tracing name '{tracing_name}' is used by {}", who.join(", ")));
         }
     }
 }
@@ -215,7 +213,7 @@ fn check_info_calls(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> 
                 let caller_name = format!("{}{}", member.name()?, member.descriptor()?);
                 out.add_for(
                     Some(caller_name),
-                    "info-call-outside-monitored-method",
+                    Rule::InfoCallOutsideMonitoredMethod,
                     format!("calls info method {} but is not a monitored method", info.signature()),
                 );
             }

@@ -5,10 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tf_core::classfile::access::{ACC_PUBLIC, ACC_STATIC};
 use tf_core::classfile::opcodes as op;
 use tf_core::classfile::{ClassEditor, ClassFile, CodeModel, ErrorKind, Insn, PoolBuilder, VType};
-
-const ACC_STATIC: u16 = 0x0008;
 
 /// Javac-compiled fixtures in a fresh directory.
 struct Fixture {
@@ -413,7 +412,7 @@ fn new_parameters_shift_the_locals_of_the_body() {
     );
     let data = bridge.assemble(&mut editor.slots, &mut editor.pool).expect("assemble");
     let code_name = editor.pool.utf8("Code").expect("utf8");
-    editor.add_method(ACC_STATIC | 0x0001, "alternate", "(I)I").expect("method").set_attribute("Code", code_name, data);
+    editor.add_method(ACC_STATIC | ACC_PUBLIC, "alternate", "(I)I").expect("method").set_attribute("Code", code_name, data);
     std::fs::write(&path, editor.to_bytes().expect("write")).expect("write class");
     assert_eq!(run_verified(&fixture.classes), ORIGINAL_OUTPUT);
 }

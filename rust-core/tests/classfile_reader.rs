@@ -2,6 +2,7 @@
 //! error naming a byte offset, never a panic.
 
 use std::path::Path;
+use tf_core::classfile::access::ACC_INTERFACE;
 use tf_core::classfile::{roundtrip_class, ClassFile, CodeModel, ElementValue, ErrorKind, PoolBuilder, SlotCache};
 
 fn seed(name: &str) -> Vec<u8> {
@@ -19,7 +20,7 @@ fn reads_names_annotations_and_members() {
     assert_eq!(class.major_version(), 69);
     assert_eq!(class.this_class().unwrap(), "Seeds");
     assert_eq!(class.super_class().unwrap().as_deref(), Some("java/lang/Object"));
-    assert_eq!(class.access_flags() & 0x0200, 0x0200, "an interface");
+    assert_eq!(class.access_flags() & ACC_INTERFACE, ACC_INTERFACE, "an interface");
 
     let annotations = class.annotations().expect("annotations");
     let tag = annotations.iter().find(|a| a.type_descriptor == "LTag;").expect("@Tag");

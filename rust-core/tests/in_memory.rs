@@ -125,7 +125,7 @@ fn a_stage_one_class_built_with_other_filters_is_refused_by_name() {
     assert!(!report.ok && report.class_bytes.is_none(), "{report:#?}");
     assert_eq!(report.errors.len(), 1);
     let error = &report.errors[0];
-    assert_eq!((error.class.as_deref(), error.rule.as_str()), (Some("fx.Recorder"), "stage-one-other-settings"));
+    assert_eq!((error.class.as_deref(), error.rule.id()), (Some("fx.Recorder"), "stage-one-other-settings"));
     assert_eq!(error.file, None, "no file behind a class in memory");
 }
 
@@ -135,5 +135,5 @@ fn bytes_that_are_no_class_file_are_an_error_naming_the_class() {
     assert!(!report.ok && report.class_bytes.is_none(), "{report:#?}");
     assert_eq!(report.classes_failed, 1);
     let error = &report.errors[0];
-    assert_eq!((error.class.as_deref(), error.rule.as_str(), error.file.as_deref()), (Some("com.example.Broken"), "parse", None));
+    assert_eq!((error.class.as_deref(), error.rule.id(), error.file.as_deref()), (Some("com.example.Broken"), "parse", None));
 }

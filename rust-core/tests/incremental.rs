@@ -221,7 +221,7 @@ fn settings_changed_with_the_originals_gone_asks_for_a_clean_build() {
     p.filters = vec!["fx.B".into()];
     let report = pipeline::run(&p.request(&p.classes(), Some(&p.cache())));
     assert!(!report.ok);
-    let rules: Vec<&str> = report.errors.iter().map(|e| e.rule.as_str()).collect();
+    let rules: Vec<&str> = report.errors.iter().map(|e| e.rule.id()).collect();
     assert_eq!(rules, ["enhanced-with-other-settings", "enhanced-with-other-settings"], "{report:#?}");
     assert!(report.errors[0].message.contains("clean build"), "{}", report.errors[0]);
     assert_eq!(tree(&p.classes()), before, "nothing was written");

@@ -172,7 +172,7 @@ fn info_methods_are_refused_with_the_method_and_the_reason() {
     assert!(!report.ok);
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
     let error = &report.errors[0];
-    assert_eq!((error.class.as_deref(), error.rule.as_str()), (Some("fx.Shapes"), "retransform-info-method"));
+    assert_eq!((error.class.as_deref(), error.rule.id()), (Some("fx.Shapes"), "retransform-info-method"));
     assert!(error.method.as_deref().is_some_and(|m| m.starts_with("note(")), "{error:?}");
     assert!(error.message.contains("needs stage 1 at build time"), "{}", error.message);
     let original = std::fs::read(classes.join("fx/Shapes.class")).unwrap();

@@ -87,7 +87,7 @@ fn fail_on_skip_turns_the_skip_into_a_failure() {
     assert!(!report.ok);
     assert_eq!(report.methods_skipped, 0);
     let [error] = report.errors.as_slice() else { panic!("one error: {:?}", report.errors) };
-    assert_eq!((error.class.as_deref(), error.method.as_deref(), error.rule.as_str()), (Some("t.Big"), Some("big(I)I"), "enhance"));
+    assert_eq!((error.class.as_deref(), error.method.as_deref(), error.rule.id()), (Some("t.Big"), Some("big(I)I"), "enhance"));
     assert!(error.message.ends_with("(a method selected by a filter; failOnSkip is set)"), "{}", error.message);
     assert_eq!(snapshot(&classes), before, "nothing is written");
 }
@@ -100,7 +100,7 @@ fn an_annotated_method_tf_cannot_enhance_fails_the_run() {
     let report = run(&classes, &[], |_| {});
     assert!(!report.ok);
     let [error] = report.errors.as_slice() else { panic!("one error: {:?}", report.errors) };
-    assert_eq!((error.method.as_deref(), error.rule.as_str()), (Some("big(I)I"), "enhance"));
+    assert_eq!((error.method.as_deref(), error.rule.id()), (Some("big(I)I"), "enhance"));
     assert_eq!(report.methods_skipped, 0);
     assert_eq!(snapshot(&classes), before, "nothing is written");
 }

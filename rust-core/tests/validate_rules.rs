@@ -32,7 +32,7 @@ fn run(release: &str, sources: &[(&str, &str)], filters: &[&str]) -> (Vec<Diagno
 fn offences(errors: &[Diagnostic]) -> Vec<(String, String, String)> {
     let mut v: Vec<_> = errors
         .iter()
-        .map(|d| (d.class.clone().unwrap_or_default(), d.method.clone().unwrap_or_default(), d.rule.clone()))
+        .map(|d| (d.class.clone().unwrap_or_default(), d.method.clone().unwrap_or_default(), d.rule.id().to_string()))
         .collect();
     v.sort();
     v

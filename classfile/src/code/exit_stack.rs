@@ -141,6 +141,7 @@ mod tests {
     use crate::write::pool_builder::PoolBuilder;
     use crate::code::code_model::{Handler, Label};
     use crate::read::constant_pool::ConstantPool;
+    use crate::read::access::ACC_STATIC;
     use crate::read::reader::Reader;
     use crate::code::stack_map::Frame;
 
@@ -151,7 +152,7 @@ mod tests {
 
     /// A static method `(I)J` with `elements` and frames at `frames`.
     fn model(elements: Vec<Insn>, frames: Vec<(Label, Frame)>, pool: &mut impl CodePool<'static>) -> CodeModel<'static> {
-        let mut model = CodeModel::empty(1, 0x0008, "m", "(I)J", true, pool).expect("model");
+        let mut model = CodeModel::empty(1, ACC_STATIC, "m", "(I)J", true, pool).expect("model");
         model.next_label = 10;
         model.elements = elements;
         model.frames = frames;

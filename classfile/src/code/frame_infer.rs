@@ -313,19 +313,19 @@ impl State {
         match opcode {
             op::NOP => {}
             op::ACONST_NULL => self.push(Null),
-            2..=8 => self.push(Integer),
-            9 | 10 => self.push(Long),
-            11..=13 => self.push(Float),
-            14 | 15 => self.push(Double),
-            46..=53 => {
+            op::ICONST_M1..=op::ICONST_5 => self.push(Integer),
+            op::LCONST_0 | op::LCONST_1 => self.push(Long),
+            op::FCONST_0..=op::FCONST_2 => self.push(Float),
+            op::DCONST_0 | op::DCONST_1 => self.push(Double),
+            op::IALOAD..=op::SALOAD => {
                 // xaload: array, index → element
                 self.pop()?;
                 let array = self.pop()?;
                 let element = match opcode {
-                    47 => Long,
-                    48 => Float,
-                    49 => Double,
-                    50 => match array {
+                    op::LALOAD => Long,
+                    op::FALOAD => Float,
+                    op::DALOAD => Double,
+                    op::AALOAD => match array {
                         Object(index) => {
                             let name = pool.class_name(index)?;
                             let element = name.strip_prefix('[').unwrap_or("java/lang/Object");
@@ -340,35 +340,35 @@ impl State {
                 };
                 self.push(element);
             }
-            79..=86 => {
-                let value = if opcode == 80 || opcode == 82 { 2 } else { 1 };
+            op::IASTORE..=op::SASTORE => {
+                let value = if matches!(opcode, op::LASTORE | op::DASTORE) { 2 } else { 1 };
                 self.pop_slots(2 + value)?;
             }
             op::POP => drop(self.pop_slots(1)?),
             op::POP2 => drop(self.pop_slots(2)?),
             op::DUP => s.push(take(s, 0)?),
-            90 => {
+            op::DUP_X1 => {
                 // dup_x1: ..., b, a → ..., a, b, a
                 let a = take(s, 0)?;
                 s.insert(len - 2, a);
             }
-            91 => {
+            op::DUP_X2 => {
                 let a = take(s, 0)?;
                 take(s, 2)?;
                 s.insert(len - 3, a);
             }
-            92 => {
+            op::DUP2 => {
                 let (b, a) = (take(s, 1)?, take(s, 0)?);
                 s.push(b);
                 s.push(a);
             }
-            93 => {
+            op::DUP2_X1 => {
                 let (b, a) = (take(s, 1)?, take(s, 0)?);
                 take(s, 2)?;
                 s.insert(len - 3, a);
                 s.insert(len - 3, b);
             }
-            94 => {
+            op::DUP2_X2 => {
                 let (b, a) = (take(s, 1)?, take(s, 0)?);
                 take(s, 3)?;
                 s.insert(len - 4, a);
@@ -380,7 +380,7 @@ impl State {
                 s.push(a);
                 s.push(b);
             }
-            96..=131 | 133..=152 => {
+            op::IADD..=op::LXOR | op::I2L..=op::DCMPG => {
                 let (pops, result) = arithmetic(opcode);
                 self.pop_slots(pops)?;
                 if let Some(t) = result {
@@ -390,7 +390,7 @@ impl State {
             op::IRETURN..=op::RETURN | op::ATHROW => {
                 self.stack.clear();
             }
-            190 => {
+            op::ARRAYLENGTH => {
                 self.pop()?;
                 self.push(Integer);
             }
@@ -486,37 +486,28 @@ fn arithmetic(opcode: u8) -> (usize, Option<VType>) {
         _ => Double,
     };
     match opcode {
-        96..=115 => {
-            let t = by_kind(opcode - 96);
+        op::IADD..=op::DREM => {
+            let t = by_kind(opcode - op::IADD);
             (2 * t.slots(), Some(t))
         }
-        116..=119 => {
-            let t = by_kind(opcode - 116);
+        op::INEG..=op::DNEG => {
+            let t = by_kind(opcode - op::INEG);
             (t.slots(), Some(t))
         }
-        120..=125 => {
+        op::ISHL..=op::LUSHR => {
             let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (t.slots() + 1, Some(t))
         }
-        126..=131 => {
+        op::IAND..=op::LXOR => {
             let t = if opcode.is_multiple_of(2) { Integer } else { Long };
             (2 * t.slots(), Some(t))
         }
-        133 => (1, Some(Long)),
-        134 => (1, Some(Float)),
-        135 => (1, Some(Double)),
-        136 => (2, Some(Integer)),
-        137 => (2, Some(Float)),
-        138 => (2, Some(Double)),
-        139 => (1, Some(Integer)),
-        140 => (1, Some(Long)),
-        141 => (1, Some(Double)),
-        142 => (2, Some(Integer)),
-        143 => (2, Some(Long)),
-        144 => (2, Some(Float)),
-        145..=147 => (1, Some(Integer)),
-        148 => (4, Some(Integer)),
-        149 | 150 => (2, Some(Integer)),
+        op::I2L..=op::I2S => match op::conversion(opcode) {
+            Some((from, to)) => (usize::from(from.slots()), VType::of_primitive(to)),
+            None => (1, Some(Integer)),
+        },
+        op::LCMP => (4, Some(Integer)),
+        op::FCMPL | op::FCMPG => (2, Some(Integer)),
         _ => (4, Some(Integer)), // dcmpl, dcmpg
     }
 }

@@ -34,7 +34,7 @@ use crate::read::access::ACC_STATIC;
 use crate::read::descriptor::{self, FieldType};
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
-use crate::read::opcodes as op;
+use crate::read::opcodes::{self as op, Kind, Operands};
 use crate::code::pool::CodePool;
 use crate::read::reader::Reader;
 use crate::code::stack_depth::{self, SlotCache};
@@ -206,13 +206,12 @@ const SCAN: [ScanEntry; 256] = {
     let mut table = [none; 256];
     let mut opcode = 0;
     while opcode < 256 {
-        let o = opcode as u8;
-        table[opcode] = match o {
-            op::IRETURN..=op::RETURN => ScanEntry { length: 1, is_site: true, kind: SiteKind::Return(o), ..none },
-            op::ATHROW => ScanEntry { length: 1, is_site: true, kind: SiteKind::Throw, ..none },
-            op::GOTO | op::IFEQ..=op::IF_ACMPNE | op::IFNULL | op::IFNONNULL => {
-                ScanEntry { length: 3, is_branch: true, ..none }
-            }
+        let row = op::TABLE[opcode];
+        table[opcode] = match (row.kind, row.operands) {
+            (Kind::Return, _) => ScanEntry { length: row.length, is_site: true, kind: SiteKind::Return(row.code), ..none },
+            (Kind::ThrowException, _) => ScanEntry { length: row.length, is_site: true, kind: SiteKind::Throw, ..none },
+            // goto and the conditional branches; goto_w is declined.
+            (Kind::Branch, Operands::Branch) => ScanEntry { length: row.length, is_branch: true, ..none },
             _ => ScanEntry { length: op::PLAIN_LENGTHS[opcode], ..none },
         };
         opcode += 1;

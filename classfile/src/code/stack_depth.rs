@@ -124,9 +124,7 @@ const FIXED_PLAIN: [(u8, i8); 256] = {
     let mut table = [(0u8, 0i8); 256];
     let mut opcode = 0;
     while opcode < 256 {
-        let o = opcode as u8;
-        let depends_on_a_constant = matches!(o, op::LDC | op::LDC_W | op::GETSTATIC..=op::INVOKEDYNAMIC | op::MULTIANEWARRAY);
-        if !depends_on_a_constant {
+        if op::TABLE[opcode].stack_effect.is_some() {
             table[opcode] = (op::PLAIN_LENGTHS[opcode], op::FIXED_STACK_EFFECTS[opcode]);
         }
         opcode += 1;

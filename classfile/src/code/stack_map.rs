@@ -52,12 +52,20 @@ impl VType {
     /// The type of a value of descriptor type `t`.
     pub fn of<'p>(t: FieldType<'_>, pool: &mut impl CodePool<'p>) -> Result<VType> {
         Ok(match t {
-            FieldType::Int => VType::Integer,
-            FieldType::Float => VType::Float,
-            FieldType::Long => VType::Long,
-            FieldType::Double => VType::Double,
             FieldType::Reference(name) => VType::Object(pool.class(name)?),
+            _ => VType::of_primitive(t).unwrap_or(VType::Top),
         })
+    }
+
+    /// The type of a primitive value of descriptor type `t`; `None` for a reference.
+    pub fn of_primitive(t: FieldType<'_>) -> Option<VType> {
+        match t {
+            FieldType::Int => Some(VType::Integer),
+            FieldType::Float => Some(VType::Float),
+            FieldType::Long => Some(VType::Long),
+            FieldType::Double => Some(VType::Double),
+            FieldType::Reference(_) => None,
+        }
     }
 }
 

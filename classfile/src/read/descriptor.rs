@@ -1,8 +1,10 @@
-//! Field and method descriptors (JVMS 4.3), as far as the engine needs them:
-//! slot sizes for stack depths, and parameter types for a method's first frame.
+//! Field and method descriptors (JVMS 4.3), parsed in this one place: slot
+//! sizes for stack depths, parameter types for a method's first frame, and
+//! the exact types generated code and user-facing names need.
 #![forbid(unsafe_code)]
 
 use crate::read::error::{ClassFileError, Result};
+use crate::read::opcodes as op;
 
 /// One field type of a descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,23 +27,116 @@ impl FieldType<'_> {
     }
 }
 
+/// A type exactly as a descriptor names it, the primitives apart (as boxing
+/// and the names users read need them); [`FieldType`] is what the stack holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JavaType<'d> {
+    Boolean,
+    Byte,
+    Char,
+    Short,
+    Int,
+    Long,
+    Float,
+    Double,
+    /// A class's internal name (`java/lang/String`) or an array's whole descriptor (`[I`).
+    Reference(&'d str),
+}
+
+impl<'d> JavaType<'d> {
+    /// The type as the stack holds it: `int` for the types the JVM holds as one.
+    pub fn field_type(self) -> FieldType<'d> {
+        match self {
+            JavaType::Boolean | JavaType::Byte | JavaType::Char | JavaType::Short | JavaType::Int => FieldType::Int,
+            JavaType::Long => FieldType::Long,
+            JavaType::Float => FieldType::Float,
+            JavaType::Double => FieldType::Double,
+            JavaType::Reference(name) => FieldType::Reference(name),
+        }
+    }
+
+    pub fn slots(self) -> u16 {
+        match self {
+            JavaType::Long | JavaType::Double => 2,
+            _ => 1,
+        }
+    }
+
+    /// The descriptor letter of a primitive; `L` for every reference, arrays too.
+    pub fn letter(self) -> u8 {
+        match self {
+            JavaType::Boolean => b'Z',
+            JavaType::Byte => b'B',
+            JavaType::Char => b'C',
+            JavaType::Short => b'S',
+            JavaType::Int => b'I',
+            JavaType::Long => b'J',
+            JavaType::Float => b'F',
+            JavaType::Double => b'D',
+            JavaType::Reference(_) => b'L',
+        }
+    }
+
+    /// The Java keyword of a primitive (`int`); `None` for a reference.
+    pub fn keyword(self) -> Option<&'static str> {
+        Some(match self {
+            JavaType::Boolean => "boolean",
+            JavaType::Byte => "byte",
+            JavaType::Char => "char",
+            JavaType::Short => "short",
+            JavaType::Int => "int",
+            JavaType::Long => "long",
+            JavaType::Float => "float",
+            JavaType::Double => "double",
+            JavaType::Reference(_) => return None,
+        })
+    }
+
+    /// The opcode that loads a local of this type.
+    pub fn load_opcode(self) -> u8 {
+        match self {
+            JavaType::Long => op::LLOAD,
+            JavaType::Float => op::FLOAD,
+            JavaType::Double => op::DLOAD,
+            JavaType::Reference(_) => op::ALOAD,
+            _ => op::ILOAD,
+        }
+    }
+
+    /// The opcode that stores a local of this type.
+    pub fn store_opcode(self) -> u8 {
+        match self {
+            JavaType::Long => op::LSTORE,
+            JavaType::Float => op::FSTORE,
+            JavaType::Double => op::DSTORE,
+            JavaType::Reference(_) => op::ASTORE,
+            _ => op::ISTORE,
+        }
+    }
+}
+
 fn bad(descriptor: &str) -> ClassFileError {
     ClassFileError::malformed(0, format!("bad descriptor '{descriptor}'"))
 }
 
-/// Reads one field type at the start of `text`, returning it and the rest.
-fn field_type<'d>(text: &'d str, whole: &str) -> Result<(FieldType<'d>, &'d str)> {
+/// Reads one type at the start of `text`, returning it and the rest: the
+/// grammar of JVMS 4.3.2, in this one place.
+fn java_type<'d>(text: &'d str, whole: &str) -> Result<(JavaType<'d>, &'d str)> {
     let first = text.as_bytes().first().copied().ok_or_else(|| bad(whole))?;
     let rest = text.get(1..).unwrap_or_default();
     Ok(match first {
-        b'B' | b'C' | b'I' | b'S' | b'Z' => (FieldType::Int, rest),
-        b'F' => (FieldType::Float, rest),
-        b'J' => (FieldType::Long, rest),
-        b'D' => (FieldType::Double, rest),
+        b'Z' => (JavaType::Boolean, rest),
+        b'B' => (JavaType::Byte, rest),
+        b'C' => (JavaType::Char, rest),
+        b'S' => (JavaType::Short, rest),
+        b'I' => (JavaType::Int, rest),
+        b'J' => (JavaType::Long, rest),
+        b'F' => (JavaType::Float, rest),
+        b'D' => (JavaType::Double, rest),
         b'L' => {
             // Names are short: a byte loop beats `str::find`'s searcher here.
             let end = rest.bytes().position(|b| b == b';').ok_or_else(|| bad(whole))?;
-            (FieldType::Reference(rest.get(..end).unwrap_or_default()), rest.get(end + 1..).unwrap_or_default())
+            (JavaType::Reference(rest.get(..end).unwrap_or_default()), rest.get(end + 1..).unwrap_or_default())
         }
         b'[' => {
             let dims = text.bytes().take_while(|&b| b == b'[').count();
@@ -49,15 +144,41 @@ fn field_type<'d>(text: &'d str, whole: &str) -> Result<(FieldType<'d>, &'d str)
                 return Err(bad(whole));
             }
             let element_rest = text.get(dims..).unwrap_or_default();
-            let (element, after) = field_type(element_rest, whole)?;
-            if matches!(element, FieldType::Reference(n) if n.starts_with('[')) {
+            let (element, after) = java_type(element_rest, whole)?;
+            if matches!(element, JavaType::Reference(n) if n.starts_with('[')) {
                 return Err(bad(whole));
             }
             let len = text.len() - after.len();
-            (FieldType::Reference(text.get(..len).unwrap_or_default()), after)
+            (JavaType::Reference(text.get(..len).unwrap_or_default()), after)
         }
         _ => return Err(bad(whole)),
     })
+}
+
+/// Reads one field type at the start of `text`, returning it and the rest.
+fn field_type<'d>(text: &'d str, whole: &str) -> Result<(FieldType<'d>, &'d str)> {
+    java_type(text, whole).map(|(t, rest)| (t.field_type(), rest))
+}
+
+/// The type at the start of `text` and the text after it; `None` if no type starts it.
+pub fn split_type(text: &str) -> Option<(JavaType<'_>, &str)> {
+    java_type(text, text).ok()
+}
+
+/// An array descriptor's dimensions and element type: `[[Ljava/lang/String;`
+/// gives 2 and `java/lang/String`; `None` for anything but an array descriptor.
+pub fn array_element(descriptor: &str) -> Option<(usize, JavaType<'_>)> {
+    let dims = descriptor.bytes().take_while(|&b| b == b'[').count();
+    match split_type(descriptor.get(dims..)?)? {
+        (element, "") if dims > 0 => Some((dims, element)),
+        _ => None,
+    }
+}
+
+/// The internal name a class type descriptor names: `Lcom/ex/IO;` gives
+/// `com/ex/IO`; `None` for a primitive or array descriptor.
+pub fn class_name(descriptor: &str) -> Option<&str> {
+    descriptor.strip_prefix('L')?.strip_suffix(';')
 }
 
 /// Parses a field descriptor.
@@ -171,17 +292,27 @@ pub fn walk_method<'d>(
     descriptor: &'d str,
     mut each: impl FnMut(FieldType<'d>) -> Result<()>,
 ) -> Result<Option<FieldType<'d>>> {
+    let returns = walk_method_types(descriptor, |t| each(t.field_type()))?;
+    Ok(returns.map(JavaType::field_type))
+}
+
+/// [`walk_method`] with the types as the descriptor names them.
+pub fn walk_method_types<'d>(
+    descriptor: &'d str,
+    mut each: impl FnMut(JavaType<'d>) -> Result<()>,
+) -> Result<Option<JavaType<'d>>> {
     let mut rest = descriptor.strip_prefix('(').ok_or_else(|| bad(descriptor))?;
     while !rest.starts_with(')') {
-        let (t, after) = field_type(rest, descriptor)?;
+        let (t, after) = java_type(rest, descriptor)?;
         each(t)?;
         rest = after;
     }
-    let rest = rest.get(1..).unwrap_or_default();
-    if rest == "V" {
-        Ok(None)
-    } else {
-        parse_field(rest).map(Some)
+    match rest.get(1..).unwrap_or_default() {
+        "V" => Ok(None),
+        returned => match java_type(returned, returned)? {
+            (t, "") => Ok(Some(t)),
+            _ => Err(bad(returned)),
+        },
     }
 }
 
@@ -238,6 +369,35 @@ mod tests {
         for bad in ["", "<T:Ljava/lang/Object;", "(I", "(Ljava/util/List<TT;;)V", "(Q)V", "(La>;)V"] {
             assert_eq!(signature_parameters_end(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn keeps_the_primitives_apart_where_asked() {
+        let mut parameters = Vec::new();
+        let returns = walk_method_types("(ZBCSI[ZLa/B;)C", |t| {
+            parameters.push(t);
+            Ok(())
+        })
+        .unwrap();
+        use JavaType::*;
+        assert_eq!(parameters, [Boolean, Byte, Char, Short, Int, Reference("[Z"), Reference("a/B")]);
+        assert_eq!(returns, Some(Char));
+        let letters: Vec<u8> = parameters.iter().map(|t| t.letter()).collect();
+        assert_eq!(letters, *b"ZBCSILL");
+        assert_eq!(parameters.iter().map(|t| t.field_type()).filter(|t| *t == FieldType::Int).count(), 5);
+        assert_eq!((Long.slots(), Double.keyword(), Reference("a/B").keyword()), (2, Some("double"), None));
+    }
+
+    #[test]
+    fn splits_types_arrays_and_class_names() {
+        assert_eq!(split_type("[[JI"), Some((JavaType::Reference("[[J"), "I")));
+        assert_eq!(split_type("Q"), None);
+        assert_eq!(array_element("[[Ljava/lang/String;"), Some((2, JavaType::Reference("java/lang/String"))));
+        assert_eq!(array_element("[I"), Some((1, JavaType::Int)));
+        assert_eq!(array_element("I"), None);
+        assert_eq!(array_element("[II"), None);
+        assert_eq!(class_name("Lcom/ex/IO;"), Some("com/ex/IO"));
+        assert_eq!(class_name("[Lcom/ex/IO;"), None);
     }
 
     #[test]

@@ -1,74 +1,46 @@
-//! JVM opcodes (JVMS chapter 6): names for the ones the engine treats
-//! specially, and for every opcode its operand layout and its stack effect.
+//! JVM opcodes (JVMS chapter 6): every opcode named once, with its length,
+//! kind, operand layout and stack effect, in one table. The tables the
+//! per-instruction loops read (lengths, stack effects, a splice's scan) are
+//! `const` arrays derived from it, so a lookup is one load.
 #![forbid(unsafe_code)]
 
-pub const NOP: u8 = 0;
-pub const ACONST_NULL: u8 = 1;
-pub const ICONST_0: u8 = 3;
-pub const ICONST_1: u8 = 4;
-pub const LCONST_0: u8 = 9;
-pub const LCONST_1: u8 = 10;
-pub const BIPUSH: u8 = 16;
-pub const SIPUSH: u8 = 17;
-pub const LDC: u8 = 18;
-pub const LDC_W: u8 = 19;
-pub const LDC2_W: u8 = 20;
-pub const ILOAD: u8 = 21;
-pub const LLOAD: u8 = 22;
-pub const FLOAD: u8 = 23;
-pub const DLOAD: u8 = 24;
-pub const ALOAD: u8 = 25;
-pub const ILOAD_0: u8 = 26;
-pub const ALOAD_0: u8 = 42;
-pub const ALOAD_3: u8 = 45;
-pub const ISTORE: u8 = 54;
-pub const LSTORE: u8 = 55;
-pub const FSTORE: u8 = 56;
-pub const DSTORE: u8 = 57;
-pub const ASTORE: u8 = 58;
-pub const ISTORE_0: u8 = 59;
-pub const ASTORE_3: u8 = 78;
-pub const POP: u8 = 87;
-pub const POP2: u8 = 88;
-pub const DUP: u8 = 89;
-pub const SWAP: u8 = 95;
-pub const IINC: u8 = 132;
-pub const IFEQ: u8 = 153;
-pub const IF_ACMPNE: u8 = 166;
-pub const GOTO: u8 = 167;
-pub const JSR: u8 = 168;
-pub const RET: u8 = 169;
-pub const TABLESWITCH: u8 = 170;
-pub const LOOKUPSWITCH: u8 = 171;
-pub const IRETURN: u8 = 172;
-pub const LRETURN: u8 = 173;
-pub const FRETURN: u8 = 174;
-pub const DRETURN: u8 = 175;
-pub const ARETURN: u8 = 176;
-pub const RETURN: u8 = 177;
-pub const GETSTATIC: u8 = 178;
-pub const PUTSTATIC: u8 = 179;
-pub const GETFIELD: u8 = 180;
-pub const PUTFIELD: u8 = 181;
-pub const INVOKEVIRTUAL: u8 = 182;
-pub const INVOKESPECIAL: u8 = 183;
-pub const INVOKESTATIC: u8 = 184;
-pub const INVOKEINTERFACE: u8 = 185;
-pub const INVOKEDYNAMIC: u8 = 186;
-pub const NEW: u8 = 187;
-pub const NEWARRAY: u8 = 188;
-pub const ANEWARRAY: u8 = 189;
-pub const ATHROW: u8 = 191;
-pub const CHECKCAST: u8 = 192;
-pub const INSTANCEOF: u8 = 193;
-pub const MONITORENTER: u8 = 194;
-pub const MONITOREXIT: u8 = 195;
-pub const WIDE: u8 = 196;
-pub const MULTIANEWARRAY: u8 = 197;
-pub const IFNULL: u8 = 198;
-pub const IFNONNULL: u8 = 199;
-pub const GOTO_W: u8 = 200;
-pub const JSR_W: u8 = 201;
+use crate::read::descriptor::FieldType;
+
+/// What an instruction does, as `java.lang.classfile.Opcode.Kind` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Nop,
+    Constant,
+    Load,
+    Store,
+    ArrayLoad,
+    ArrayStore,
+    Stack,
+    Operator,
+    Increment,
+    Convert,
+    /// A conditional branch, `goto` or `goto_w`.
+    Branch,
+    DiscontinuedJsr,
+    DiscontinuedRet,
+    TableSwitch,
+    LookupSwitch,
+    Return,
+    ThrowException,
+    FieldAccess,
+    Invoke,
+    InvokeDynamic,
+    NewObject,
+    NewPrimitiveArray,
+    NewRefArray,
+    NewMultiArray,
+    TypeCheck,
+    Monitor,
+    /// `wide`, the prefix that widens the next instruction's local index.
+    Wide,
+    /// Not an opcode a class file may contain.
+    Invalid,
+}
 
 /// How an opcode's operands are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,135 +72,332 @@ pub enum Operands {
     Invalid,
 }
 
-pub fn operands(opcode: u8) -> Operands {
-    match opcode {
-        0..=15 | 26..=53 | 59..=131 | 133..=152 | 172..=177 | 190 | 191 | 194 | 195 => Operands::None,
-        BIPUSH => Operands::Byte,
-        SIPUSH => Operands::Short,
-        LDC => Operands::PoolByte,
-        LDC_W | LDC2_W | 178..=184 | NEW | ANEWARRAY | CHECKCAST | INSTANCEOF => Operands::Pool,
-        21..=25 | 54..=58 | RET => Operands::Local,
-        IINC => Operands::Iinc,
-        153..=168 | IFNULL | IFNONNULL => Operands::Branch,
-        GOTO_W | JSR_W => Operands::BranchWide,
-        TABLESWITCH => Operands::TableSwitch,
-        LOOKUPSWITCH => Operands::LookupSwitch,
-        INVOKEINTERFACE => Operands::InvokeInterface,
-        INVOKEDYNAMIC => Operands::InvokeDynamic,
-        NEWARRAY => Operands::NewArray,
-        MULTIANEWARRAY => Operands::MultiANewArray,
-        WIDE => Operands::Wide,
-        _ => Operands::Invalid,
+/// One opcode's row of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opcode {
+    /// The JVMS mnemonic, upper case (`INVOKEVIRTUAL`).
+    pub name: &'static str,
+    pub code: u8,
+    /// Bytes of the instruction, the opcode included; 0 where its operands
+    /// decide (`tableswitch`, `lookupswitch`, `wide`) and for invalid opcodes.
+    pub length: u8,
+    pub kind: Kind,
+    pub operands: Operands,
+    /// Slots pushed minus slots popped; `None` where a constant decides it
+    /// (`ldc`, `ldc_w`, field and method instructions, `multianewarray`).
+    pub stack_effect: Option<i8>,
+}
+
+impl Opcode {
+    const INVALID: Opcode =
+        Opcode { name: "INVALID", code: 0, length: 0, kind: Kind::Invalid, operands: Operands::Invalid, stack_effect: Some(0) };
+}
+
+/// A row's stack effect column: a number of slots, or this where a constant decides it.
+const VARIES: i8 = i8::MIN;
+
+const fn stack_effect(column: i8) -> Option<i8> {
+    if column == VARIES {
+        None
+    } else {
+        Some(column)
     }
 }
 
-/// Slots pushed minus slots popped, for opcodes whose effect does not depend
-/// on a constant (ldc, fields, invocations, multianewarray are computed from
-/// their descriptors).
-pub fn fixed_stack_effect(opcode: u8) -> i32 {
-    // The depth pass asks for every instruction: a table read, not a jump
-    // through a 256-way match.
-    FIXED_STACK_EFFECTS.get(usize::from(opcode)).map_or(0, |&e| i32::from(e))
+macro_rules! opcodes {
+    ($($name:ident = $code:literal, $length:literal, $kind:ident, $operands:ident, $effect:expr;)*) => {
+        $(pub const $name: u8 = $code;)*
+
+        /// Every opcode's row, indexed by opcode; [`Kind::Invalid`] for the
+        /// bytes no class file may hold.
+        pub const TABLE: [Opcode; 256] = {
+            let mut table = [Opcode::INVALID; 256];
+            let mut opcode = 0;
+            while opcode < 256 {
+                table[opcode].code = opcode as u8;
+                opcode += 1;
+            }
+            $(
+                table[$code as usize] = Opcode {
+                    name: stringify!($name),
+                    code: $code,
+                    length: $length,
+                    kind: Kind::$kind,
+                    operands: Operands::$operands,
+                    stack_effect: stack_effect($effect),
+                };
+            )*
+            table
+        };
+    };
 }
 
+opcodes! {
+//  name = code, length (0: its operands decide), kind, operand layout, stack effect (VARIES: a constant decides)
+    NOP             = 0x00, 1, Nop,               None,            0;
+    ACONST_NULL     = 0x01, 1, Constant,          None,            1;
+    ICONST_M1       = 0x02, 1, Constant,          None,            1;
+    ICONST_0        = 0x03, 1, Constant,          None,            1;
+    ICONST_1        = 0x04, 1, Constant,          None,            1;
+    ICONST_2        = 0x05, 1, Constant,          None,            1;
+    ICONST_3        = 0x06, 1, Constant,          None,            1;
+    ICONST_4        = 0x07, 1, Constant,          None,            1;
+    ICONST_5        = 0x08, 1, Constant,          None,            1;
+    LCONST_0        = 0x09, 1, Constant,          None,            2;
+    LCONST_1        = 0x0a, 1, Constant,          None,            2;
+    FCONST_0        = 0x0b, 1, Constant,          None,            1;
+    FCONST_1        = 0x0c, 1, Constant,          None,            1;
+    FCONST_2        = 0x0d, 1, Constant,          None,            1;
+    DCONST_0        = 0x0e, 1, Constant,          None,            2;
+    DCONST_1        = 0x0f, 1, Constant,          None,            2;
+    BIPUSH          = 0x10, 2, Constant,          Byte,            1;
+    SIPUSH          = 0x11, 3, Constant,          Short,           1;
+    LDC             = 0x12, 2, Constant,          PoolByte,        VARIES;
+    LDC_W           = 0x13, 3, Constant,          Pool,            VARIES;
+    LDC2_W          = 0x14, 3, Constant,          Pool,            2;
+    ILOAD           = 0x15, 2, Load,              Local,           1;
+    LLOAD           = 0x16, 2, Load,              Local,           2;
+    FLOAD           = 0x17, 2, Load,              Local,           1;
+    DLOAD           = 0x18, 2, Load,              Local,           2;
+    ALOAD           = 0x19, 2, Load,              Local,           1;
+    ILOAD_0         = 0x1a, 1, Load,              None,            1;
+    ILOAD_1         = 0x1b, 1, Load,              None,            1;
+    ILOAD_2         = 0x1c, 1, Load,              None,            1;
+    ILOAD_3         = 0x1d, 1, Load,              None,            1;
+    LLOAD_0         = 0x1e, 1, Load,              None,            2;
+    LLOAD_1         = 0x1f, 1, Load,              None,            2;
+    LLOAD_2         = 0x20, 1, Load,              None,            2;
+    LLOAD_3         = 0x21, 1, Load,              None,            2;
+    FLOAD_0         = 0x22, 1, Load,              None,            1;
+    FLOAD_1         = 0x23, 1, Load,              None,            1;
+    FLOAD_2         = 0x24, 1, Load,              None,            1;
+    FLOAD_3         = 0x25, 1, Load,              None,            1;
+    DLOAD_0         = 0x26, 1, Load,              None,            2;
+    DLOAD_1         = 0x27, 1, Load,              None,            2;
+    DLOAD_2         = 0x28, 1, Load,              None,            2;
+    DLOAD_3         = 0x29, 1, Load,              None,            2;
+    ALOAD_0         = 0x2a, 1, Load,              None,            1;
+    ALOAD_1         = 0x2b, 1, Load,              None,            1;
+    ALOAD_2         = 0x2c, 1, Load,              None,            1;
+    ALOAD_3         = 0x2d, 1, Load,              None,            1;
+    IALOAD          = 0x2e, 1, ArrayLoad,         None,            -1;
+    LALOAD          = 0x2f, 1, ArrayLoad,         None,            0;
+    FALOAD          = 0x30, 1, ArrayLoad,         None,            -1;
+    DALOAD          = 0x31, 1, ArrayLoad,         None,            0;
+    AALOAD          = 0x32, 1, ArrayLoad,         None,            -1;
+    BALOAD          = 0x33, 1, ArrayLoad,         None,            -1;
+    CALOAD          = 0x34, 1, ArrayLoad,         None,            -1;
+    SALOAD          = 0x35, 1, ArrayLoad,         None,            -1;
+    ISTORE          = 0x36, 2, Store,             Local,           -1;
+    LSTORE          = 0x37, 2, Store,             Local,           -2;
+    FSTORE          = 0x38, 2, Store,             Local,           -1;
+    DSTORE          = 0x39, 2, Store,             Local,           -2;
+    ASTORE          = 0x3a, 2, Store,             Local,           -1;
+    ISTORE_0        = 0x3b, 1, Store,             None,            -1;
+    ISTORE_1        = 0x3c, 1, Store,             None,            -1;
+    ISTORE_2        = 0x3d, 1, Store,             None,            -1;
+    ISTORE_3        = 0x3e, 1, Store,             None,            -1;
+    LSTORE_0        = 0x3f, 1, Store,             None,            -2;
+    LSTORE_1        = 0x40, 1, Store,             None,            -2;
+    LSTORE_2        = 0x41, 1, Store,             None,            -2;
+    LSTORE_3        = 0x42, 1, Store,             None,            -2;
+    FSTORE_0        = 0x43, 1, Store,             None,            -1;
+    FSTORE_1        = 0x44, 1, Store,             None,            -1;
+    FSTORE_2        = 0x45, 1, Store,             None,            -1;
+    FSTORE_3        = 0x46, 1, Store,             None,            -1;
+    DSTORE_0        = 0x47, 1, Store,             None,            -2;
+    DSTORE_1        = 0x48, 1, Store,             None,            -2;
+    DSTORE_2        = 0x49, 1, Store,             None,            -2;
+    DSTORE_3        = 0x4a, 1, Store,             None,            -2;
+    ASTORE_0        = 0x4b, 1, Store,             None,            -1;
+    ASTORE_1        = 0x4c, 1, Store,             None,            -1;
+    ASTORE_2        = 0x4d, 1, Store,             None,            -1;
+    ASTORE_3        = 0x4e, 1, Store,             None,            -1;
+    IASTORE         = 0x4f, 1, ArrayStore,        None,            -3;
+    LASTORE         = 0x50, 1, ArrayStore,        None,            -4;
+    FASTORE         = 0x51, 1, ArrayStore,        None,            -3;
+    DASTORE         = 0x52, 1, ArrayStore,        None,            -4;
+    AASTORE         = 0x53, 1, ArrayStore,        None,            -3;
+    BASTORE         = 0x54, 1, ArrayStore,        None,            -3;
+    CASTORE         = 0x55, 1, ArrayStore,        None,            -3;
+    SASTORE         = 0x56, 1, ArrayStore,        None,            -3;
+    POP             = 0x57, 1, Stack,             None,            -1;
+    POP2            = 0x58, 1, Stack,             None,            -2;
+    DUP             = 0x59, 1, Stack,             None,            1;
+    DUP_X1          = 0x5a, 1, Stack,             None,            1;
+    DUP_X2          = 0x5b, 1, Stack,             None,            1;
+    DUP2            = 0x5c, 1, Stack,             None,            2;
+    DUP2_X1         = 0x5d, 1, Stack,             None,            2;
+    DUP2_X2         = 0x5e, 1, Stack,             None,            2;
+    SWAP            = 0x5f, 1, Stack,             None,            0;
+    IADD            = 0x60, 1, Operator,          None,            -1;
+    LADD            = 0x61, 1, Operator,          None,            -2;
+    FADD            = 0x62, 1, Operator,          None,            -1;
+    DADD            = 0x63, 1, Operator,          None,            -2;
+    ISUB            = 0x64, 1, Operator,          None,            -1;
+    LSUB            = 0x65, 1, Operator,          None,            -2;
+    FSUB            = 0x66, 1, Operator,          None,            -1;
+    DSUB            = 0x67, 1, Operator,          None,            -2;
+    IMUL            = 0x68, 1, Operator,          None,            -1;
+    LMUL            = 0x69, 1, Operator,          None,            -2;
+    FMUL            = 0x6a, 1, Operator,          None,            -1;
+    DMUL            = 0x6b, 1, Operator,          None,            -2;
+    IDIV            = 0x6c, 1, Operator,          None,            -1;
+    LDIV            = 0x6d, 1, Operator,          None,            -2;
+    FDIV            = 0x6e, 1, Operator,          None,            -1;
+    DDIV            = 0x6f, 1, Operator,          None,            -2;
+    IREM            = 0x70, 1, Operator,          None,            -1;
+    LREM            = 0x71, 1, Operator,          None,            -2;
+    FREM            = 0x72, 1, Operator,          None,            -1;
+    DREM            = 0x73, 1, Operator,          None,            -2;
+    INEG            = 0x74, 1, Operator,          None,            0;
+    LNEG            = 0x75, 1, Operator,          None,            0;
+    FNEG            = 0x76, 1, Operator,          None,            0;
+    DNEG            = 0x77, 1, Operator,          None,            0;
+    ISHL            = 0x78, 1, Operator,          None,            -1;
+    LSHL            = 0x79, 1, Operator,          None,            -1;
+    ISHR            = 0x7a, 1, Operator,          None,            -1;
+    LSHR            = 0x7b, 1, Operator,          None,            -1;
+    IUSHR           = 0x7c, 1, Operator,          None,            -1;
+    LUSHR           = 0x7d, 1, Operator,          None,            -1;
+    IAND            = 0x7e, 1, Operator,          None,            -1;
+    LAND            = 0x7f, 1, Operator,          None,            -2;
+    IOR             = 0x80, 1, Operator,          None,            -1;
+    LOR             = 0x81, 1, Operator,          None,            -2;
+    IXOR            = 0x82, 1, Operator,          None,            -1;
+    LXOR            = 0x83, 1, Operator,          None,            -2;
+    IINC            = 0x84, 3, Increment,         Iinc,            0;
+    I2L             = 0x85, 1, Convert,           None,            1;
+    I2F             = 0x86, 1, Convert,           None,            0;
+    I2D             = 0x87, 1, Convert,           None,            1;
+    L2I             = 0x88, 1, Convert,           None,            -1;
+    L2F             = 0x89, 1, Convert,           None,            -1;
+    L2D             = 0x8a, 1, Convert,           None,            0;
+    F2I             = 0x8b, 1, Convert,           None,            0;
+    F2L             = 0x8c, 1, Convert,           None,            1;
+    F2D             = 0x8d, 1, Convert,           None,            1;
+    D2I             = 0x8e, 1, Convert,           None,            -1;
+    D2L             = 0x8f, 1, Convert,           None,            0;
+    D2F             = 0x90, 1, Convert,           None,            -1;
+    I2B             = 0x91, 1, Convert,           None,            0;
+    I2C             = 0x92, 1, Convert,           None,            0;
+    I2S             = 0x93, 1, Convert,           None,            0;
+    LCMP            = 0x94, 1, Operator,          None,            -3;
+    FCMPL           = 0x95, 1, Operator,          None,            -1;
+    FCMPG           = 0x96, 1, Operator,          None,            -1;
+    DCMPL           = 0x97, 1, Operator,          None,            -3;
+    DCMPG           = 0x98, 1, Operator,          None,            -3;
+    IFEQ            = 0x99, 3, Branch,            Branch,          -1;
+    IFNE            = 0x9a, 3, Branch,            Branch,          -1;
+    IFLT            = 0x9b, 3, Branch,            Branch,          -1;
+    IFGE            = 0x9c, 3, Branch,            Branch,          -1;
+    IFGT            = 0x9d, 3, Branch,            Branch,          -1;
+    IFLE            = 0x9e, 3, Branch,            Branch,          -1;
+    IF_ICMPEQ       = 0x9f, 3, Branch,            Branch,          -2;
+    IF_ICMPNE       = 0xa0, 3, Branch,            Branch,          -2;
+    IF_ICMPLT       = 0xa1, 3, Branch,            Branch,          -2;
+    IF_ICMPGE       = 0xa2, 3, Branch,            Branch,          -2;
+    IF_ICMPGT       = 0xa3, 3, Branch,            Branch,          -2;
+    IF_ICMPLE       = 0xa4, 3, Branch,            Branch,          -2;
+    IF_ACMPEQ       = 0xa5, 3, Branch,            Branch,          -2;
+    IF_ACMPNE       = 0xa6, 3, Branch,            Branch,          -2;
+    GOTO            = 0xa7, 3, Branch,            Branch,          0;
+    JSR             = 0xa8, 3, DiscontinuedJsr,   Branch,          1;
+    RET             = 0xa9, 2, DiscontinuedRet,   Local,           0;
+    TABLESWITCH     = 0xaa, 0, TableSwitch,       TableSwitch,     -1;
+    LOOKUPSWITCH    = 0xab, 0, LookupSwitch,      LookupSwitch,    -1;
+    IRETURN         = 0xac, 1, Return,            None,            -1;
+    LRETURN         = 0xad, 1, Return,            None,            -2;
+    FRETURN         = 0xae, 1, Return,            None,            -1;
+    DRETURN         = 0xaf, 1, Return,            None,            -2;
+    ARETURN         = 0xb0, 1, Return,            None,            -1;
+    RETURN          = 0xb1, 1, Return,            None,            0;
+    GETSTATIC       = 0xb2, 3, FieldAccess,       Pool,            VARIES;
+    PUTSTATIC       = 0xb3, 3, FieldAccess,       Pool,            VARIES;
+    GETFIELD        = 0xb4, 3, FieldAccess,       Pool,            VARIES;
+    PUTFIELD        = 0xb5, 3, FieldAccess,       Pool,            VARIES;
+    INVOKEVIRTUAL   = 0xb6, 3, Invoke,            Pool,            VARIES;
+    INVOKESPECIAL   = 0xb7, 3, Invoke,            Pool,            VARIES;
+    INVOKESTATIC    = 0xb8, 3, Invoke,            Pool,            VARIES;
+    INVOKEINTERFACE = 0xb9, 5, Invoke,            InvokeInterface, VARIES;
+    INVOKEDYNAMIC   = 0xba, 5, InvokeDynamic,     InvokeDynamic,   VARIES;
+    NEW             = 0xbb, 3, NewObject,         Pool,            1;
+    NEWARRAY        = 0xbc, 2, NewPrimitiveArray, NewArray,        0;
+    ANEWARRAY       = 0xbd, 3, NewRefArray,       Pool,            0;
+    ARRAYLENGTH     = 0xbe, 1, Operator,          None,            0;
+    ATHROW          = 0xbf, 1, ThrowException,    None,            -1;
+    CHECKCAST       = 0xc0, 3, TypeCheck,         Pool,            0;
+    INSTANCEOF      = 0xc1, 3, TypeCheck,         Pool,            0;
+    MONITORENTER    = 0xc2, 1, Monitor,           None,            -1;
+    MONITOREXIT     = 0xc3, 1, Monitor,           None,            -1;
+    WIDE            = 0xc4, 0, Wide,              Wide,            0;
+    MULTIANEWARRAY  = 0xc5, 4, NewMultiArray,     MultiANewArray,  VARIES;
+    IFNULL          = 0xc6, 3, Branch,            Branch,          -1;
+    IFNONNULL       = 0xc7, 3, Branch,            Branch,          -1;
+    GOTO_W          = 0xc8, 5, Branch,            BranchWide,      0;
+    JSR_W           = 0xc9, 5, DiscontinuedJsr,   BranchWide,      1;
+}
+
+/// The row of `opcode`.
+pub const fn info(opcode: u8) -> Opcode {
+    TABLE[opcode as usize]
+}
+
+pub fn operands(opcode: u8) -> Operands {
+    info(opcode).operands
+}
+
+/// Slots pushed minus slots popped, for opcodes whose effect does not depend
+/// on a constant (0 for the others: ldc, fields, invocations, multianewarray
+/// are computed from their descriptors).
+pub fn fixed_stack_effect(opcode: u8) -> i32 {
+    i32::from(FIXED_STACK_EFFECTS[usize::from(opcode)])
+}
+
+/// [`Opcode::stack_effect`] of every opcode, 0 where a constant decides it.
 pub(crate) const FIXED_STACK_EFFECTS: [i8; 256] = {
     let mut table = [0i8; 256];
     let mut opcode = 0;
     while opcode < 256 {
-        table[opcode] = fixed_stack_effect_of(opcode as u8) as i8;
+        if let Some(effect) = TABLE[opcode].stack_effect {
+            table[opcode] = effect;
+        }
         opcode += 1;
     }
     table
 };
 
-const fn fixed_stack_effect_of(opcode: u8) -> i32 {
-    match opcode {
-        NOP => 0,
-        1..=8 => 1,   // aconst_null, iconst_*
-        9 | 10 => 2,  // lconst_*
-        11..=13 => 1, // fconst_*
-        14 | 15 => 2, // dconst_*
-        BIPUSH | SIPUSH => 1,
-        // Always a long or double, whatever the entry (ldc and ldc_w depend on it).
-        LDC2_W => 2,
-        ILOAD | FLOAD | ALOAD => 1,
-        LLOAD | DLOAD => 2,
-        26..=29 | 34..=37 | 42..=45 => 1,
-        30..=33 | 38..=41 => 2,
-        46 | 48 | 50..=53 => -1, // iaload faload aaload baload caload saload
-        47 | 49 => 0,            // laload daload
-        ISTORE | FSTORE | ASTORE => -1,
-        LSTORE | DSTORE => -2,
-        59..=62 | 67..=70 | 75..=78 => -1,
-        63..=66 | 71..=74 => -2,
-        79 | 81 | 83..=86 => -3, // iastore fastore aastore bastore castore sastore
-        80 | 82 => -4,           // lastore dastore
-        POP => -1,
-        POP2 => -2,
-        89..=91 => 1, // dup dup_x1 dup_x2
-        92..=94 => 2, // dup2 dup2_x1 dup2_x2
-        SWAP => 0,
-        96..=115 => {
-            if opcode.is_multiple_of(2) {
-                -1
-            } else {
-                -2
-            }
-        } // add sub mul div rem: i/f pop 1, l/d pop 2
-        116..=119 => 0,        // neg
-        120..=125 => -1,       // shifts: the shift count is an int
-        126 | 128 | 130 => -1, // iand ior ixor
-        127 | 129 | 131 => -2, // land lor lxor
-        IINC => 0,
-        133 | 135 | 140 | 141 => 1,       // i2l i2d f2l f2d
-        134 | 139 | 143 | 145..=147 => 0, // i2f f2i d2l i2b i2c i2s
-        137 | 142 | 144 => -1,            // l2f d2i d2f
-        136 => -1,                        // l2i
-        138 => 0,                         // l2d
-        148 | 151 | 152 => -3,            // lcmp dcmpl dcmpg
-        149 | 150 => -1,                  // fcmpl fcmpg
-        153..=158 => -1,
-        159..=166 => -2,
-        GOTO | GOTO_W | RET => 0,
-        JSR | JSR_W => 1,
-        TABLESWITCH | LOOKUPSWITCH => -1,
-        IRETURN | FRETURN | ARETURN => -1,
-        LRETURN | DRETURN => -2,
-        RETURN => 0,
-        NEW => 1,
-        NEWARRAY | ANEWARRAY | 190 | CHECKCAST | INSTANCEOF => 0,
-        ATHROW => -1,
-        MONITORENTER | MONITOREXIT => -1,
-        IFNULL | IFNONNULL => -1,
-        _ => 0,
-    }
-}
-
 /// The length of an instruction that reads no code offset and ends no
 /// block (what a run of original instructions may hold), `None` for the
-/// others (branches, switches, returns, `athrow`, `ret`, `wide`, invalid opcodes).
+/// others (branches, switches, returns, `athrow`, `jsr`, `ret`, `wide`, invalid opcodes).
 pub fn plain_length(opcode: u8) -> Option<usize> {
-    match PLAIN_LENGTHS.get(usize::from(opcode)).copied().unwrap_or(0) {
+    match PLAIN_LENGTHS[usize::from(opcode)] {
         0 => None,
         length => Some(usize::from(length)),
     }
 }
 
+/// [`plain_length`] of every opcode, 0 for `None`.
 pub(crate) const PLAIN_LENGTHS: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut opcode = 0;
     while opcode < 256 {
-        let o = opcode as u8;
-        table[opcode] = match o {
-            GOTO | GOTO_W | RET | TABLESWITCH | LOOKUPSWITCH | IRETURN..=RETURN | ATHROW | WIDE => 0,
-            153..=168 | IFNULL | IFNONNULL | JSR_W => 0,
-            0..=15 | 26..=53 | 59..=131 | 133..=152 | 190 | 194 | 195 => 1,
-            BIPUSH | LDC | 21..=25 | 54..=58 | NEWARRAY => 2,
-            SIPUSH | LDC_W | LDC2_W | 178..=184 | NEW | ANEWARRAY | CHECKCAST | INSTANCEOF | IINC => 3,
-            MULTIANEWARRAY => 4,
-            INVOKEINTERFACE | INVOKEDYNAMIC => 5,
-            _ => 0,
-        };
+        let row = &TABLE[opcode];
+        let plain = !matches!(
+            row.kind,
+            Kind::Branch
+                | Kind::DiscontinuedJsr
+                | Kind::DiscontinuedRet
+                | Kind::TableSwitch
+                | Kind::LookupSwitch
+                | Kind::Return
+                | Kind::ThrowException
+                | Kind::Wide
+                | Kind::Invalid
+        );
+        if plain {
+            table[opcode] = row.length;
+        }
         opcode += 1;
     }
     table
@@ -268,11 +437,33 @@ pub fn invert_condition(opcode: u8) -> u8 {
     }
 }
 
+/// What a conversion (`i2l` … `i2s`) takes and gives; `i2b`, `i2c` and
+/// `i2s` give an int. `None` for any other opcode.
+pub fn conversion(opcode: u8) -> Option<(FieldType<'static>, FieldType<'static>)> {
+    use FieldType::{Double, Float, Int, Long};
+    Some(match opcode {
+        I2L => (Int, Long),
+        I2F => (Int, Float),
+        I2D => (Int, Double),
+        L2I => (Long, Int),
+        L2F => (Long, Float),
+        L2D => (Long, Double),
+        F2I => (Float, Int),
+        F2L => (Float, Long),
+        F2D => (Float, Double),
+        D2I => (Double, Int),
+        D2L => (Double, Long),
+        D2F => (Double, Float),
+        I2B | I2C | I2S => (Int, Int),
+        _ => return None,
+    })
+}
+
 /// Slots taken by a load or store of this kind (2 for long and double).
 pub fn local_size(opcode: u8) -> u16 {
     match opcode {
         LLOAD | DLOAD | LSTORE | DSTORE => 2,
-        30..=33 | 38..=41 | 63..=66 | 71..=74 => 2,
+        LLOAD_0..=LLOAD_3 | DLOAD_0..=DLOAD_3 | LSTORE_0..=LSTORE_3 | DSTORE_0..=DSTORE_3 => 2,
         _ => 1,
     }
 }

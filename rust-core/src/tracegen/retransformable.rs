@@ -15,23 +15,21 @@
 //! this shape cannot take, in the words a user reads.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{BootstrapMethod, ClassEditor, ClassFileError, Insn};
+use crate::rule::Rule;
+use crate::classfile::{handle_kind, BootstrapMethod, ClassEditor, ClassFileError, Insn};
 use crate::model::TfClass;
 use crate::protocol;
 
 /// The first class file version with `invokedynamic` (Java 7).
 pub const MIN_MAJOR_VERSION: u16 = 51;
 
-/// `REF_invokeStatic` (JVMS 4.4.8).
-const REF_INVOKE_STATIC: u8 = 6;
-
 /// Why this shape cannot take a class of this version with this model, if
 /// it cannot: the rule and the sentence a user reads, and the method
 /// (`name(descriptor)`) concerned, if one is.
-pub fn refusal(major_version: u16, tf: &TfClass) -> Option<(&'static str, String, Option<String>)> {
+pub fn refusal(major_version: u16, tf: &TfClass) -> Option<(Rule, String, Option<String>)> {
     if major_version < MIN_MAJOR_VERSION {
         return Some((
-            "retransform-class-version",
+            Rule::RetransformClassVersion,
             format!(
                 "class file version {major_version} has no invokedynamic (version {MIN_MAJOR_VERSION}, Java 7, \
                  introduced it), which tracing added to a running JVM needs: enhance it at build time or at \
@@ -42,7 +40,7 @@ pub fn refusal(major_version: u16, tf: &TfClass) -> Option<(&'static str, String
     }
     let info = tf.methods.iter().find(|m| m.is_info())?;
     Some((
-        "retransform-info-method",
+        Rule::RetransformInfoMethod,
         "an info method needs stage 1 at build time: it gains two parameters, and a running JVM accepts no \
          changed signature; build the class with tracegen=false to trace it at run time"
             .to_string(),
@@ -56,7 +54,7 @@ pub fn monitor_lookup(tf: &TfClass, group: &str, editor: &mut ClassEditor<'_>) -
     let pool = &mut editor.pool;
     let link = protocol::LINK_RETRANSFORMED;
     let bootstrap = pool.method_ref(link.owner, link.name, link.descriptor)?;
-    let handle = pool.method_handle(REF_INVOKE_STATIC, bootstrap)?;
+    let handle = pool.method_handle(handle_kind::INVOKE_STATIC, bootstrap)?;
     let group_count = i32::try_from(tf.holder_groups.len())
         .map_err(|_| ClassFileError::limit(0, "more TF groups than an int counts"))?;
     let mut arguments = Vec::with_capacity(2 + tf.holder_groups.len() + tf.tracing_names.len());

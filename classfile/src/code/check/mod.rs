@@ -66,6 +66,19 @@ pub enum Rule {
 }
 
 impl Rule {
+    pub const ALL: [Rule; 9] = [
+        Rule::Code,
+        Rule::StackDepth,
+        Rule::MaxStack,
+        Rule::MaxLocals,
+        Rule::FrameTypes,
+        Rule::MissingFrame,
+        Rule::LocalType,
+        Rule::OperandType,
+        Rule::UninitializedThis,
+    ];
+
+    /// The rule's name on the wire (a diagnostic's `rule`).
     pub fn id(self) -> &'static str {
         match self {
             Rule::Code => "check-code",

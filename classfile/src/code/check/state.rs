@@ -37,13 +37,7 @@ pub(super) struct State {
 
 /// Where the verifier's category of a descriptor type lies.
 fn of_field(t: FieldType<'_>) -> VType {
-    match t {
-        FieldType::Int => VType::Integer,
-        FieldType::Float => VType::Float,
-        FieldType::Long => VType::Long,
-        FieldType::Double => VType::Double,
-        FieldType::Reference(_) => REFERENCE,
-    }
+    VType::of_primitive(t).unwrap_or(REFERENCE)
 }
 
 /// Whether a value of type `value` may stand where `wanted` is declared.
@@ -247,12 +241,12 @@ impl State {
                 self.push(REFERENCE, at, method)?;
             }
             Insn::Branch { opcode, .. } => match *opcode {
-                op::IFEQ..=158 => drop(self.pop(Integer, at)?),
-                159..=164 => {
+                op::IFEQ..=op::IFLE => drop(self.pop(Integer, at)?),
+                op::IF_ICMPEQ..=op::IF_ICMPLE => {
                     self.pop(Integer, at)?;
                     self.pop(Integer, at)?;
                 }
-                165 | op::IF_ACMPNE => {
+                op::IF_ACMPEQ | op::IF_ACMPNE => {
                     self.pop_any_reference(at)?;
                     self.pop_any_reference(at)?;
                 }
@@ -270,29 +264,29 @@ impl State {
         match opcode {
             op::NOP => {}
             op::ACONST_NULL => self.push(Null, at, method)?,
-            2..=8 => self.push(Integer, at, method)?,
-            9 | 10 => self.push(Long, at, method)?,
-            11..=13 => self.push(Float, at, method)?,
-            14 | 15 => self.push(Double, at, method)?,
-            46..=53 => {
+            op::ICONST_M1..=op::ICONST_5 => self.push(Integer, at, method)?,
+            op::LCONST_0 | op::LCONST_1 => self.push(Long, at, method)?,
+            op::FCONST_0..=op::FCONST_2 => self.push(Float, at, method)?,
+            op::DCONST_0 | op::DCONST_1 => self.push(Double, at, method)?,
+            op::IALOAD..=op::SALOAD => {
                 // xaload: array, index → element
                 self.pop(Integer, at)?;
                 self.pop(REFERENCE, at)?;
                 let element = match opcode {
-                    47 => Long,
-                    48 => Float,
-                    49 => Double,
-                    50 => REFERENCE,
+                    op::LALOAD => Long,
+                    op::FALOAD => Float,
+                    op::DALOAD => Double,
+                    op::AALOAD => REFERENCE,
                     _ => Integer,
                 };
                 self.push(element, at, method)?;
             }
-            79..=86 => {
+            op::IASTORE..=op::SASTORE => {
                 let value = match opcode {
-                    80 => Long,
-                    81 => Float,
-                    82 => Double,
-                    83 => REFERENCE,
+                    op::LASTORE => Long,
+                    op::FASTORE => Float,
+                    op::DASTORE => Double,
+                    op::AASTORE => REFERENCE,
                     _ => Integer,
                 };
                 self.pop(value, at)?;
@@ -310,34 +304,34 @@ impl State {
                 let i = self.single(1, at)?;
                 self.stack.truncate(i);
             }
-            89..=94 | op::SWAP => self.shuffle(opcode, at, method)?,
-            96..=115 => {
-                let t = kind_of((opcode - 96) % 4);
+            op::DUP..=op::DUP2_X2 | op::SWAP => self.shuffle(opcode, at, method)?,
+            op::IADD..=op::DREM => {
+                let t = kind_of((opcode - op::IADD) % 4);
                 self.pop(t, at)?;
                 self.pop(t, at)?;
                 self.push(t, at, method)?;
             }
-            116..=119 => {
-                let t = kind_of(opcode - 116);
+            op::INEG..=op::DNEG => {
+                let t = kind_of(opcode - op::INEG);
                 self.pop(t, at)?;
                 self.push(t, at, method)?;
             }
-            120..=131 => {
+            op::ISHL..=op::LXOR => {
                 let t = if opcode.is_multiple_of(2) { Integer } else { Long };
                 // Shifts take an int count; and, or, xor two of a kind.
-                self.pop(if opcode <= 125 { Integer } else { t }, at)?;
+                self.pop(if opcode <= op::LUSHR { Integer } else { t }, at)?;
                 self.pop(t, at)?;
                 self.push(t, at, method)?;
             }
-            133..=147 => {
-                let (from, to) = conversion(opcode);
+            op::I2L..=op::I2S => {
+                let (from, to) = op::conversion(opcode).map_or((Integer, Integer), |(f, t)| (of_field(f), of_field(t)));
                 self.pop(from, at)?;
                 self.push(to, at, method)?;
             }
-            148..=152 => {
+            op::LCMP..=op::DCMPG => {
                 let t = match opcode {
-                    148 => Long,
-                    149 | 150 => Float,
+                    op::LCMP => Long,
+                    op::FCMPL | op::FCMPG => Float,
                     _ => Double,
                 };
                 self.pop(t, at)?;
@@ -345,7 +339,7 @@ impl State {
                 self.push(Integer, at, method)?;
             }
             op::IRETURN..=op::RETURN => self.ret(opcode, at, method)?,
-            190 => {
+            op::ARRAYLENGTH => {
                 self.pop(REFERENCE, at)?;
                 self.push(Integer, at, method)?;
             }
@@ -382,12 +376,12 @@ impl State {
     /// dup, dup_x1, dup_x2, dup2, dup2_x1, dup2_x2, swap: slots moved as they are.
     fn shuffle(&mut self, opcode: u8, at: u32, method: &Method) -> Result<(), Offence> {
         let (copied, below) = match opcode {
-            89 => (1, 0),
-            90 => (1, 1),
-            91 => (1, 2),
-            92 => (2, 0),
-            93 => (2, 1),
-            94 => (2, 2),
+            op::DUP => (1, 0),
+            op::DUP_X1 => (1, 1),
+            op::DUP_X2 => (1, 2),
+            op::DUP2 => (2, 0),
+            op::DUP2_X1 => (2, 1),
+            op::DUP2_X2 => (2, 2),
             _ => {
                 let i = self.single(1, at)?;
                 if self.is_second_half(i + 1) || self.is_second_half(i) {
@@ -503,25 +497,6 @@ fn kind_of(k: u8) -> VType {
         2 => VType::Float,
         3 => VType::Double,
         _ => REFERENCE,
-    }
-}
-
-fn conversion(opcode: u8) -> (VType, VType) {
-    use VType::{Double, Float, Integer, Long};
-    match opcode {
-        133 => (Integer, Long),
-        134 => (Integer, Float),
-        135 => (Integer, Double),
-        136 => (Long, Integer),
-        137 => (Long, Float),
-        138 => (Long, Double),
-        139 => (Float, Integer),
-        140 => (Float, Long),
-        141 => (Float, Double),
-        142 => (Double, Integer),
-        143 => (Double, Long),
-        144 => (Double, Float),
-        _ => (Integer, Integer), // i2b, i2c, i2s
     }
 }
 

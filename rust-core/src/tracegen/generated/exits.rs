@@ -5,7 +5,8 @@
 
 use crate::classfile::exit_stack::Crowded;
 use crate::classfile::{CodeModel, ConstantSource, Frame, Insn, InsnSink, VType};
-use crate::codegen::{self, op, JavaType};
+use crate::classfile::opcodes as op;
+use crate::codegen::{self, JavaType};
 use crate::protocol;
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::plan::Plan;

@@ -4,18 +4,16 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{BootstrapMethod, ClassEditor, ClassFile, Insn};
-use crate::codegen::op;
+use crate::classfile::opcodes as op;
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
+use crate::classfile::handle_kind;
 use crate::request;
 use crate::tracegen::constants::Constants;
 use crate::tracegen::retransformable;
 use std::rc::Rc;
 
 use crate::classfile::Result;
-
-/// `REF_invokeStatic` (JVMS 4.4.8).
-pub(crate) const REF_INVOKE_STATIC: u8 = 6;
 
 /// The instructions that leave the method's monitor on the stack: the same
 /// for every method of one group.
@@ -53,7 +51,7 @@ pub(crate) fn group_monitor_lookup(
         let pool = &mut editor.pool;
         let link = protocol::LINK_MONITOR;
         let bootstrap = pool.method_ref(link.owner, link.name, link.descriptor)?;
-        let handle = pool.method_handle(REF_INVOKE_STATIC, bootstrap)?;
+        let handle = pool.method_handle(handle_kind::INVOKE_STATIC, bootstrap)?;
         let group_class = pool.class(&group.replace('.', "/"))?;
         let index =
             editor.add_bootstrap_method(BootstrapMethod { method_handle: handle, arguments: vec![group_class] })?;

@@ -4,7 +4,8 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{CodeModel, ConstantSource, Frame, Insn, InsnSink, VType};
-use crate::codegen::{self, op, JavaType};
+use crate::classfile::opcodes as op;
+use crate::codegen::{self, JavaType};
 use crate::model::TfMethod;
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::plan::Plan;

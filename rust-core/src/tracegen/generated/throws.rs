@@ -3,7 +3,8 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::{ConstantSource, Insn};
-use crate::codegen::{self, op};
+use crate::classfile::opcodes as op;
+use crate::codegen;
 use crate::tracegen::plan::Plan;
 
 use crate::classfile::Result;

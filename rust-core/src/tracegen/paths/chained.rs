@@ -7,7 +7,7 @@ use super::general::rewrite_one;
 use crate::classfile::chaining::Chaining;
 use crate::classfile::exit_stack;
 use crate::classfile::{CodeModel, Handler, Insn, Label, PoolBuilder, VType};
-use crate::codegen::op;
+use crate::classfile::opcodes as op;
 use crate::model::{TfClass, TfMethod};
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::generated::exits::{epilogue, replace_crowded_return, replace_return};

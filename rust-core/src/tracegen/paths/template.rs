@@ -313,9 +313,9 @@ impl ShapeKey {
         key.push(&max_locals.to_be_bytes())?;
         key.push(&[u8::from(is_static), id_width(id)?])?;
         for &t in &signature.parameters {
-            key.push(&[kind(t)])?;
+            key.push(&[t.letter()])?;
         }
-        key.push(&[b')', signature.returns.map_or(b'V', kind)])?;
+        key.push(&[b')', signature.returns.map_or(b'V', JavaType::letter)])?;
         for &p in &method.redacted_parameters {
             key.push(&(p as u32).to_be_bytes())?;
         }
@@ -337,20 +337,6 @@ impl KeyBytes {
         self.bytes.get_mut(self.len..end)?.copy_from_slice(bytes);
         self.len = end;
         Some(())
-    }
-}
-
-fn kind(t: JavaType<'_>) -> u8 {
-    match t {
-        JavaType::Boolean => b'Z',
-        JavaType::Byte => b'B',
-        JavaType::Char => b'C',
-        JavaType::Short => b'S',
-        JavaType::Int => b'I',
-        JavaType::Long => b'J',
-        JavaType::Float => b'F',
-        JavaType::Double => b'D',
-        JavaType::Reference(_) => b'L',
     }
 }
 
