@@ -218,3 +218,120 @@ pub fn java_base_classes() -> Vec<(PathBuf, Vec<u8>)> {
     assert!(files.len() > 5_000, "java.base has {} classes", files.len());
     files.into_iter().map(|f| (f.clone(), std::fs::read(&f).expect("read a class"))).collect()
 }
+
+/// What JVMS chapter 6 says of an opcode whose stack effect no constant
+/// decides: its length (0 for a switch or `wide`, whose length varies), the
+/// slots it pops and the slots it pushes. `None` for the opcodes whose
+/// effect a constant decides and for those a class file may not hold.
+pub fn jvms(opcode: u8) -> Option<(usize, i32, i32)> {
+    Some(match opcode {
+        0x00 => (1, 0, 0),                                          // nop
+        0x01..=0x08 => (1, 0, 1),                                   // aconst_null, iconst_m1..iconst_5
+        0x09 | 0x0a => (1, 0, 2),                                   // lconst_0, lconst_1
+        0x0b..=0x0d => (1, 0, 1),                                   // fconst_0..2
+        0x0e | 0x0f => (1, 0, 2),                                   // dconst_0, dconst_1
+        0x10 => (2, 0, 1),                                          // bipush
+        0x11 => (3, 0, 1),                                          // sipush
+        0x14 => (3, 0, 2),                                          // ldc2_w
+        0x15 | 0x17 | 0x19 => (2, 0, 1),                            // iload, fload, aload
+        0x16 | 0x18 => (2, 0, 2),                                   // lload, dload
+        0x1a..=0x1d | 0x22..=0x25 | 0x2a..=0x2d => (1, 0, 1),       // iload_n, fload_n, aload_n
+        0x1e..=0x21 | 0x26..=0x29 => (1, 0, 2),                     // lload_n, dload_n
+        0x2e | 0x30 | 0x32..=0x35 => (1, 2, 1),                     // iaload faload aaload baload caload saload
+        0x2f | 0x31 => (1, 2, 2),                                   // laload, daload
+        0x36 | 0x38 | 0x3a => (2, 1, 0),                            // istore, fstore, astore
+        0x37 | 0x39 => (2, 2, 0),                                   // lstore, dstore
+        0x3b..=0x3e | 0x43..=0x46 | 0x4b..=0x4e => (1, 1, 0),       // istore_n, fstore_n, astore_n
+        0x3f..=0x42 | 0x47..=0x4a => (1, 2, 0),                     // lstore_n, dstore_n
+        0x4f | 0x51 | 0x53..=0x56 => (1, 3, 0),                     // iastore fastore aastore bastore castore sastore
+        0x50 | 0x52 => (1, 4, 0),                                   // lastore, dastore
+        0x57 => (1, 1, 0),                                          // pop
+        0x58 => (1, 2, 0),                                          // pop2
+        0x59 => (1, 1, 2),                                          // dup
+        0x5a => (1, 2, 3),                                          // dup_x1
+        0x5b => (1, 3, 4),                                          // dup_x2
+        0x5c => (1, 2, 4),                                          // dup2
+        0x5d => (1, 3, 5),                                          // dup2_x1
+        0x5e => (1, 4, 6),                                          // dup2_x2
+        0x5f => (1, 2, 2),                                          // swap
+        // add, sub, mul, div, rem: i, l, f, d in turn.
+        0x60..=0x73 if opcode % 2 == 0 => (1, 2, 1),
+        0x60..=0x73 => (1, 4, 2),
+        0x74 | 0x76 => (1, 1, 1),                                   // ineg, fneg
+        0x75 | 0x77 => (1, 2, 2),                                   // lneg, dneg
+        0x78 | 0x7a | 0x7c => (1, 2, 1),                            // ishl, ishr, iushr
+        0x79 | 0x7b | 0x7d => (1, 3, 2),                            // lshl, lshr, lushr: a long and an int
+        0x7e | 0x80 | 0x82 => (1, 2, 1),                            // iand, ior, ixor
+        0x7f | 0x81 | 0x83 => (1, 4, 2),                            // land, lor, lxor
+        0x84 => (3, 0, 0),                                          // iinc
+        0x85 | 0x87 => (1, 1, 2),                                   // i2l, i2d
+        0x86 => (1, 1, 1),                                          // i2f
+        0x88 | 0x89 => (1, 2, 1),                                   // l2i, l2f
+        0x8a => (1, 2, 2),                                          // l2d
+        0x8b => (1, 1, 1),                                          // f2i
+        0x8c | 0x8d => (1, 1, 2),                                   // f2l, f2d
+        0x8e | 0x90 => (1, 2, 1),                                   // d2i, d2f
+        0x8f => (1, 2, 2),                                          // d2l
+        0x91..=0x93 => (1, 1, 1),                                   // i2b, i2c, i2s
+        0x94 => (1, 4, 1),                                          // lcmp
+        0x95 | 0x96 => (1, 2, 1),                                   // fcmpl, fcmpg
+        0x97 | 0x98 => (1, 4, 1),                                   // dcmpl, dcmpg
+        0x99..=0x9e => (3, 1, 0),                                   // if<cond>
+        0x9f..=0xa6 => (3, 2, 0),                                   // if_icmp<cond>, if_acmp<cond>
+        0xa7 => (3, 0, 0),                                          // goto
+        0xa8 => (3, 0, 1),                                          // jsr
+        0xa9 => (2, 0, 0),                                          // ret
+        0xaa | 0xab => (0, 1, 0),                                   // tableswitch, lookupswitch
+        0xac | 0xae | 0xb0 => (1, 1, 0),                            // ireturn, freturn, areturn
+        0xad | 0xaf => (1, 2, 0),                                   // lreturn, dreturn
+        0xb1 => (1, 0, 0),                                          // return
+        0xbb => (3, 0, 1),                                          // new
+        0xbc => (2, 1, 1),                                          // newarray
+        0xbd => (3, 1, 1),                                          // anewarray
+        0xbe => (1, 1, 1),                                          // arraylength
+        0xbf => (1, 1, 0),                                          // athrow (then the stack is gone)
+        0xc0 | 0xc1 => (3, 1, 1),                                   // checkcast, instanceof
+        0xc2 | 0xc3 => (1, 1, 0),                                   // monitorenter, monitorexit
+        0xc4 => (0, 0, 0),                                          // wide: the effect of what it modifies
+        0xc6 | 0xc7 => (3, 1, 0),                                   // ifnull, ifnonnull
+        0xc8 => (5, 0, 0),                                          // goto_w
+        0xc9 => (5, 0, 1),                                          // jsr_w
+        // ldc, ldc_w, fields, invocations, multianewarray; 0xba..0xff but 0xbb..0xc9: not in a class file.
+        _ => return None,
+    })
+}
+
+/// Opcodes whose operands a constant names and decides the effect of.
+pub fn decided_by_a_constant(opcode: u8) -> Option<usize> {
+    match opcode {
+        0x12 => Some(2),         // ldc
+        0x13 => Some(3),         // ldc_w
+        0xb2..=0xb8 => Some(3),  // get/put static/field, invokevirtual/special/static
+        0xb9 | 0xba => Some(5),  // invokeinterface, invokedynamic
+        0xc5 => Some(4),         // multianewarray
+        _ => None,
+    }
+}
+
+/// The length of the instruction at `at` of `code`, as JVMS chapter 6
+/// gives it, one opcode at a time; `None` for an opcode no class file holds.
+pub fn instruction_length(code: &[u8], at: usize) -> Option<usize> {
+    let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let opcode = *code.get(at)?;
+    // Switch operands start at the next multiple of four from the method's start.
+    let operands = (at + 4) & !3;
+    Some(match opcode {
+        0xaa => {
+            let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
+            operands + 12 + 4 * usize::try_from(i64::from(high) - i64::from(low) + 1).ok()? - at
+        }
+        0xab => operands + 8 + 8 * usize::try_from(u32_at(operands + 4)? as i32).ok()? - at,
+        0xc4 if code.get(at + 1) == Some(&0x84) => 6, // wide iinc
+        0xc4 => 4,
+        _ => match jvms(opcode) {
+            Some((length, _, _)) => length,
+            None => decided_by_a_constant(opcode)?,
+        },
+    })
+}
+
