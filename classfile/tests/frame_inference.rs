@@ -158,3 +158,25 @@ fn without_frames_a_handler_starts_with_its_exception_alone() {
     let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
     assert_eq!(crowded, vec![Crowded { index: 3, below: vec![1] }, Crowded { index: 7, below: vec![1] }]);
 }
+
+/// A lift by single instructions (a `<clinit>`, a class with an info
+/// method) labels no `new`; following the types to a crowded return must
+/// still give each object of its own, as it does inside a run. Seen on
+/// jdk/internal/module/SystemModules$all.moduleDescriptors (jlink's).
+#[test]
+fn a_new_without_a_label_before_a_crowded_return_is_followed_as_in_a_run() {
+    let mut class = ClassBytes::new();
+    let init = class.method_ref("T", "<init>", "()V");
+    let bytes = class.finish(50);
+    let mut pool = pool(&bytes);
+    let elements = vec![
+        Insn::Simple(op::ICONST_1), // stays below the result
+        Insn::Pool { opcode: op::NEW, index: 2 },
+        Insn::Simple(op::DUP),
+        Insn::Pool { opcode: op::INVOKESPECIAL, index: init },
+        Insn::Simple(op::ARETURN),
+    ];
+    let code = model("()LT;", true, elements, &mut pool);
+    let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
+    assert_eq!(crowded, vec![Crowded { index: 4, below: vec![1] }]);
+}
