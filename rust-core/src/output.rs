@@ -2,8 +2,8 @@
 //! directory, then renamed over the target, so a reader (or a build killed
 //! midway) sees the old bytes or the new ones, never a half-written file.
 //! No fsync: build outputs need atomicity against a killed process, not
-//! durability against power loss, and fsync per class made enhancing the JDK's
-//! java.base three times slower.
+//! durability against power loss, and an fsync per class costs more than
+//! enhancing the class.
 //!
 //! A write costs four system calls (create, write, rename, close): the
 //! temporary file's name comes from the process id and a counter, made unique

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 use tf_core::classfile::access::ACC_INTERFACE;
-use tf_core::classfile::{roundtrip_class, ClassFile, CodeModel, ElementValue, ErrorKind, PoolBuilder, SlotCache};
+use tf_core::classfile::{
+    roundtrip_class, ClassFile, ClassFileError, CodeModel, ElementValue, ErrorKind, PoolBuilder, SlotCache,
+};
 
 fn seed(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/classfile/seeds").join(name);
@@ -41,7 +43,12 @@ fn reads_names_annotations_and_members() {
     assert_eq!(parameters.len(), 1);
     assert_eq!(parameters[0][0].element("value"), Some(&ElementValue::String("p".into())));
     let code = class.code(loops).expect("code").expect("has code");
-    assert!(code.max_locals >= 1 && !code.exception_table.is_empty());
+    // What javap says of loops(int).
+    assert_eq!((code.max_stack, code.max_locals, code.code.len(), code.exception_table.len()), (4, 7, 103, 6));
+    let first = code.exception_table[0];
+    assert_eq!((first.start_pc, first.end_pc, first.handler_pc), (27, 35, 42));
+    assert_eq!(class.constant_pool().class_name(first.catch_type).expect("catch type"), "java/lang/ArithmeticException");
+    assert_eq!(code.exception_table[5].catch_type, 0, "the last handler catches any");
 
     let tag_bytes = seed("Tag.class");
     let tag_class = ClassFile::parse(&tag_bytes).expect("parse Tag");
@@ -126,7 +133,7 @@ fn corrupted_classes_never_panic() {
     let mut mutants = 0;
     for name in SEEDS {
         let original = seed(name);
-        let unchanged = exercise(&original);
+        let unchanged = exercise(&original, true);
         assert!(unchanged.parsed && unchanged.round_trips, "{name}: the seed itself does not round-trip");
         assert_eq!(unchanged.lifted, unchanged.assembled, "{name}: a seed's method does not assemble");
         for _ in 0..1_500 {
@@ -135,7 +142,7 @@ fn corrupted_classes_never_panic() {
                 let at = (next() % bytes.len() as u64) as usize;
                 bytes[at] = next() as u8;
             }
-            total.add(exercise(&bytes));
+            total.add(exercise(&bytes, false));
             mutants += 1;
         }
     }
@@ -171,22 +178,61 @@ impl Reached {
     }
 }
 
-/// Every reading and the code round trip of `bytes`; errors are results,
-/// only a panic fails.
-fn exercise(bytes: &[u8]) -> Reached {
-    let Ok(class) = ClassFile::parse(bytes) else { return Reached::default() };
+/// Every reading and the code round trip of `bytes`: an error must name a
+/// byte inside the input, a read of an unchanged seed must succeed, and a
+/// method lifted and assembled unedited keeps its length (a seed's, its bytes).
+fn exercise(bytes: &[u8], is_seed: bool) -> Reached {
+    let inside = |what: &str, e: &ClassFileError| {
+        assert!(!is_seed, "{what} of a seed: {e}");
+        assert!(e.offset <= bytes.len(), "{what}: {e} past the {} bytes", bytes.len());
+    };
+    let class = match ClassFile::parse(bytes) {
+        Ok(class) => class,
+        Err(e) => {
+            inside("parse", &e);
+            return Reached::default();
+        }
+    };
     let mut reached = Reached { parsed: true, ..Reached::default() };
-    let _ = class.annotations();
+    if let Err(e) = class.annotations() {
+        inside("class annotations", &e);
+    }
     let mut pool = PoolBuilder::new(class.constant_pool().clone());
     let mut slots = SlotCache::default();
     for method in class.methods() {
-        let _ = class.member_annotations(method);
-        let _ = class.parameter_annotations(method);
-        if let Ok(Some(model)) = CodeModel::lift(&class, method, &mut pool) {
-            reached.lifted += 1;
-            if model.assemble(&mut slots, &mut pool).is_ok() {
-                reached.assembled += 1;
+        if let Err(e) = class.member_annotations(method) {
+            inside("method annotations", &e);
+        }
+        if let Err(e) = class.parameter_annotations(method) {
+            inside("parameter annotations", &e);
+        }
+        let code = match class.code(method) {
+            Ok(Some(code)) => code,
+            Ok(None) => continue,
+            Err(e) => {
+                inside("code", &e);
+                continue;
             }
+        };
+        let model = match CodeModel::lift(&class, method, &mut pool) {
+            Ok(model) => model.expect("a method with code lifts to a model"),
+            Err(e) => {
+                inside("lift", &e);
+                continue;
+            }
+        };
+        reached.lifted += 1;
+        match model.assemble(&mut slots, &mut pool) {
+            Ok(data) => {
+                reached.assembled += 1;
+                let length = u32::from_be_bytes([data[4], data[5], data[6], data[7]]) as usize;
+                assert_eq!(length, code.code.len(), "unedited code keeps its length");
+                if is_seed {
+                    assert_eq!(&data[8..8 + length], code.code, "unedited code keeps its bytes");
+                }
+            }
+            // Assembly reports no file offsets: it works on labels.
+            Err(e) => assert!(!is_seed, "assemble of a seed: {e}"),
         }
     }
     reached.round_trips = roundtrip_class(bytes).is_none();

@@ -5,9 +5,9 @@
 //! arguments, calls of static helpers.
 //!
 //! The types are followed from the method's first frame along every path
-//! while `this` is uninitialized, in code order (so that the pool receives
-//! the Class constants the types name in the same order on every path of
-//! the engine). At a label with a stack map frame the frame is taken; in a
+//! while `this` is uninitialized, in code order (the Class constants the
+//! types name reach the pool in the pool order, see [`CodePool`]). At a
+//! label with a stack map frame the frame is taken; in a
 //! class file without frames (before version 50) a label takes the types
 //! the first jump to it brought, which is enough to tell `this` from the
 //! rest. A path ends at the chaining call, or at a `throw`. No class

@@ -11,8 +11,9 @@ use crate::read::error::Result;
 use std::borrow::Cow;
 
 /// A constant pool that code reads and adds to. Additions must reuse an
-/// equal entry when there is one, and every path that adds must ask for
-/// entries in the same order, or output stops being byte-identical.
+/// equal entry when there is one, and every path that adds must ask for the
+/// same entries in the same order: the pool order, the invariant every fast
+/// path rests on (ARCHITECTURE.md, "Invariants").
 pub trait CodePool<'a> {
     /// Entry `index`, as read or as added.
     fn get(&self, index: u16) -> Result<Constant<'a>>;

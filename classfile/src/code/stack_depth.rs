@@ -27,8 +27,8 @@ enum Slots {
 
 /// Descriptor slot sizes by pool index. Every invocation and field access
 /// needs its descriptor's sizes, and a class names the same few members over
-/// and over: decoding and parsing the descriptor once per entry instead of
-/// once per instruction visit halves the cost of computing max_stack.
+/// and over: the descriptor is decoded and parsed once per entry, not once
+/// per instruction visit.
 ///
 /// Its indexes are one pool's: whoever holds the class's pool holds its
 /// cache beside it (`ClassEditor::slots`) and hands both to the depth pass.

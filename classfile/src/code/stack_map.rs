@@ -525,8 +525,8 @@ fn write_frame(
 }
 
 /// Writes `types` (JVMS 4.7.4 `verification_type_info`). Most types are one
-/// byte, their tag: written in one loop with no call per type, as frames
-/// are a tenth of the bytes written.
+/// byte, their tag: written in one loop with no call per type, as every
+/// frame of every method written goes through here.
 fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
     // Every type written as three bytes into room made for all of them, the
     // next one then written one or three bytes on: one path for all types,

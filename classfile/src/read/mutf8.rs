@@ -81,7 +81,7 @@ fn is_plain(bytes: &[u8]) -> bool {
     // checked (checking a byte twice changes nothing); in a text shorter
     // than eight, put together in a register, above bytes that are
     // neither. (Copied into a padded array, it was a call and a load
-    // waiting on the copy's small stores: a fifth of adding a Class entry.)
+    // waiting on the copy's small stores.)
     let last = match bytes.last_chunk::<8>() {
         Some(word) => u64::from_le_bytes(*word),
         None => rest.iter().rev().fold(ONES, |word, &b| (word << 8) | u64::from(b)),

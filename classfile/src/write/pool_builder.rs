@@ -132,8 +132,8 @@ pub struct PoolBuilder<'a> {
 
 /// Texts that the pools of many classes get, an instrumenter's own names,
 /// known for the whole process. A Utf8 entry added with one of them borrows
-/// it: enhancing a class adds about forty such names, and copying each
-/// (twice: the entry and its index key) was a seventh of all allocations.
+/// it: enhancing a class adds some forty such names, which would otherwise
+/// be copied twice each (the entry and its index key).
 #[derive(Debug, Default)]
 pub struct KnownTexts {
     /// By the pool index's hash of the text, which an addition has at hand:
@@ -353,7 +353,7 @@ impl Index {
         // Room for the additions too (an enhanced class gets dozens), and
         // at least two buckets per entry: a lookup that walks past an entry
         // mispredicts its way out of the chain, and half of the lookups
-        // find nothing. (One bucket per entry was 1.9% slower overall.)
+        // find nothing.
         let entries = usize::from(original.count()) + 64;
         let buckets = (2 * entries).next_power_of_two();
         let mut index = Index { heads: vec![0; buckets], links: Vec::with_capacity(entries), mask: buckets - 1 };

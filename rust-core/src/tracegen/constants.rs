@@ -29,8 +29,8 @@ pub(crate) const SHARED_COUNT: usize = Shared::Throwable as usize + 1;
 /// Pool indexes of the constants every monitored method needs, resolved on
 /// first use: each method needs a dozen member references and classes, and
 /// finding one in the pool means hashing its names. The first use of each
-/// still asks the pool, in the same order as without this memo, so the
-/// pool (and the class written) is the same.
+/// still asks the pool where it would without this memo (the pool order,
+/// see `CodePool`).
 #[derive(Default)]
 pub(crate) struct Constants {
     pub(crate) known: [Option<u16>; SHARED_COUNT],

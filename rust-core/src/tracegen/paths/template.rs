@@ -8,7 +8,7 @@
 //! [`Recorder`] hands out a placeholder for each constant asked for and
 //! remembers the requests in order — with the places each placeholder and the
 //! identifier landed. Copying it for a method asks the class's pool for the
-//! same constants in the same order (so the pool grows as it would have) and
+//! same constants in the same order (the pool order, see `CodePool`) and
 //! patches them in: no instruction is encoded again.
 //!
 //! The prologue's frames hold the method's own parameters, so they are

@@ -1,6 +1,5 @@
 package org.tracingfacility.runtime;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class EnhancedCodeSupportTest {
     /** Records the token protocol's calls as text, and the results as they arrive. */
-    static final class Recorder implements MethodMonitor {
+    static class Recorder implements MethodMonitor {
         final boolean wantsArguments;
         final List<String> events = new ArrayList<>();
         final List<Object> results = new ArrayList<>();
@@ -122,10 +121,24 @@ class EnhancedCodeSupportTest {
 
     @Test
     void failedWithoutAMonitorDoesNothing() {
-        // No monitor to call (a monitor's absence is the disabled path), and
-        // no ending throwable left behind for a later exit on this thread.
-        assertDoesNotThrow(() -> EnhancedCodeSupport.failed(new RuntimeException(), null, null, 3, 0L));
-        assertDoesNotThrow(() -> EnhancedCodeSupport.failedWithResult(new RuntimeException(), null, null, 4, 0L));
+        // A monitored method without a monitor (the disabled path) failing inside a monitor's
+        // exit, where the ending throwable is the outer method's: nothing reported, the outer
+        // ending throwable left as it was, none left behind afterwards.
+        RuntimeException outer = new RuntimeException("outer");
+        List<Throwable> ending = new ArrayList<>();
+        Recorder monitor = new Recorder(true) {
+            @Override
+            public void exitWithToken(int ident, long token) {
+                ending.add(EnhancedCodeSupport.endingThrowable());
+                EnhancedCodeSupport.failed(new RuntimeException("nested"), null, null, 7, 0L);
+                EnhancedCodeSupport.failedWithResult(new RuntimeException("nested"), null, null, 8, 0L);
+                ending.add(EnhancedCodeSupport.endingThrowable());
+                super.exitWithToken(ident, token);
+            }
+        };
+        EnhancedCodeSupport.failed(outer, null, monitor, 3, 11L);
+        assertEquals(List.of(outer, outer), ending);
+        assertEquals(List.of("exception 3 outer", "exit 3 token 11"), monitor.events);
         assertNull(EnhancedCodeSupport.endingThrowable());
     }
 }
