@@ -60,7 +60,12 @@ pub(crate) fn frame_before<'p>(
                     state.execute(&insn, Some(identity), this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?;
                 }
             }
-            _ => state.execute(insn, last_new.take(), this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?,
+            // A lift by single instructions labels only jump targets, so a `new`
+            // may have no label either: it gets an identity of its own too.
+            _ => {
+                let identity = last_new.take().or_else(|| Some(unlabelled.next()));
+                state.execute(insn, identity, this_class, pool).map_err(|e| cannot(&e.kind.to_string()))?
+            }
         }
     }
     Ok(Frame { locals: stack_map::from_slots(&state.locals), stack: stack_map::from_slots(&state.stack) })
