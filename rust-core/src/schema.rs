@@ -11,7 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::GeneratedCode;
+use crate::classfile::check::SplicedMethod;
 use crate::classfile::descriptor;
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
@@ -126,10 +126,10 @@ impl<'a> Bodies<'a> {
         self.spliced.insert(index, code);
     }
 
-    /// The methods (by index, ascending) whose generated code was copied from
-    /// a template, with the template's verdict: for the pre-write check.
-    pub fn copied_from_templates(&self) -> Vec<(usize, GeneratedCode)> {
-        self.spliced.iter().filter_map(|(&i, code)| Some((i, code.generated_code()?.clone()))).collect()
+    /// The methods (by index, ascending) spliced, with what the splice tells
+    /// the pre-write check of each (taken out: call once).
+    pub fn take_check_scopes(&mut self) -> Vec<(usize, SplicedMethod)> {
+        self.spliced.iter_mut().filter_map(|(&i, code)| Some((i, code.take_check_scope()?))).collect()
     }
 
     /// The model of method `index`, lifted on first use; `None` without code.
