@@ -138,7 +138,7 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
             op::GOTO => {
                 let target = at as i64 + i64::from(i16::from_be_bytes([code.code[at + 1], code.code[at + 2]]));
                 if target == i64::from(tail) {
-                    returns.push((at as u32, at as u32 + 3));
+                    returns.push((at as u32, at as u32 + 3, op::RETURN));
                 }
                 3
             }
@@ -149,7 +149,7 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
         at += length;
     }
     assert_eq!(returns.len(), 1, "the one return of Boolean's <clinit> is replaced");
-    let regions = SplicedRegions { prologue: (0, body), others: [returns, vec![(tail, code.code.len() as u32)]].concat() };
+    let regions = SplicedRegions { prologue: (0, body), returns, others: vec![(tail, code.code.len() as u32)] };
     let code_at = code.code.as_ptr() as usize - written.as_ptr() as usize;
     let (body, end) = (code_at + body as usize, code_at + code.code.len());
 

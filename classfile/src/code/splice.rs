@@ -559,7 +559,7 @@ impl<'a> Splice<'a> {
         let base = out.len();
         let mut cursor = 0usize;
         // What the splice writes itself, for the pre-write check.
-        let mut regions = SplicedRegions { prologue: (0, 0), others: Vec::with_capacity(sites.len() + 1) };
+        let mut regions = SplicedRegions { prologue: (0, 0), returns: Vec::new(), others: Vec::new() };
         for (site, &(new_offset, _)) in sites.iter().zip(&layout.placed) {
             out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
             let at = site.offset as usize;
@@ -587,8 +587,9 @@ impl<'a> Splice<'a> {
             let region = (new_offset, (out.len() - base) as u32);
             match site.kind {
                 SiteKind::Insert => regions.prologue = region,
+                SiteKind::Return(opcode) if generated.is_some() => regions.returns.push((region.0, region.1, opcode)),
                 SiteKind::Switch => regions.others.push(region),
-                SiteKind::Return(_) | SiteKind::Throw if generated.is_some() => regions.others.push(region),
+                SiteKind::Throw if generated.is_some() => regions.others.push(region),
                 SiteKind::Return(_) | SiteKind::Throw => {}
             }
             cursor = at + site.length as usize;

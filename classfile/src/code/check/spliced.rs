@@ -17,16 +17,25 @@
 //!   through and handler of the original code finds them as it expects;
 //! - max_stack and max_locals are at least the original's.
 //!
+//! The code in place of a return starts where the original code left just
+//! the result on the stack (the splice declines otherwise, see
+//! [`super::scope`]) and reads no local of the original code: it is followed
+//! from there, the original's locals unknown (what that rejects is left to
+//! the full check), unless a frame is there or a handler of the original
+//! code covers it (its frame may name them); then from the frame before it,
+//! as the other stretches are.
+//!
 //! Anything else (a prologue that ends elsewhere than at a frame, a stretch
 //! that falls through into the original code) is left to the full check.
 #![forbid(unsafe_code)]
 
 use super::frames::{self, Walk};
-use super::state::{Constants, Method, State};
+use super::state::{Constants, Method, State, REFERENCE};
 use super::{agrees, agrees_locals, Offence, Rule};
 use crate::code::pool::CodePool;
 use crate::code::stack_map::{Frame, VType};
 use crate::read::code_attribute::CodeAttribute;
+use crate::read::opcodes as op;
 
 /// Where a splice wrote code of its own into a method: `[start, end)` code
 /// offsets of the written code.
@@ -34,8 +43,10 @@ use crate::read::code_attribute::CodeAttribute;
 pub struct SplicedRegions {
     /// The prologue: the original code resumes at its end.
     pub prologue: (u32, u32),
+    /// The code in place of each return, with the return's opcode, in code order.
+    pub returns: Vec<(u32, u32, u8)>,
     /// Every other stretch the splice wrote, in code order: the code in place
-    /// of returns and `athrow`s, re-encoded switches, and last the tail.
+    /// of `athrow`s, re-encoded switches, and last the tail.
     pub others: Vec<(u32, u32)>,
 }
 
@@ -98,9 +109,32 @@ pub(super) fn check<'p>(
         }
     }
 
-    for &(region_start, region_end) in &regions.others {
-        let (from, state) = frame_before(&frames, region_start, &start);
-        let (at, state) = walk.follow(code, from, state, region_end, method, pool, constants)?;
+    let returns = regions.returns.iter().map(|&(region_start, region_end, opcode)| (region_start, region_end, Some(opcode)));
+    let others = regions.others.iter().map(|&(region_start, region_end)| (region_start, region_end, None));
+    for (region_start, region_end, returned) in returns.chain(others) {
+        let names_original_locals = |&&(handler_start, handler_end, _, frame): &&(u32, u32, u32, &State)| {
+            handler_start < region_end
+                && region_start < handler_end
+                && frame.locals.iter().take(original_locals).any(|&t| t != VType::Top)
+        };
+        let from_result = returned.and_then(result).filter(|_| {
+            frames::frame_at(&frames, region_start).is_none() && !walk.handlers.iter().any(|h| names_original_locals(&h))
+        });
+        let (at, state) = match from_result {
+            // Stricter than the state there (the original's locals unknown):
+            // what it rejects, the full check decides.
+            Some(stack) => {
+                let state = Some(State { locals: tf_locals.locals.clone(), stack });
+                match walk.follow(code, region_start, state, region_end, method, pool, constants) {
+                    Ok(reached) => reached,
+                    Err(_) => return Ok(false),
+                }
+            }
+            None => {
+                let (from, state) = frame_before(&frames, region_start, &start);
+                walk.follow(code, from, state, region_end, method, pool, constants)?
+            }
+        };
         match state {
             Some(_) if at >= code_len => {
                 return Err(Offence { rule: Rule::Code, offset: code_len, message: "control falls off the end of the code".into() });
@@ -113,6 +147,19 @@ pub(super) fn check<'p>(
         }
     }
     Ok(true)
+}
+
+/// The stack (slot form) at a return of `opcode` that leaves just its result.
+fn result(opcode: u8) -> Option<Vec<VType>> {
+    Some(match opcode {
+        op::IRETURN => vec![VType::Integer],
+        op::LRETURN => vec![VType::Long, VType::Top],
+        op::FRETURN => vec![VType::Float],
+        op::DRETURN => vec![VType::Double, VType::Top],
+        op::ARETURN => vec![REFERENCE],
+        op::RETURN => Vec::new(),
+        _ => return None,
+    })
 }
 
 /// Where following the code up to `offset` starts: the last frame at or
