@@ -374,7 +374,7 @@ fn write_class(
     workspace.lift = bodies.take_lift_scratch();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;
-    let copied = bodies.copied_from_templates();
+    let spliced = bodies.take_check_scopes();
     bodies.assemble_into(&mut editor).map_err(stage_error)?;
     schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
     let bytes = editor.to_bytes().map_err(Failed::Class)?;
@@ -388,7 +388,7 @@ fn write_class(
     let offences = check::check_changed_methods::<PoolBuilder>(
         parsed,
         &written,
-        &copied,
+        &spliced,
         settings.pre_write_check,
         &mut workspace.statistics.checks,
     );

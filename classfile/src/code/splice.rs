@@ -25,7 +25,7 @@ use crate::code::assembler::frames_in_code_order;
 use crate::code::code_attribute_writer::{patch_u16, CodeAttributeWriter};
 use crate::read::attribute::name;
 use crate::code::chaining;
-use crate::code::check::GeneratedCode;
+use crate::code::check::{GeneratedCode, SplicedMethod, SplicedRegions};
 use crate::code::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::{CodeAttribute, MAX_CODE_LENGTH};
@@ -369,6 +369,9 @@ pub struct SplicedCode {
     stack_map_name_at: Option<usize>,
     /// The template the generated code was copied from, for the pre-write check.
     generated: Option<GeneratedCode>,
+    /// Where the splice wrote code of its own, for the pre-write check
+    /// (`None`: the whole code is generated).
+    regions: Option<SplicedRegions>,
 }
 
 impl SplicedCode {
@@ -383,7 +386,7 @@ impl SplicedCode {
         let mut writer = CodeAttributeWriter::new(chunk.bytes.len() + 12, chunk.peak, max_locals, chunk.len());
         writer.out().extend_from_slice(&chunk.bytes);
         writer.exception_table(&[], &|l| Ok(l.0)).ok()?;
-        Some(SplicedCode { data: writer.finish().ok()?, stack_map_name_at: None, generated: None })
+        Some(SplicedCode { data: writer.finish().ok()?, stack_map_name_at: None, generated: None, regions: None })
     }
 
     /// This code with its generated part copied from the template `generated` is.
@@ -394,6 +397,13 @@ impl SplicedCode {
     /// The template the generated code was copied from, if it was.
     pub fn generated_code(&self) -> Option<&GeneratedCode> {
         self.generated.as_ref()
+    }
+
+    /// What the pre-write check may take from the splice, taken out once;
+    /// `None` for code that is all generated.
+    pub fn take_check_scope(&mut self) -> Option<SplicedMethod> {
+        let regions = self.regions.take()?;
+        Some(SplicedMethod { generated: self.generated.clone(), regions })
     }
 
     pub fn finish<'p>(mut self, pool: &mut impl CodePool<'p>) -> Result<Vec<u8>> {
@@ -544,6 +554,8 @@ impl<'a> Splice<'a> {
         let base = writer.code_start();
         let out = writer.out();
         let mut cursor = 0usize;
+        // What the splice writes itself, for the pre-write check.
+        let mut regions = SplicedRegions { prologue: (0, 0), returns: Vec::new(), others: Vec::new() };
         for (site, &(new_offset, _)) in sites.iter().zip(&layout.placed) {
             out.extend_from_slice(code.get(cursor..site.offset as usize).unwrap_or_default());
             let at = site.offset as usize;
@@ -568,12 +580,22 @@ impl<'a> Splice<'a> {
                     return Ok(None);
                 };
             }
+            let region = (new_offset, (out.len() - base) as u32);
+            match site.kind {
+                SiteKind::Insert => regions.prologue = region,
+                SiteKind::Return(opcode) if generated.is_some() => regions.returns.push((region.0, region.1, opcode)),
+                SiteKind::Switch => regions.others.push(region),
+                SiteKind::Throw if generated.is_some() => regions.others.push(region),
+                SiteKind::Return(_) | SiteKind::Throw => {}
+            }
             cursor = at + site.length as usize;
         }
         out.extend_from_slice(code.get(cursor..).unwrap_or_default());
+        let tail_at = (out.len() - base) as u32;
         let Some(()) = place(edits.tail, base, &label, out) else {
             return Ok(None);
         };
+        regions.others.push((tail_at, (out.len() - base) as u32));
         if out.len() - base != layout.length as usize {
             return Ok(None);
         }
@@ -638,7 +660,7 @@ impl<'a> Splice<'a> {
             encode_frames(&frames, model, edits, &offset_of, writer.out())?;
             writer.end_attribute()?;
         }
-        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None }))
+        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None, regions: Some(regions) }))
     }
 
     fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {

@@ -4,7 +4,7 @@
 //! edit it; `enhance` creates it for a class and assembles it at the end.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::GeneratedCode;
+use crate::classfile::check::SplicedMethod;
 use crate::classfile::splice::SplicedCode;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, LiftScratch};
 use crate::model::TfClass;
@@ -113,10 +113,10 @@ impl<'a> Bodies<'a> {
         self.spliced.insert(index, code);
     }
 
-    /// The methods (by index, ascending) whose generated code was copied from
-    /// a template, with the template's verdict: for the pre-write check.
-    pub fn copied_from_templates(&self) -> Vec<(usize, GeneratedCode)> {
-        self.spliced.iter().filter_map(|(&i, code)| Some((i, code.generated_code()?.clone()))).collect()
+    /// The methods (by index, ascending) spliced, with what the splice tells
+    /// the pre-write check of each (taken out: call once).
+    pub fn take_check_scopes(&mut self) -> Vec<(usize, SplicedMethod)> {
+        self.spliced.iter_mut().filter_map(|(&i, code)| Some((i, code.take_check_scope()?))).collect()
     }
 
     /// The model of method `index`, lifted on first use; `None` without code.

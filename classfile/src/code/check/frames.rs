@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use super::state::{self, Constants, Method, State};
-use super::{agrees, agrees_locals, falls_through, instructions, Offence, Rule};
+use super::{agrees, agrees_locals, falls_through, instructions_from, Offence, Rule};
 use crate::read::attribute::name;
 use crate::read::code_attribute::CodeAttribute;
 use crate::code::code_model::{Insn, Label};
@@ -25,68 +25,9 @@ pub(super) fn check<'p>(
     constants: &mut Constants,
 ) -> Result<(), Offence> {
     let frames = decode_frames(code, initial, method, pool)?;
-    let frame_at = |offset: u32| frames.binary_search_by_key(&offset, |(o, _)| *o).ok().and_then(|i| frames.get(i));
-    let mut handlers = Vec::with_capacity(code.exception_table.len());
-    for h in &code.exception_table {
-        let at = u32::from(h.handler_pc);
-        let Some((_, frame)) = frame_at(at) else {
-            return Err(missing(at, format!("exception handler at offset {at} has no stack map frame")));
-        };
-        if !matches!(frame.stack.as_slice(), [VType::Object(_)]) {
-            return Err(Offence {
-                rule: Rule::StackDepth,
-                offset: at,
-                message: format!("the stack map frame of the exception handler at offset {at} does not hold just the exception"),
-            });
-        }
-        handlers.push((u32::from(h.start_pc), u32::from(h.end_pc), at, frame));
-    }
-    // The locals change rarely: each handler compares them again only after a change.
-    let mut version = 1u64;
-    let mut compared = vec![0u64; handlers.len()];
-    let mut next_frame = 0usize;
-    let mut state = Some(start);
-        for decoded in instructions(code) {
-        let (at, insn, _) = decoded?;
-        if let Some((offset, _)) = frames.get(next_frame).filter(|(o, _)| *o < at) {
-            return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame inside an instruction".into() });
-        }
-        if let Some((_, frame)) = frames.get(next_frame).filter(|(o, _)| *o == at) {
-            next_frame += 1;
-            version += 1;
-            match state.as_mut() {
-                Some(current) => {
-                    agrees(current, frame, at, at)?;
-                    current.locals.clone_from(&frame.locals);
-                    current.stack.clone_from(&frame.stack);
-                }
-                None => state = Some(frame.clone()),
-            }
-        }
-        let Some(current) = state.as_mut() else {
-            return Err(missing(at, "code after an unconditional jump has no stack map frame".into()));
-        };
-        compare_with_handlers(current, at, &handlers, &mut compared, version)?;
-        current.execute(&insn, at, method, pool, constants)?;
-        if changes_locals(&insn) {
-            version += 1;
-            compare_with_handlers(current, at, &handlers, &mut compared, version)?;
-        }
-        let mut result = Ok(());
-        insn.for_each_target(|Label(target)| {
-            if result.is_ok() {
-                result = match frame_at(target) {
-                    Some((_, frame)) => agrees(current, frame, at, target),
-                    None => Err(missing(at, format!("the jump target {target} has no stack map frame"))),
-                };
-            }
-        });
-        result?;
-        if !falls_through(&insn) {
-            state = None;
-        }
-    }
-    if let Some((offset, _)) = frames.get(next_frame) {
+    let mut walk = Walk::new(code, &frames)?;
+    let (_, state) = walk.follow(code, 0, Some(start), u32::MAX, method, pool, constants)?;
+    if let Some((offset, _)) = frames.get(walk.next_frame) {
         return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame past the code".into() });
     }
     if state.is_some() {
@@ -95,8 +36,113 @@ pub(super) fn check<'p>(
     Ok(())
 }
 
+/// A method's frames and handlers, and where a pass through its code is.
+pub(super) struct Walk<'f> {
+    frames: &'f [(u32, State)],
+    /// Each handler's range, offset and frame.
+    pub handlers: Vec<(u32, u32, u32, &'f State)>,
+    /// The locals change rarely: each handler compares them again only after a change.
+    version: u64,
+    compared: Vec<u64>,
+    /// The first frame the pass has not reached.
+    next_frame: usize,
+}
+
+impl<'f> Walk<'f> {
+    /// The handlers of `code`, each with its frame, which must hold just the exception.
+    pub fn new(code: &CodeAttribute<'_>, frames: &'f [(u32, State)]) -> Result<Walk<'f>, Offence> {
+        let mut handlers = Vec::with_capacity(code.exception_table.len());
+        for h in &code.exception_table {
+            let at = u32::from(h.handler_pc);
+            let Some(frame) = frame_at(frames, at) else {
+                return Err(missing(at, format!("exception handler at offset {at} has no stack map frame")));
+            };
+            if !matches!(frame.stack.as_slice(), [VType::Object(_)]) {
+                return Err(Offence {
+                    rule: Rule::StackDepth,
+                    offset: at,
+                    message: format!("the stack map frame of the exception handler at offset {at} does not hold just the exception"),
+                });
+            }
+            handlers.push((u32::from(h.start_pc), u32::from(h.end_pc), at, frame));
+        }
+        let compared = vec![0u64; handlers.len()];
+        Ok(Walk { frames, handlers, version: 1, compared, next_frame: 0 })
+    }
+
+    /// Follows the code from `from` (an instruction start) in `state`
+    /// (`None`: control reaches `from` only through its frame) up to the
+    /// first instruction at or past `stop`: its offset (the code's length at
+    /// the end) and the state control brings there, not yet compared with a
+    /// frame there.
+    #[allow(clippy::too_many_arguments)]
+    pub fn follow<'p>(
+        &mut self,
+        code: &CodeAttribute<'_>,
+        from: u32,
+        mut state: Option<State>,
+        stop: u32,
+        method: &Method,
+        pool: &mut impl CodePool<'p>,
+        constants: &mut Constants,
+    ) -> Result<(u32, Option<State>), Offence> {
+        let frames = self.frames;
+        self.next_frame = frames.partition_point(|(o, _)| *o < from);
+        self.version += 1;
+        for decoded in instructions_from(code, from) {
+            let (at, insn, _) = decoded?;
+            if at >= stop {
+                return Ok((at, state));
+            }
+            if let Some((offset, _)) = frames.get(self.next_frame).filter(|(o, _)| *o < at) {
+                return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame inside an instruction".into() });
+            }
+            if let Some((_, frame)) = frames.get(self.next_frame).filter(|(o, _)| *o == at) {
+                self.next_frame += 1;
+                self.version += 1;
+                match state.as_mut() {
+                    Some(current) => {
+                        agrees(current, frame, at, at)?;
+                        current.locals.clone_from(&frame.locals);
+                        current.stack.clone_from(&frame.stack);
+                    }
+                    None => state = Some(frame.clone()),
+                }
+            }
+            let Some(current) = state.as_mut() else {
+                return Err(missing(at, "code after an unconditional jump has no stack map frame".into()));
+            };
+            compare_with_handlers(current, at, &self.handlers, &mut self.compared, self.version)?;
+            current.execute(&insn, at, method, pool, constants)?;
+            if changes_locals(&insn) {
+                self.version += 1;
+                compare_with_handlers(current, at, &self.handlers, &mut self.compared, self.version)?;
+            }
+            let mut result = Ok(());
+            insn.for_each_target(|Label(target)| {
+                if result.is_ok() {
+                    result = match frame_at(frames, target) {
+                        Some(frame) => agrees(current, frame, at, target),
+                        None => Err(missing(at, format!("the jump target {target} has no stack map frame"))),
+                    };
+                }
+            });
+            result?;
+            if !falls_through(&insn) {
+                state = None;
+            }
+        }
+        Ok((code.code.len() as u32, state))
+    }
+}
+
+/// The frame at `offset`, if there is one.
+pub(super) fn frame_at(frames: &[(u32, State)], offset: u32) -> Option<&State> {
+    frames.binary_search_by_key(&offset, |(o, _)| *o).ok().and_then(|i| frames.get(i)).map(|(_, frame)| frame)
+}
+
 /// The method's frames in slot form, by offset; each within max_locals and max_stack.
-fn decode_frames<'p>(
+pub(super) fn decode_frames<'p>(
     code: &CodeAttribute<'_>,
     initial: &Frame,
     method: &Method,
@@ -155,6 +201,6 @@ fn changes_locals(insn: &Insn) -> bool {
     }
 }
 
-fn missing(at: u32, message: String) -> Offence {
+pub(super) fn missing(at: u32, message: String) -> Offence {
     Offence { rule: Rule::MissingFrame, offset: at, message }
 }

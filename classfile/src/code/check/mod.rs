@@ -18,20 +18,22 @@
 //! Cost: following every instruction of every changed method costs about as
 //! much as enhancing it (bench/enhance/README.md). So a method whose generated
 //! code was copied from a template gets the full check only while no copy of
-//! that template passed it; after that, the targeted check of [`scope`]. The
-//! rest of the cost is the full check of the other methods: each template's
-//! first copy, `<clinit>`s spliced with their registration (no template), and
-//! everything the general path assembles. Taking those down too means
-//! following only the generated code and the re-encoded sites of a spliced
-//! method, from the frame before each.
+//! that template passed it; after that, the targeted check of [`scope`].
+//! Every other spliced method (each template's first copy, `<clinit>`s
+//! spliced with their registration, shapes without a template) gets that of
+//! [`spliced`]: only the code the splice wrote is followed, each stretch from
+//! the frame before it. The full check is left for what the general path
+//! assembles and what [`spliced`] cannot decide.
 #![forbid(unsafe_code)]
 
 mod flow;
 mod frames;
 mod scope;
+mod spliced;
 mod state;
 
-pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck};
+pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck, SplicedMethod};
+pub use spliced::SplicedRegions;
 
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::CodeAttribute;
@@ -123,8 +125,44 @@ fn check_method_with<'p>(
     pool: &mut impl CodePool<'p>,
     constants: &mut Constants,
 ) -> Result<(), Offence> {
+    let Some(Start { code, initial, start, method }) = start(class, member)? else { return Ok(()) };
+    if class.major_version() >= 50 {
+        frames::check(&code, &initial, start, &method, pool, constants)
+    } else {
+        flow::check(&code, start, &method, pool, constants)
+    }
+}
+
+/// The targeted check of a spliced method (see [`spliced`]): `Ok(false)`
+/// if the full check must decide. `original` is the original code's
+/// max_stack and max_locals.
+fn check_spliced_with<'p>(
+    class: &ClassFile<'_>,
+    member: &Member<'_>,
+    original: (u16, u16),
+    regions: &SplicedRegions,
+    pool: &mut impl CodePool<'p>,
+    constants: &mut Constants,
+) -> Result<bool, Offence> {
+    if class.major_version() < 50 {
+        return Ok(false);
+    }
+    let Some(Start { code, initial, start, method }) = start(class, member)? else { return Ok(false) };
+    spliced::check(&code, &initial, start, &method, original, regions, pool, constants)
+}
+
+/// A method's code and what the check starts from.
+struct Start<'c> {
+    code: CodeAttribute<'c>,
+    initial: crate::code::stack_map::Frame,
+    start: State,
+    method: Method,
+}
+
+/// [`Start`] of `member`'s code; `None` without code.
+fn start<'c>(class: &ClassFile<'c>, member: &Member<'c>) -> Result<Option<Start<'c>>, Offence> {
     let at_start = |e: crate::read::error::ClassFileError| state::code_error(0, e);
-    let Some(code) = class.code(member).map_err(at_start)? else { return Ok(()) };
+    let Some(code) = class.code(member).map_err(at_start)? else { return Ok(None) };
     let name = member.name().map_err(at_start)?;
     let method_descriptor = member.descriptor().map_err(at_start)?;
     let is_static = member.access_flags & ACC_STATIC != 0;
@@ -151,16 +189,20 @@ fn check_method_with<'p>(
             message: format!("the parameters take {} local slots, max_locals is {}", start.locals.len(), method.max_locals),
         });
     }
-    if class.major_version() >= 50 {
-        frames::check(&code, &initial, start, &method, pool, constants)
-    } else {
-        flow::check(&code, start, &method, pool, constants)
-    }
+    Ok(Some(Start { code, initial, start, method }))
 }
 
 /// Every instruction of `code` in order with its offset and the next one's.
 fn instructions<'c>(code: &'c CodeAttribute<'_>) -> impl Iterator<Item = Result<(u32, Insn, u32), Offence>> + 'c {
-    let mut at = 0u32;
+    instructions_from(code, 0)
+}
+
+/// The instructions of `code` from offset `from` (an instruction start) on.
+fn instructions_from<'c>(
+    code: &'c CodeAttribute<'_>,
+    from: u32,
+) -> impl Iterator<Item = Result<(u32, Insn, u32), Offence>> + 'c {
+    let mut at = from;
     let end = code.code.len() as u32;
     std::iter::from_fn(move || {
         if at >= end {
@@ -241,16 +283,18 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 
 /// Checks every method of `written` whose Code attribute is not the one of
 /// the method at the same index of `original` (or that `original` lacks):
-/// each failing method's index in `written` with its offence. `generated`
-/// lists the methods (by index, ascending) copied from a template; with
-/// [`PreWriteCheck::Targeted`] those get the targeted check once their
-/// template's code passed the full one (see [`scope`]). The full check reads
-/// `written`'s pool through a `P` made of it (the write layer's `PoolBuilder`).
-/// Each method checked is added to `counts`.
+/// each failing method's index in `written` with its offence. `spliced`
+/// lists the methods (by index, ascending) a splice wrote, with what it
+/// tells of them; with [`PreWriteCheck::Targeted`] those copied from a
+/// template get the targeted check of [`scope`] once their template's code
+/// passed, and the others that of [`spliced`] (which follows only what the
+/// splice wrote). The full check reads `written`'s pool through a `P` made
+/// of it (the write layer's `PoolBuilder`). Each method checked is added to
+/// `counts`.
 pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
     original: &ClassFile<'_>,
     written: &ClassFile<'w>,
-    generated: &[(usize, GeneratedCode)],
+    spliced: &[(usize, SplicedMethod)],
     which: PreWriteCheck,
     counts: &mut CheckCounts,
 ) -> Vec<(usize, Offence)> {
@@ -263,19 +307,42 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
         if before.is_some_and(|b| b.data() == code.data()) {
             continue;
         }
-        let copied = match which {
-            PreWriteCheck::Targeted => generated.binary_search_by_key(&index, |(i, _)| *i).ok().map(|i| &generated[i].1),
+        let splice = match which {
+            PreWriteCheck::Targeted => spliced.binary_search_by_key(&index, |(i, _)| *i).ok().map(|i| &spliced[i].1),
             PreWriteCheck::Full => None,
         };
-        let verdict = match (copied, before) {
-            (Some(template), Some(before)) if template.passed() => {
+        let copied = splice.and_then(|s| s.generated.as_ref());
+        let verdict = match (splice, before) {
+            (Some(SplicedMethod { generated: Some(template), .. }), Some(before)) if template.passed() => {
                 counts.targeted += 1;
                 scope::check_copied(template, before.data(), code.data())
             }
+            (Some(splice), Some(before)) => {
+                let (pool, constants) =
+                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));
+                let targeted = match scope::limits(before.data()) {
+                    Some(limits) => check_spliced_with(written, member, limits, &splice.regions, pool, constants),
+                    None => Ok(false),
+                };
+                match targeted {
+                    Ok(true) => {
+                        counts.spliced += 1;
+                        Ok(())
+                    }
+                    Err(offence) => {
+                        counts.spliced += 1;
+                        Err(offence)
+                    }
+                    Ok(false) => {
+                        counts.spliced_undecided += 1;
+                        counts.full += 1;
+                        check_method_with(written, member, pool, constants)
+                    }
+                }
+            }
             _ => {
-                let (pool, constants) = full.get_or_insert_with(|| {
-                    (P::from(written.constant_pool().clone()), Constants::default())
-                });
+                let (pool, constants) =
+                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));
                 counts.full += 1;
                 check_method_with(written, member, pool, constants)
             }

@@ -18,13 +18,15 @@
 //! - max_locals and max_stack: checked here, against the template's and the
 //!   original's.
 //!
-//! Every other changed method (lifted and assembled by the general path,
-//! spliced without a template, the first of a template) gets the full check,
-//! as every method does with [`PreWriteCheck::Full`]: the plain version, kept
-//! beside the targeted one as its oracle (`tests/pre_write_check_scope.rs`
-//! runs both over java.base and the real-world fixtures).
+//! Every other spliced method (without a template, the first of a template)
+//! has only the code the splice wrote followed ([`super::spliced`]); what the
+//! general path assembles gets the full check, as every method does with
+//! [`PreWriteCheck::Full`]: the plain version, kept beside the targeted ones
+//! as their oracle (`tests/pre_write_check_scope.rs` runs both over java.base
+//! and the real-world fixtures).
 #![forbid(unsafe_code)]
 
+use super::spliced::SplicedRegions;
 use super::{Offence, Rule};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -35,6 +37,10 @@ use std::sync::Arc;
 pub struct CheckCounts {
     /// Methods copied from a template that passed: the targeted check.
     pub targeted: u64,
+    /// Other spliced methods whose generated code alone was followed.
+    pub spliced: u64,
+    /// Spliced methods that check could not decide on (counted in `full` too).
+    pub spliced_undecided: u64,
     /// Every other changed method: the full check.
     pub full: u64,
 }
@@ -48,6 +54,15 @@ pub enum PreWriteCheck {
     Targeted,
     /// Every instruction of every changed method.
     Full,
+}
+
+/// What a splice tells the pre-write check about a method it wrote.
+#[derive(Debug, Clone, Default)]
+pub struct SplicedMethod {
+    /// The template the generated code was copied from, if it was.
+    pub generated: Option<GeneratedCode>,
+    /// Where the splice wrote code of its own.
+    pub regions: SplicedRegions,
 }
 
 /// A template's generated code as the check found it, shared by the
@@ -109,7 +124,7 @@ pub(super) fn check_copied(generated: &GeneratedCode, original: &[u8], written: 
 }
 
 /// max_stack and max_locals, the first fields of a Code attribute.
-fn limits(code: &[u8]) -> Option<(u16, u16)> {
+pub(super) fn limits(code: &[u8]) -> Option<(u16, u16)> {
     let header = code.get(..4)?;
     Some((u16::from_be_bytes([header[0], header[1]]), u16::from_be_bytes([header[2], header[3]])))
 }
