@@ -145,8 +145,9 @@ fn a_far_conditional_branch_becomes_its_inverse_over_a_goto_w_with_a_frame_after
     assert_eq!(frames, &[0, 2, 9, 251, 0x80, 0xe7]);
 }
 
-#[test]
-fn two_different_frames_at_one_offset_are_kept_apart_by_a_nop() {
+/// `goto second; first: second: return` with a frame at each of the two
+/// labels (which fall at one offset), assembled.
+fn two_frames_at_one_offset(descriptor: &str, first_frame: Frame, second_frame: Frame) -> CodeBody {
     let bytes = class_bytes();
     let mut pool = pool(&bytes);
     let (first, second) = (Label(0), Label(1));
@@ -156,10 +157,15 @@ fn two_different_frames_at_one_offset_are_kept_apart_by_a_nop() {
         Insn::Label(second),
         Insn::Simple(op::RETURN),
     ];
-    let mut code = model("(I)V", true, elements, 2, &mut pool);
-    code.frames.push((first, Frame { locals: vec![VType::Integer], stack: vec![] }));
-    code.frames.push((second, Frame { locals: vec![], stack: vec![] }));
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let mut code = model(descriptor, true, elements, 2, &mut pool);
+    code.frames.push((first, first_frame));
+    code.frames.push((second, second_frame));
+    CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"))
+}
+
+#[test]
+fn two_different_frames_at_one_offset_are_kept_apart_by_a_nop() {
+    let body = two_frames_at_one_offset("(I)V", Frame { locals: vec![VType::Integer], stack: vec![] }, Frame::default());
     assert_eq!(body.code, [0xa7, 0x00, 0x04, 0x00, 0xb1], "goto 4; nop; return");
     // same_frame at 3; chop_frame of one local at 4 (4 - 3 - 1 = 0).
     assert_eq!(body.attributes[0].1, [0, 2, 3, 250, 0, 0]);
@@ -167,19 +173,7 @@ fn two_different_frames_at_one_offset_are_kept_apart_by_a_nop() {
 
 #[test]
 fn equal_frames_at_one_offset_need_no_nop() {
-    let bytes = class_bytes();
-    let mut pool = pool(&bytes);
-    let (first, second) = (Label(0), Label(1));
-    let elements = vec![
-        Insn::Branch { opcode: op::GOTO, target: second },
-        Insn::Label(first),
-        Insn::Label(second),
-        Insn::Simple(op::RETURN),
-    ];
-    let mut code = model("()V", true, elements, 2, &mut pool);
-    code.frames.push((first, Frame::default()));
-    code.frames.push((second, Frame::default()));
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = two_frames_at_one_offset("()V", Frame::default(), Frame::default());
     assert_eq!(body.code, [0xa7, 0x00, 0x03, 0xb1]);
     assert_eq!(body.attributes[0].1, [0, 1, 3], "one frame written");
 }

@@ -3,14 +3,14 @@
 //! the catch-all covering only code run with `this` initialized.
 #![forbid(unsafe_code)]
 
-use super::general::rewrite_one;
+use super::general::{rewrite_one, rewrite_return};
 use crate::classfile::chaining::Chaining;
 use crate::classfile::exit_stack;
 use crate::classfile::{CodeModel, Handler, Insn, Label, PoolBuilder, VType};
 use crate::classfile::opcodes as op;
 use crate::model::{TfClass, TfMethod};
 use crate::tracegen::constants::{Constants, Shared};
-use crate::tracegen::generated::exits::{epilogue, replace_crowded_return, replace_return};
+use crate::tracegen::generated::exits::epilogue;
 use crate::tracegen::generated::info::info_targets;
 use crate::tracegen::generated::prologue::prologue;
 use crate::tracegen::plan::Plan;
@@ -110,10 +110,7 @@ pub(crate) fn instrument_chained<'a>(
             continue;
         }
         if insn.is_return() {
-            match crowded.next_if(|c| c.index == index) {
-                Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
-                None => code.elements.extend(replace_return(plan)),
-            }
+            rewrite_return(index, &mut crowded, plan, code);
             continue;
         }
         rewrite_one(insn, &info_targets, tf, plan, thrown, code, pool)?;

@@ -19,6 +19,7 @@ use crate::tracegen::generated::throws::replace_throw;
 use crate::tracegen::plan::{plan, Plan};
 
 use crate::classfile::Result;
+use std::iter::Peekable;
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument<'a>(
@@ -129,15 +130,26 @@ pub(crate) fn rewrite_body(
     let mut crowded = crowded.iter().peekable();
     for (index, insn) in (body_start..).zip(body) {
         if insn.is_return() {
-            match crowded.next_if(|c| c.index == index) {
-                Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
-                None => code.elements.extend(replace_return(plan)),
-            }
+            rewrite_return(index, &mut crowded, plan, code);
             continue;
         }
         rewrite_one(insn, &info_targets, tf, plan, thrown, code, pool)?;
     }
     Ok(())
+}
+
+/// Appends what replaces the return at element `index`: a jump to the exit
+/// block, after draining what a crowded return leaves below its result.
+pub(crate) fn rewrite_return<'c>(
+    index: usize,
+    crowded: &mut Peekable<impl Iterator<Item = &'c Crowded>>,
+    plan: &Plan<'_>,
+    code: &mut CodeModel<'_>,
+) {
+    match crowded.next_if(|c| c.index == index) {
+        Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
+        None => code.elements.extend(replace_return(plan)),
+    }
 }
 
 /// Appends `insn` of the body, or what replaces it: an explicit throw is
