@@ -257,17 +257,8 @@ impl State {
             Insn::InvokeDynamic { index } => self.invoke(op::INVOKEDYNAMIC, *index, this_class, pool)?,
             Insn::NewArray { atype } => {
                 self.pop()?;
-                let descriptor = match atype {
-                    4 => "[Z",
-                    5 => "[C",
-                    6 => "[F",
-                    7 => "[D",
-                    8 => "[B",
-                    9 => "[S",
-                    10 => "[I",
-                    11 => "[J",
-                    _ => return Err(ClassFileError::malformed(0, format!("newarray of type {atype}"))),
-                };
+                let descriptor = op::array_type::descriptor(*atype)
+                    .ok_or_else(|| ClassFileError::malformed(0, format!("newarray of type {atype}")))?;
                 let t = VType::Object(pool.class(descriptor)?);
                 self.push(t);
             }

@@ -476,3 +476,30 @@ pub fn implicit_local(opcode: u8) -> Option<u16> {
         _ => None,
     }
 }
+
+/// The `atype` operand of `newarray` (JVMS 6.5, Table 6.5.newarray-A).
+pub mod array_type {
+    pub const T_BOOLEAN: u8 = 4;
+    pub const T_CHAR: u8 = 5;
+    pub const T_FLOAT: u8 = 6;
+    pub const T_DOUBLE: u8 = 7;
+    pub const T_BYTE: u8 = 8;
+    pub const T_SHORT: u8 = 9;
+    pub const T_INT: u8 = 10;
+    pub const T_LONG: u8 = 11;
+
+    /// The descriptor of the array `newarray atype` creates.
+    pub fn descriptor(atype: u8) -> Option<&'static str> {
+        Some(match atype {
+            T_BOOLEAN => "[Z",
+            T_CHAR => "[C",
+            T_FLOAT => "[F",
+            T_DOUBLE => "[D",
+            T_BYTE => "[B",
+            T_SHORT => "[S",
+            T_INT => "[I",
+            T_LONG => "[J",
+            _ => return None,
+        })
+    }
+}
