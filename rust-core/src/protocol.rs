@@ -70,14 +70,39 @@ pub const HOLDER_INIT: Member = Member { owner: SYNCHRONIZED_HOLDER, name: "<ini
 pub const HOLDER_CONTENT: Member =
     Member { owner: SYNCHRONIZED_HOLDER, name: "content", descriptor: "()Ljava/lang/Object;" };
 
-/// Static-initializer call: `registerClass(Class cls, String[] methodNames,
+/// Static-initializer call: `registerClass(Class cls, String tracingNames,
 /// Class[] annotations, SynchronizedHolder[] holders)`; builds the spec's list and
-/// map and calls `MethodMonitorRegistry.registerClass`.
+/// map and calls `MethodMonitorRegistry.registerClass`. `tracingNames` is the
+/// class's sorted tracing names in one string ([`joined_tracing_names`]): one
+/// constant in the pool and one `ldc` in `<clinit>`, where an array took four
+/// instructions and two constants per method.
 pub const REGISTER_CLASS: Member = Member {
+    owner: ENHANCED_CODE_SUPPORT,
+    name: "registerClass",
+    descriptor: "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;[Lorg/tracingfacility/runtime/SynchronizedHolder;)V",
+};
+/// The same with the tracing names as a `String[]`, which classes enhanced by
+/// TF before the joined form call: the runtime keeps it for them.
+pub const REGISTER_CLASS_WITH_NAME_ARRAY: Member = Member {
     owner: ENHANCED_CODE_SUPPORT,
     name: "registerClass",
     descriptor: "(Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/Class;[Lorg/tracingfacility/runtime/SynchronizedHolder;)V",
 };
+
+/// The tracing names as [`REGISTER_CLASS`] takes them: each name preceded by
+/// its length in UTF-16 units (Java's `String.length()`) in decimal and a
+/// colon, `4:self8:toString`. A length rather than a separator: a name may
+/// hold any character, since method names and `@TracingName` values may.
+pub fn joined_tracing_names<S: AsRef<str>>(names: &[S]) -> String {
+    use std::fmt::Write;
+    let mut joined = String::with_capacity(names.iter().map(|n| n.as_ref().len() + 3).sum());
+    for name in names.iter().map(AsRef::as_ref) {
+        let units = if name.is_ascii() { name.len() } else { name.encode_utf16().count() };
+        // Writing to a String cannot fail.
+        let _ = write!(joined, "{units}:{name}");
+    }
+    joined
+}
 
 /// Bootstrap of the `invokedynamic` that a monitored method uses to find its monitor
 /// (class files of version 51 and later). Static argument: the TF annotation's
@@ -211,6 +236,7 @@ pub const MEMBERS: &[Member] = &[
     HOLDER_INIT,
     HOLDER_CONTENT,
     REGISTER_CLASS,
+    REGISTER_CLASS_WITH_NAME_ARRAY,
     LINK_MONITOR,
     LINK_RETRANSFORMED,
     THROWN,

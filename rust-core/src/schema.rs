@@ -111,20 +111,11 @@ impl Registration {
 /// The registration sequence, inserted first in `<clinit>`: monitors must be
 /// known before any code of the class can run.
 fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) -> Result<Registration> {
-    // Each holder is made with two slots; then the class, under three arrays
-    // in turn, each filled one element at a time (array, array, index,
-    // element: three slots over the array).
-    let array = |below: u16, len: usize| if len == 0 { below + 1 } else { below + 4 };
-    let made = if holders.is_empty() { 0 } else { 2 };
-    let peak = made
-        .max(array(1, tf.tracing_names.len()))
-        .max(array(2, tf.holder_groups.len()))
-        .max(array(3, holders.len()));
     let this = &tf.internal_name;
     let holder_class = pool.class(protocol::SYNCHRONIZED_HOLDER)?;
     let holder_init = pool.method_ref(protocol::SYNCHRONIZED_HOLDER, "<init>", "()V")?;
     // Four instructions per holder made and per array element, a few more.
-    let mut out = Vec::with_capacity(8 * holders.len() + 4 * (tf.tracing_names.len() + tf.holder_groups.len()) + 8);
+    let mut out = Vec::with_capacity(8 * holders.len() + 4 * tf.holder_groups.len() + 12);
     let mut holder_refs = Vec::new();
     for name in holders {
         let field = pool.field_ref(this, name, protocol::HOLDER_FIELD_DESCRIPTOR)?;
@@ -137,12 +128,7 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
         holder_refs.push(field);
     }
     out.push(Insn::Ldc { opcode: op::LDC, index: pool.class(this)? });
-    let names = tf
-        .tracing_names
-        .iter()
-        .map(|n| Ok(Insn::Ldc { opcode: op::LDC, index: pool.string(n)? }))
-        .collect::<Result<Vec<_>>>()?;
-    codegen::array_of("java/lang/String", &names, pool, &mut out)?;
+    let names_depth = push_text(&protocol::joined_tracing_names(&tf.tracing_names), pool, &mut out)?;
     let groups = tf
         .holder_groups
         .iter()
@@ -157,7 +143,62 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
         protocol::REGISTER_CLASS.descriptor,
     )?;
     out.push(Insn::Pool { opcode: op::INVOKESTATIC, index: register });
+    // Each holder is made with two slots; then the class, under the names
+    // and two arrays in turn, each filled one element at a time (array,
+    // array, index, element: three slots over the array).
+    let array = |below: u16, len: usize| if len == 0 { below + 1 } else { below + 4 };
+    let made = if holders.is_empty() { 0 } else { 2 };
+    let peak = made.max(1 + names_depth).max(array(2, tf.holder_groups.len())).max(array(3, holders.len()));
     Ok(Registration { insns: out, peak })
+}
+
+/// The modified UTF-8 bytes a `CONSTANT_Utf8` may hold (its length is a u16).
+const MAX_UTF8_BYTES: usize = 65_535;
+
+/// Pushes the string `text`: one `ldc`, or, for a text longer than one
+/// constant holds, its pieces joined by `String.concat`. Returns the
+/// deepest it takes the stack (1 or 2).
+fn push_text(text: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<u16> {
+    let mut pieces = utf8_constant_pieces(text);
+    let first = pieces.next().unwrap_or_default();
+    out.push(Insn::Ldc { opcode: op::LDC, index: pool.string(first)? });
+    let mut depth = 1;
+    for piece in pieces {
+        let concat = pool.method_ref("java/lang/String", "concat", "(Ljava/lang/String;)Ljava/lang/String;")?;
+        out.push(Insn::Ldc { opcode: op::LDC, index: pool.string(piece)? });
+        out.push(Insn::Pool { opcode: op::INVOKEVIRTUAL, index: concat });
+        depth = 2;
+    }
+    Ok(depth)
+}
+
+/// `text` cut, between characters, into pieces whose modified UTF-8 fits a
+/// `CONSTANT_Utf8` (JVMS 4.4.7: NUL takes two bytes, a character outside the
+/// Basic Multilingual Plane six).
+fn utf8_constant_pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0;
+        let end = rest
+            .char_indices()
+            .find_map(|(at, c)| {
+                bytes += match u32::from(c) {
+                    0 => 2,
+                    1..=0x7F => 1,
+                    0x80..=0x7FF => 2,
+                    0x800..=0xFFFF => 3,
+                    _ => 6,
+                };
+                (bytes > MAX_UTF8_BYTES).then_some(at)
+            })
+            .unwrap_or(rest.len());
+        let (piece, after) = rest.split_at(end);
+        rest = after;
+        Some(piece)
+    })
 }
 
 fn register_in_clinit<'a>(

@@ -405,3 +405,50 @@ fn stage_one_then_stage_two_equals_one_step() {
     // stay. Builds with the cache re-enhance from the original instead.)
     assert!(pipeline::run(&request).classes_enhanced == 0, "a third run finds it current");
 }
+
+/// The tracing names reach the runtime whole and in their order, whatever
+/// they hold and however many: more than one constant can carry (their
+/// modified UTF-8 past 65,535 bytes), and `@TracingName` values with a colon,
+/// digits, NUL, a character outside the Basic Multilingual Plane.
+#[test]
+fn tracing_names_beyond_one_constant_and_of_any_character() {
+    let padding = "x".repeat(60);
+    let methods: Vec<String> = (0..1_200).map(|i| format!("m{i:04}_{padding}")).collect();
+    let odd = [r"12:3", r"a\u0000b", r"\uD835\uDD18 \u00e9"];
+    let mut source = String::from(
+        "package fx;\nimport org.tracingfacility.annotation.Filtered;\nimport org.tracingfacility.annotation.TracingName;\n\
+         import org.tracingfacility.runtime.MethodMonitorRegistry;\npublic class Many {\n    static final class Named {\n",
+    );
+    for name in &methods {
+        source += &format!("        static void {name}() {{}}\n");
+    }
+    for (i, name) in odd.iter().enumerate() {
+        source += &format!("        @TracingName(\"{name}\") static void odd{i}() {{}}\n");
+    }
+    source += "    }\n    public static void main(String[] args) {\n        MethodMonitorRegistry.register(Filtered.class, Recorder::new);\n";
+    for name in &methods {
+        source += &format!("        Named.{name}();\n");
+    }
+    for i in 0..odd.len() {
+        source += &format!("        Named.odd{i}();\n");
+    }
+    // Escaped here: the JVM's stdout encoding depends on the locale.
+    source += "        for (String e : Recorder.EVENTS) {\n            StringBuilder out = new StringBuilder();\n            \
+               e.chars().forEach(c -> out.append(c >= 32 && c < 127 ? String.valueOf((char) c) : String.format(\"\\\\u%04x\", c)));\n            \
+               System.out.println(out);\n        }\n    }\n}\n";
+    let work = tempfile::tempdir().unwrap();
+    let (recorder_path, recorder) = fixture("Recorder");
+    let sources = [(recorder_path.as_str(), recorder.as_str()), ("fx/Many.java", source.as_str())];
+    let classes = javac_with(&jdk("17").javac, work.path(), "17", &[&tf_runtime_classes()], &sources);
+    enhance(&classes, &["fx.Many$Named"]);
+    let out = run_verified_with(&jdk("17").java, &[&classes, &tf_runtime_classes()], "fx.Many");
+
+    let shown = |name: &str| name.replace(r"\u0000", r"\u0000").replace(r"\uD835\uDD18", r"\ud835\udd18");
+    let expected: String = methods
+        .iter()
+        .map(String::as_str)
+        .chain(odd)
+        .map(|name| format!("enter Named.{0} []\nexit Named.{0}\n", shown(name)))
+        .collect();
+    assert_eq!(out, expected);
+}

@@ -37,12 +37,33 @@ public final class EnhancedCodeSupport {
      * Registers an enhanced class; the first thing its static initializer does.
      *
      * @param cls the enhanced class
+     * @param tracingNames its sorted tracing names in one string, each preceded by its length
+     *     and a colon: {@code "4:self8:toString"} (one constant in the class, where an array
+     *     took two per name)
+     * @param annotations its TF annotations, sorted
+     * @param holders the holder field for each annotation, at the same index
+     */
+    public static void registerClass(Class<?> cls, String tracingNames, Class<?>[] annotations,
+            SynchronizedHolder[] holders) {
+        registerClass(cls, splitTracingNames(cls, tracingNames), annotations, holders);
+    }
+
+    /**
+     * Registers a class enhanced by a TF that passed the tracing names as an array; kept for
+     * the classes it wrote.
+     *
+     * @param cls the enhanced class
      * @param methodNames its sorted tracing names
      * @param annotations its TF annotations, sorted
      * @param holders the holder field for each annotation, at the same index
      */
-    @SuppressWarnings({"rawtypes", "unchecked"})
     public static void registerClass(Class<?> cls, String[] methodNames, Class<?>[] annotations,
+            SynchronizedHolder[] holders) {
+        registerClass(cls, Arrays.asList(methodNames), annotations, holders);
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void registerClass(Class<?> cls, List<String> tracingNames, Class<?>[] annotations,
             SynchronizedHolder[] holders) {
         if (annotations.length != holders.length) {
             throw new IllegalArgumentException(cls.getName() + ": " + annotations.length
@@ -52,7 +73,29 @@ public final class EnhancedCodeSupport {
         for (int i = 0; i < annotations.length; i++) {
             annoMM.put(annotations[i].asSubclass(Annotation.class), holders[i]);
         }
-        MethodMonitorRegistry.registerClass(cls, Arrays.asList(methodNames), annoMM);
+        MethodMonitorRegistry.registerClass(cls, tracingNames, annoMM);
+    }
+
+    /** The names of {@code "4:self8:toString"}: {@code [self, toString]}. */
+    static List<String> splitTracingNames(Class<?> cls, String joined) {
+        List<String> names = new ArrayList<>();
+        int at = 0;
+        while (at < joined.length()) {
+            int colon = joined.indexOf(':', at);
+            int length;
+            try {
+                length = colon < 0 ? -1 : Integer.parseInt(joined, at, colon, 10);
+            } catch (NumberFormatException e) {
+                length = -1;
+            }
+            if (length < 0 || length > joined.length() - colon - 1) {
+                throw new IllegalArgumentException(cls.getName() + ": tracing names malformed at character " + at
+                        + " of \"" + joined + "\" (each name must follow its length and a colon)");
+            }
+            names.add(joined.substring(colon + 1, colon + 1 + length));
+            at = colon + 1 + length;
+        }
+        return names;
     }
 
     /**
