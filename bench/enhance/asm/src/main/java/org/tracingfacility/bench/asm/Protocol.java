@@ -17,7 +17,7 @@ final class Protocol {
     static final String HOLDER_SIGNATURE = "L" + SYNCHRONIZED_HOLDER + "<L" + METHOD_MONITOR + ";>;";
 
     static final String REGISTER_CLASS_DESCRIPTOR =
-            "(Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/Class;[L" + SYNCHRONIZED_HOLDER + ";)V";
+            "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;[L" + SYNCHRONIZED_HOLDER + ";)V";
     static final String MONITOR_DESCRIPTOR = "()L" + METHOD_MONITOR + ";";
     static final Handle LINK_MONITOR = new Handle(Opcodes.H_INVOKESTATIC, SUPPORT, "linkMonitor",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)"

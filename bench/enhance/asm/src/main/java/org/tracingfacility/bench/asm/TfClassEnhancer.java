@@ -104,15 +104,7 @@ final class TfClassEnhancer extends ClassVisitor {
         m.visitFieldInsn(Opcodes.PUTSTATIC, owner, Protocol.HOLDER_FIELD, Protocol.HOLDER_DESCRIPTOR);
 
         m.visitLdcInsn(Type.getObjectType(owner));
-        List<String> tracingNames = tracingNames();
-        pushInt(m, tracingNames.size());
-        m.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/String");
-        for (int i = 0; i < tracingNames.size(); i++) {
-            m.visitInsn(Opcodes.DUP);
-            pushInt(m, i);
-            m.visitLdcInsn(tracingNames.get(i));
-            m.visitInsn(Opcodes.AASTORE);
-        }
+        pushText(m, joined(tracingNames()));
         m.visitInsn(Opcodes.ICONST_1);
         m.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Class");
         m.visitInsn(Opcodes.DUP);
@@ -154,13 +146,38 @@ final class TfClassEnhancer extends ClassVisitor {
         return result;
     }
 
-    private static void pushInt(MethodVisitor m, int value) {
-        if (value <= 5) {
-            m.visitInsn(Opcodes.ICONST_0 + value);
-        } else if (value <= Short.MAX_VALUE) {
-            m.visitIntInsn(value <= Byte.MAX_VALUE ? Opcodes.BIPUSH : Opcodes.SIPUSH, value);
-        } else {
-            m.visitLdcInsn(value);
+    /** The tracing names as TF's registerClass takes them: {@code 4:self8:toString}. */
+    private static String joined(List<String> names) {
+        StringBuilder joined = new StringBuilder();
+        for (String name : names) {
+            joined.append(name.length()).append(':').append(name);
         }
+        return joined.toString();
+    }
+
+    /** Pushes {@code text}: one ldc, or pieces that fit a constant joined by String.concat. */
+    private static void pushText(MethodVisitor m, String text) {
+        int start = 0;
+        boolean first = true;
+        do {
+            int end = start;
+            int bytes = 0;
+            while (end < text.length()) {
+                char c = text.charAt(end);
+                int size = c != 0 && c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+                if (bytes + size > 65_535 || Character.isHighSurrogate(c) && bytes + 6 > 65_535) {
+                    break;
+                }
+                bytes += size;
+                end++;
+            }
+            m.visitLdcInsn(text.substring(start, end));
+            if (!first) {
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/String", "concat",
+                        "(Ljava/lang/String;)Ljava/lang/String;", false);
+            }
+            first = false;
+            start = end;
+        } while (start < text.length());
     }
 }
