@@ -331,12 +331,13 @@ fn stages<'a>(
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
     generated: &mut tracegen::Memory,
+    registrations: &mut schema::RegistrationVerdicts,
 ) -> Result<(), StageError> {
     // A stage-1 class being upgraded has its holders and registration: it
     // gets the standard body in either shape.
     let shape = if upgrade { Shape::Standard } else { shape };
     if shape == Shape::Standard && !upgrade {
-        schema::apply(parsed, tf, editor, bodies)?;
+        schema::apply(parsed, tf, editor, bodies, registrations)?;
     }
     if tracegen {
         tracegen::apply(parsed, tf, shape, editor, bodies, generated)?;
@@ -370,7 +371,7 @@ fn write_class(
     editor.pool.set_known_texts(protocol::pool_texts());
     let lift = std::mem::take(&mut workspace.lift);
     let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
-    let staged = stages(parsed, tf, settings.shape, settings.tracegen, upgrade, &mut editor, &mut bodies, &mut workspace.generated);
+    let staged = stages(parsed, tf, settings.shape, settings.tracegen, upgrade, &mut editor, &mut bodies, &mut workspace.generated, &mut workspace.registrations);
     workspace.lift = bodies.take_lift_scratch();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;

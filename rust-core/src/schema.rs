@@ -11,6 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
+use crate::classfile::check::GeneratedCode;
 use crate::classfile::descriptor;
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
@@ -37,13 +38,14 @@ pub fn apply<'a>(
     tf: &TfClass,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
+    registrations: &mut RegistrationVerdicts,
 ) -> std::result::Result<(), StageError> {
     if editor.major_version < MIN_MAJOR_VERSION {
         editor.major_version = MIN_MAJOR_VERSION;
         editor.minor_version = 0;
     }
     let holders = add_holder_fields(class, tf, editor)?;
-    register_in_clinit(class, tf, &holders, editor, bodies)?;
+    register_in_clinit(class, tf, &holders, editor, bodies, registrations)?;
     for info in tf.methods.iter().filter(|m| m.is_info()) {
         rewrite_info_method(class, info, editor, bodies).in_method(info.index)?;
     }
@@ -97,6 +99,30 @@ pub struct Registration {
     pub insns: Vec<Insn>,
     /// The deepest its stack gets; it ends as it started, empty.
     pub peak: u16,
+    shape: RegistrationShape,
+}
+
+/// What a registration sequence is made of but for its pool indexes: the
+/// same shape, the same instructions (`ldc` or `ldc_w` by index aside) and
+/// the same peak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct RegistrationShape {
+    holders: usize,
+    groups: usize,
+    name_pieces: usize,
+}
+
+/// A worker's registration sequences by shape, each with the pre-write
+/// check's verdict on the first `<clinit>` made of it alone: as a template's
+/// copies (`tracegen`'s), the `<clinit>`s after it get the targeted check.
+#[derive(Debug, Default)]
+pub struct RegistrationVerdicts(std::collections::HashMap<RegistrationShape, GeneratedCode>);
+
+impl RegistrationVerdicts {
+    fn of(&mut self, shape: RegistrationShape) -> GeneratedCode {
+        // A new `<clinit>` is static and takes no argument: no local slot.
+        self.0.entry(shape).or_insert_with(|| GeneratedCode::unchecked(0)).clone()
+    }
 }
 
 impl Registration {
@@ -128,7 +154,7 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
         holder_refs.push(field);
     }
     out.push(Insn::Ldc { opcode: op::LDC, index: pool.class(this)? });
-    let names_depth = push_text(&protocol::joined_tracing_names(&tf.tracing_names), pool, &mut out)?;
+    let name_pieces = push_text(&protocol::joined_tracing_names(&tf.tracing_names), pool, &mut out)?;
     let groups = tf
         .holder_groups
         .iter()
@@ -148,28 +174,30 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
     // array, index, element: three slots over the array).
     let array = |below: u16, len: usize| if len == 0 { below + 1 } else { below + 4 };
     let made = if holders.is_empty() { 0 } else { 2 };
-    let peak = made.max(1 + names_depth).max(array(2, tf.holder_groups.len())).max(array(3, holders.len()));
-    Ok(Registration { insns: out, peak })
+    let names = if name_pieces > 1 { 2 } else { 1 };
+    let peak = made.max(1 + names).max(array(2, tf.holder_groups.len())).max(array(3, holders.len()));
+    let shape = RegistrationShape { holders: holders.len(), groups: tf.holder_groups.len(), name_pieces };
+    Ok(Registration { insns: out, peak, shape })
 }
 
 /// The modified UTF-8 bytes a `CONSTANT_Utf8` may hold (its length is a u16).
 const MAX_UTF8_BYTES: usize = 65_535;
 
 /// Pushes the string `text`: one `ldc`, or, for a text longer than one
-/// constant holds, its pieces joined by `String.concat`. Returns the
-/// deepest it takes the stack (1 or 2).
-fn push_text(text: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<u16> {
+/// constant holds, its pieces joined by `String.concat` (taking the stack
+/// one deeper). Returns the number of pieces.
+fn push_text(text: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<usize> {
     let mut pieces = utf8_constant_pieces(text);
     let first = pieces.next().unwrap_or_default();
     out.push(Insn::Ldc { opcode: op::LDC, index: pool.string(first)? });
-    let mut depth = 1;
+    let mut count = 1;
     for piece in pieces {
         let concat = pool.method_ref("java/lang/String", "concat", "(Ljava/lang/String;)Ljava/lang/String;")?;
         out.push(Insn::Ldc { opcode: op::LDC, index: pool.string(piece)? });
         out.push(Insn::Pool { opcode: op::INVOKEVIRTUAL, index: concat });
-        depth = 2;
+        count += 1;
     }
-    Ok(depth)
+    Ok(count)
 }
 
 /// `text` cut, between characters, into pieces whose modified UTF-8 fits a
@@ -207,6 +235,7 @@ fn register_in_clinit<'a>(
     holders: &[String],
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
+    registrations: &mut RegistrationVerdicts,
 ) -> Result<()> {
     let sequence = registration(tf, holders, &mut editor.pool)?;
     match class.methods().iter().position(|m| m.name_is("<clinit>") && m.descriptor_is("()V")) {
@@ -230,7 +259,7 @@ fn register_in_clinit<'a>(
                 // Straight code: encoded at once, without a code model.
                 let body = sequence.chunk(Some(Insn::Simple(op::RETURN)));
                 if let Some(code) = body.and_then(|c| SplicedCode::straight(&c, 0)) {
-                    bodies.insert_spliced(index, code);
+                    bodies.insert_spliced(index, code.copied_from(registrations.of(sequence.shape)));
                     return Ok(());
                 }
             }
@@ -534,6 +563,68 @@ pub fn mark_enhanced<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classfile::{ClassFile, Insn};
+
+    /// `class p/C extends java/lang/Object {}`: a pool to add to.
+    const CLASS: &[u8] = &[
+        0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0, 5, 7, 0, 2, 1, 0, 3, b'p', b'/', b'C', 7, 0, 4, 1, 0, 16, b'j', b'a', b'v',
+        b'a', b'/', b'l', b'a', b'n', b'g', b'/', b'O', b'b', b'j', b'e', b'c', b't', 0, 0x21, 0, 1, 0, 3, 0, 0, 0, 0, 0, 0,
+        0, 0,
+    ];
+
+    /// The registration of a class named `name` with `groups` holder groups
+    /// (and as many holders) and these tracing names, as opcodes: what does
+    /// not depend on pool indexes (`ldc_w` counted as `ldc`).
+    fn registration_opcodes(name: &str, groups: &[&'static str], names: &[String]) -> (RegistrationShape, u16, Vec<String>) {
+        let class = ClassFile::parse(CLASS).expect("a class");
+        let mut pool = PoolBuilder::new(class.constant_pool().clone());
+        let tf = TfClass {
+            internal_name: name.to_string().into(),
+            class_groups: Vec::new(),
+            holder_groups: groups.to_vec(),
+            methods: Vec::new(),
+            without_code: Vec::new(),
+            tracing_names: names.iter().map(|n| n.as_str().into()).collect(),
+            enhanced: None,
+        };
+        let holders: Vec<String> = (0..groups.len()).map(protocol::holder_field).collect();
+        let sequence = registration(&tf, &holders, &mut pool).expect("registration");
+        let shown = sequence
+            .insns
+            .iter()
+            .map(|insn| match insn {
+                Insn::Ldc { .. } => "ldc".to_string(),
+                Insn::Pool { opcode, .. } => format!("pool {opcode}"),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        (sequence.shape, sequence.peak, shown)
+    }
+
+    /// A `<clinit>` made of the registration alone takes the verdict of the
+    /// first of its shape: two registrations of one shape must be the same
+    /// instructions, with the same peak, whatever the names, the class and
+    /// the pool indexes.
+    #[test]
+    fn registrations_of_one_shape_are_the_same_instructions() {
+        let few = |prefix: &str, n: usize| (0..n).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>();
+        let long = |n: usize| (0..n).map(|i| format!("m{i:05}_{}", "\u{e9}".repeat(40))).collect::<Vec<_>>();
+        let groups: [&[&'static str]; 4] = [&[], &["a.A"], &["a.A", "b.B"], &["a.A", "b.B", "c.C", "d.D", "e.E", "f.F", "g.G"]];
+        let names = [Vec::new(), few("x", 1), few("method", 300), few("\u{1d518}:", 3), long(1_900), long(2_000), long(4_000)];
+        let mut by_shape: std::collections::HashMap<RegistrationShape, (u16, Vec<String>)> = Default::default();
+        for (c, groups) in groups.iter().enumerate() {
+            for names in &names {
+                let (shape, peak, opcodes) = registration_opcodes(&format!("p/C{c}"), groups, names);
+                match by_shape.get(&shape) {
+                    Some(first) => assert_eq!(first, &(peak, opcodes), "{shape:?}"),
+                    None => {
+                        by_shape.insert(shape, (peak, opcodes));
+                    }
+                }
+            }
+        }
+        assert!(by_shape.keys().any(|s| s.name_pieces > 2), "names long enough for three constants");
+    }
 
     #[test]
     fn an_info_method_gets_its_two_parameters_after_the_others() {

@@ -6,6 +6,7 @@
 
 use crate::classfile::check::CheckCounts;
 use crate::classfile::LiftScratch;
+use crate::schema::RegistrationVerdicts;
 use crate::tracegen;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -16,6 +17,8 @@ use std::sync::Mutex;
 pub struct Workspace {
     /// Tracegen's templates and stack depths by method shape.
     pub(crate) generated: tracegen::Memory,
+    /// Stage 1's registration code by shape, with its check's verdict.
+    pub(crate) registrations: RegistrationVerdicts,
     /// The buffers lifts into the code model reuse.
     pub(crate) lift: LiftScratch,
     /// What the classes enhanced here came to.
@@ -44,6 +47,7 @@ impl Workspace {
     /// first build); the counts stay.
     pub fn forget_generated_code(&mut self) {
         self.generated.forget();
+        self.registrations = RegistrationVerdicts::default();
     }
 }
 

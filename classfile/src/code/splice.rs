@@ -400,9 +400,15 @@ impl SplicedCode {
     }
 
     /// What the pre-write check may take from the splice, taken out once;
-    /// `None` for code that is all generated.
+    /// `None` for code that is all generated and from no template.
     pub fn take_check_scope(&mut self) -> Option<SplicedMethod> {
-        let regions = self.regions.take()?;
+        let regions = match self.regions.take() {
+            Some(regions) => regions,
+            None => {
+                self.generated.as_ref()?;
+                SplicedRegions::default()
+            }
+        };
         Some(SplicedMethod { generated: self.generated.clone(), regions })
     }
 

@@ -317,6 +317,11 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
                 counts.targeted += 1;
                 scope::check_copied(template, before.data(), code.data())
             }
+            // A new method made of generated code alone, whose first copy passed.
+            (Some(SplicedMethod { generated: Some(template), .. }), None) if template.passed() => {
+                counts.targeted += 1;
+                scope::check_copied(template, &scope::NO_CODE, code.data())
+            }
             (Some(splice), Some(before)) => {
                 let (pool, constants) =
                     full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));

@@ -18,6 +18,11 @@
 //! - max_locals and max_stack: checked here, against the template's and the
 //!   original's.
 //!
+//! A new method made of generated code alone is copied likewise when its
+//! code is the same for every method of a shape (tf-core's registration in a
+//! new `<clinit>`, by its shape): the first gets the full check, the others
+//! max_locals and max_stack, against no original code.
+//!
 //! Every other spliced method (without a template, the first of a template)
 //! has only the code the splice wrote followed ([`super::spliced`]); what the
 //! general path assembles gets the full check, as every method does with
@@ -122,6 +127,9 @@ pub(super) fn check_copied(generated: &GeneratedCode, original: &[u8], written: 
     }
     Ok(())
 }
+
+/// The limits of a method that had no code: no stack, no local.
+pub(super) const NO_CODE: [u8; 4] = [0; 4];
 
 /// max_stack and max_locals, the first fields of a Code attribute.
 pub(super) fn limits(code: &[u8]) -> Option<(u16, u16)> {
