@@ -1,14 +1,33 @@
 //! The pool builder finds an equal entry through its own hash index (and
-//! skips the lookup for an entry naming the one added last); its plain
-//! version, a map from each constant to the first index holding it, must
-//! give the same index for every entry of every pool of java.base, and for
-//! new entries added among them.
+//! skips the lookup for an entry naming the one added last, and the
+//! encoding of a text it knows); its plain version, a map from each
+//! constant to the first index holding it, must give the same index for
+//! every entry of every pool of java.base, and for new entries added among
+//! them, whether added as constants or as texts.
 
 mod support;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use tf_classfile::{ClassFile, Constant, PoolBuilder};
+use std::sync::LazyLock;
+use tf_classfile::{mutf8, ClassFile, Constant, KnownTexts, PoolBuilder};
+
+/// Texts most pools of java.base hold, and texts none does, as an
+/// instrumenter knows its own names.
+static KNOWN: LazyLock<KnownTexts> = LazyLock::new(|| {
+    KnownTexts::new([
+        "java/lang/Object",
+        "<init>",
+        "()V",
+        "Code",
+        "StackMapTable",
+        "java/lang/String",
+        "Ljava/lang/String;",
+        "LineNumberTable",
+        "org/example/tf/NotInAnyPool",
+        "(Ljava/lang/Object;)Lorg/example/tf/NotInAnyPool;",
+    ])
+});
 
 /// The plain pool: the first index of each constant, and the next index.
 struct Plain<'a> {
@@ -31,7 +50,7 @@ impl<'a> Plain<'a> {
 #[test]
 fn every_entry_is_found_where_a_plain_map_finds_it_on_java_base() {
     let mut entries = 0usize;
-    for (path, bytes) in support::java_base_classes() {
+    for (n, (path, bytes)) in support::java_base_classes().into_iter().enumerate() {
         let class = ClassFile::parse(&bytes).expect("parse");
         let original = class.constant_pool();
         let mut plain = Plain { first: HashMap::new(), count: 1 };
@@ -45,12 +64,31 @@ fn every_entry_is_found_where_a_plain_map_finds_it_on_java_base() {
             plain.count = index;
             originals.push(constant);
         }
+        // Every other class adds its texts knowing some.
+        let knowing = n % 2 == 1;
         let mut pool = PoolBuilder::new(original.clone());
+        if knowing {
+            pool.set_known_texts(&KNOWN);
+        }
         let name = path.display();
         for constant in &originals {
             assert_eq!(pool.add(constant.clone()).expect("add"), plain.add(constant.clone()), "{name}: {constant:?}");
+            // A text too, as its string, encoded to modified UTF-8 again
+            // (but for the few that decode with a lone surrogate replaced).
+            let Constant::Utf8(bytes) = constant else { continue };
+            let Some(text) = mutf8::decode(bytes).filter(|text| mutf8::encode(text) == *bytes) else { continue };
+            let expected = plain.add(constant.clone());
+            assert_eq!(pool.utf8(&text).expect("utf8"), expected, "{name}: a text of {} bytes", bytes.len());
         }
         assert!(!pool.is_modified(), "{name}: an original entry added again");
+        // Texts no pool holds, known or not: added once, then found.
+        for text in ["org/example/tf/NotInAnyPool", "org/example/tf/NotKnown", "nul\0and\u{10400}"] {
+            let constant = Constant::Utf8(Cow::Owned(mutf8::encode(text).into_owned()));
+            let expected = plain.add(constant.clone());
+            assert_eq!(pool.utf8(text).expect("utf8"), expected, "{name}: {text:?}");
+            assert_eq!(pool.utf8(text).expect("utf8"), expected, "{name}: {text:?} again");
+            assert_eq!(pool.add(constant).expect("add"), expected, "{name}: {text:?} as a constant");
+        }
         // New entries, each followed by one naming it (the lookup skipped)
         // and by itself again (found through the index).
         for constant in &originals {
@@ -70,3 +108,4 @@ fn every_entry_is_found_where_a_plain_map_finds_it_on_java_base() {
     }
     assert!(entries > 500_000, "{entries} entries");
 }
+
