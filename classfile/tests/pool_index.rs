@@ -109,3 +109,80 @@ fn every_entry_is_found_where_a_plain_map_finds_it_on_java_base() {
     assert!(entries > 500_000, "{entries} entries");
 }
 
+/// The plain reading of entry `index` of `pool`: decoded, then followed.
+fn decoded<'a>(pool: &tf_classfile::ConstantPool<'a>, index: u16) -> Option<Constant<'a>> {
+    pool.get(index).ok()
+}
+
+fn decoded_text(pool: &tf_classfile::ConstantPool<'_>, index: u16) -> Option<String> {
+    match decoded(pool, index)? {
+        Constant::Utf8(bytes) => mutf8::decode(&bytes).map(Cow::into_owned),
+        _ => None,
+    }
+}
+
+fn decoded_descriptor(pool: &tf_classfile::ConstantPool<'_>, index: u16) -> Option<String> {
+    let name_and_type = match decoded(pool, index)? {
+        Constant::Fieldref { name_and_type, .. }
+        | Constant::Methodref { name_and_type, .. }
+        | Constant::InterfaceMethodref { name_and_type, .. }
+        | Constant::Dynamic { name_and_type, .. }
+        | Constant::InvokeDynamic { name_and_type, .. } => name_and_type,
+        _ => return None,
+    };
+    match decoded(pool, name_and_type)? {
+        Constant::NameAndType { descriptor, .. } => decoded_text(pool, descriptor),
+        _ => None,
+    }
+}
+
+fn decoded_owner_and_name(pool: &tf_classfile::ConstantPool<'_>, index: u16) -> Option<(u16, String)> {
+    let (class, name_and_type) = match decoded(pool, index)? {
+        Constant::Methodref { class, name_and_type } | Constant::InterfaceMethodref { class, name_and_type } => {
+            (class, name_and_type)
+        }
+        _ => return None,
+    };
+    match decoded(pool, name_and_type)? {
+        Constant::NameAndType { name, .. } => Some((class, decoded_text(pool, name)?)),
+        _ => None,
+    }
+}
+
+/// The builder reads an original entry from its bytes (no entry decoded):
+/// every index of every pool of java.base reads as the decoded entries say,
+/// an entry of another kind (or past the pool) as an error or nothing.
+#[test]
+fn every_entry_reads_as_its_decoded_value_on_java_base() {
+    use tf_classfile::CodePool;
+    let mut read = [0usize; 4];
+    for (path, bytes) in support::java_base_classes() {
+        let class = ClassFile::parse(&bytes).expect("parse");
+        let original = class.constant_pool();
+        let pool = PoolBuilder::new(original.clone());
+        let name = path.display();
+        // Past the pool too: no entry there.
+        for index in 0..original.count().saturating_add(2) {
+            let text = pool.text(index).ok().map(Cow::into_owned);
+            assert_eq!(text, decoded_text(original, index), "{name}: text #{index}");
+            let class_name = pool.class_name(index).ok().map(Cow::into_owned);
+            let expected = match decoded(original, index) {
+                Some(Constant::Class { name }) => decoded_text(original, name),
+                _ => None,
+            };
+            assert_eq!(class_name, expected, "{name}: class #{index}");
+            let descriptor = pool.reference_descriptor(index).ok().map(Cow::into_owned);
+            assert_eq!(descriptor, decoded_descriptor(original, index), "{name}: descriptor #{index}");
+            let ascii = pool.with_ascii_reference_descriptor(index, str::to_owned);
+            let expected = decoded_descriptor(original, index).filter(|d| d.is_ascii());
+            assert_eq!(ascii, expected, "{name}: ASCII descriptor #{index}");
+            let owner_and_name = pool.method_owner_and_name(index).ok().map(|(c, n)| (c, n.into_owned()));
+            assert_eq!(owner_and_name, decoded_owner_and_name(original, index), "{name}: member #{index}");
+            let found = [text.is_some(), class_name.is_some(), descriptor.is_some(), owner_and_name.is_some()];
+            for (count, found) in read.iter_mut().zip(found) {
+                *count += usize::from(found);
+            }
+        }
+    }
+    assert!(read.iter().all(|&n| n > 10_000), "{read:?} of each read");
+}

@@ -641,10 +641,38 @@ impl<'a> PoolBuilder<'a> {
     }
 }
 
-/// Lookups that see the additions too, for code that was just built.
+/// The `n`th two-byte index in an entry's content.
+fn index_in(content: &[u8], n: usize) -> Option<u16> {
+    content.get(2 * n..2 * n + 2).map(|b| u16::from_be_bytes([b[0], b[1]]))
+}
+
+/// Lookups that see the additions too, for code that was just built. Each
+/// reads an original entry from its bytes where it is what the lookup
+/// wants, and otherwise decodes it (an addition, or an entry of the wrong
+/// kind, which the decoded entry then reports).
 impl<'a> PoolBuilder<'a> {
+    /// Entry `index` of the original pool as its tag and content bytes
+    /// when it is of kind `tag`.
+    fn original_entry(&self, index: u16, tag: u8) -> Option<&'a [u8]> {
+        self.original.raw_entry(index).filter(|&(t, _)| t == tag).map(|(_, content)| content)
+    }
+
+    /// The descriptor index of a member reference or (Invoke)Dynamic of the
+    /// original pool, from its bytes and its NameAndType's.
+    fn original_reference_descriptor(&self, index: u16) -> Option<u16> {
+        let (kind, content) = self.original.raw_entry(index)?;
+        let reference = [tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF, tag::DYNAMIC, tag::INVOKE_DYNAMIC];
+        if !reference.contains(&kind) {
+            return None;
+        }
+        index_in(self.original_entry(index_in(content, 1)?, tag::NAME_AND_TYPE)?, 1)
+    }
+
     /// A Utf8 entry as text, borrowed from the class file when it can be.
     pub fn text(&self, index: u16) -> Result<Cow<'a, str>> {
+        if let Some(text) = self.original_entry(index, tag::UTF8).and_then(mutf8::decode) {
+            return Ok(text);
+        }
         let invalid = || ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"));
         match self.get(index)? {
             Constant::Utf8(Cow::Borrowed(bytes)) => mutf8::decode(bytes).ok_or_else(invalid),
@@ -673,6 +701,9 @@ impl<'a> PoolBuilder<'a> {
 
     /// The internal name of a Class entry.
     pub fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
+        if let Some(name) = self.original_entry(index, tag::CLASS).and_then(|content| index_in(content, 0)) {
+            return self.text(name);
+        }
         match self.get(index)? {
             Constant::Class { name } => self.text(name),
             other => Err(wrong_kind(index, "Class", &other)),
@@ -681,6 +712,9 @@ impl<'a> PoolBuilder<'a> {
 
     /// The descriptor of a field or method reference, or of an (Invoke)Dynamic.
     pub fn reference_descriptor(&self, index: u16) -> Result<Cow<'a, str>> {
+        if let Some(descriptor) = self.original_reference_descriptor(index) {
+            return self.text(descriptor);
+        }
         let name_and_type = match self.get(index)? {
             Constant::Fieldref { name_and_type, .. }
             | Constant::Methodref { name_and_type, .. }
@@ -711,6 +745,10 @@ impl<'a> PoolBuilder<'a> {
     /// in every other case, where [`PoolBuilder::reference_descriptor`] tells
     /// what is wrong or decodes the text.
     pub(crate) fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+        if let Some(descriptor) = self.original_reference_descriptor(index) {
+            let bytes = self.original_entry(descriptor, tag::UTF8)?;
+            return if bytes.is_ascii() { std::str::from_utf8(bytes).ok().map(f) } else { None };
+        }
         let name_and_type = self.peek(index, |c| match c {
             Constant::Fieldref { name_and_type, .. }
             | Constant::Methodref { name_and_type, .. }
@@ -731,6 +769,13 @@ impl<'a> PoolBuilder<'a> {
 
     /// Owner class index and member name of a method reference.
     pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
+        let member = self.original.raw_entry(index).filter(|&(t, _)| t == tag::METHODREF || t == tag::INTERFACE_METHODREF);
+        if let Some((_, content)) = member {
+            let name = index_in(content, 1).and_then(|nat| self.original_entry(nat, tag::NAME_AND_TYPE));
+            if let (Some(class), Some(name)) = (index_in(content, 0), name.and_then(|nat| index_in(nat, 0))) {
+                return Ok((class, self.text(name)?));
+            }
+        }
         match self.get(index)? {
             Constant::Methodref { class, name_and_type } | Constant::InterfaceMethodref { class, name_and_type } => {
                 match self.get(name_and_type)? {
