@@ -198,7 +198,6 @@ struct Link {
 /// one big-endian number (every kind but Utf8 has at most 8 bytes), the
 /// same key [`raw_key`] makes of an entry's bytes in the file.
 fn constant_key(constant: &Constant<'_>) -> Option<(u8, u64)> {
-    let pair = |a: u16, b: u16| (u64::from(a) << 16) | u64::from(b);
     Some((
         constant.tag(),
         match constant {
@@ -221,6 +220,11 @@ fn constant_key(constant: &Constant<'_>) -> Option<(u8, u64)> {
             Constant::MethodHandle { kind, reference } => pair(u16::from(*kind), *reference),
         },
     ))
+}
+
+/// The key of an entry holding two indexes (or a handle's kind and index).
+fn pair(a: u16, b: u16) -> u64 {
+    (u64::from(a) << 16) | u64::from(b)
 }
 
 /// [`constant_key`] of an entry (other than Utf8) from its tag and content bytes.
@@ -476,20 +480,55 @@ impl<'a> PoolBuilder<'a> {
         let Some((tag, value)) = constant_key(&constant) else {
             return Err(ClassFileError::malformed(0, "a constant without a key"));
         };
+        let names_last = self.last_added != 0 && constant.refers_to(self.last_added);
+        self.add_keyed(constant, tag, value, names_last)
+    }
+
+    /// [`PoolBuilder::add`] of `constant`, no Utf8, whose key (`tag`, `value`)
+    /// and whether it names the entry added last the caller knows (reading
+    /// them back from a `Constant` is a jump on its kind, twice).
+    fn add_keyed(&mut self, constant: Constant<'a>, tag: u8, value: u64, names_last: bool) -> Result<u16> {
+        debug_assert_eq!(constant_key(&constant), Some((tag, value)), "the key of {constant:?}");
+        debug_assert_eq!(names_last, self.last_added != 0 && constant.refers_to(self.last_added), "{constant:?}");
         let key = Key::Other(tag, value);
         let hash = key.hash();
-        // An entry that refers to the entry added last is not in the pool
-        // yet: no entry before that one could refer to it. (A new member
+        // An entry that names the entry added last is not in the pool yet:
+        // no entry before that one could refer to it. (A new member
         // reference usually comes right after its new NameAndType, and that
         // right after its new descriptor.)
-        let refers_to_last = self.last_added != 0 && constant.refers_to(self.last_added);
-        if !refers_to_last {
+        if !names_last {
             if let Some(existing) = self.find(key, hash) {
                 return Ok(existing);
             }
         }
         let slots = if tag == tag::LONG || tag == tag::DOUBLE { 2 } else { 1 };
         self.push_indexed(constant, hash, slots)
+    }
+
+    /// Is `index` the entry added last?
+    fn is_last(&self, index: u16) -> bool {
+        self.last_added != 0 && index == self.last_added
+    }
+
+    /// A Class, String or MethodType entry naming Utf8 entry `text`.
+    fn add_naming(&mut self, tag: u8, text: u16) -> Result<u16> {
+        let constant = match tag {
+            tag::CLASS => Constant::Class { name: text },
+            tag::STRING => Constant::String { value: text },
+            _ => Constant::MethodType { descriptor: text },
+        };
+        self.add_keyed(constant, tag, u64::from(text), self.is_last(text))
+    }
+
+    /// A member reference of kind `tag` to `class` and `name_and_type`.
+    fn add_member(&mut self, tag: u8, class: u16, name_and_type: u16) -> Result<u16> {
+        let constant = match tag {
+            tag::FIELDREF => Constant::Fieldref { class, name_and_type },
+            tag::METHODREF => Constant::Methodref { class, name_and_type },
+            _ => Constant::InterfaceMethodref { class, name_and_type },
+        };
+        let names_last = self.is_last(class) || self.is_last(name_and_type);
+        self.add_keyed(constant, tag, pair(class, name_and_type), names_last)
     }
 
     /// The index of a Utf8 entry of `bytes` (modified UTF-8), of hash `hash`,
@@ -515,15 +554,21 @@ impl<'a> PoolBuilder<'a> {
         if self.index.is_none() {
             self.index = Some(Index::of(&self.original));
         }
-        let Self { original, added, added_at, index, .. } = self;
-        let original_count = original.count();
-        index.as_ref()?.find(hash, |i| {
-            let entry = match i.checked_sub(original_count) {
-                None => original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
-                Some(past) => added_at.get(usize::from(past)).and_then(|&at| added.get(at as usize)).and_then(Key::of),
-            };
-            entry.is_some_and(|entry| entry.is(key))
-        })
+        self.index.as_ref()?.find(hash, |i| self.holds(i, key))
+    }
+
+    /// Does entry `i` equal `key`? Asked only of an entry whose hash looks
+    /// like the key's, mostly the entry sought: out of line, it leaves the
+    /// walk along a chain small.
+    #[inline(never)]
+    fn holds(&self, i: u16, key: Key<'_>) -> bool {
+        let entry = match i.checked_sub(self.original.count()) {
+            None => self.original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
+            Some(past) => {
+                self.added_at.get(usize::from(past)).and_then(|&at| self.added.get(at as usize)).and_then(Key::of)
+            }
+        };
+        entry.is_some_and(|entry| entry.is(key))
     }
 
     /// Adds `constant`, of hash `hash` and taking `slots` pool slots, found
@@ -571,45 +616,46 @@ impl<'a> PoolBuilder<'a> {
 
     pub fn class(&mut self, internal_name: &str) -> Result<u16> {
         let name = self.utf8(internal_name)?;
-        self.add(Constant::Class { name })
+        self.add_naming(tag::CLASS, name)
     }
 
     pub fn string(&mut self, text: &str) -> Result<u16> {
         let value = self.utf8(text)?;
-        self.add(Constant::String { value })
+        self.add_naming(tag::STRING, value)
     }
 
     pub fn integer(&mut self, value: i32) -> Result<u16> {
-        self.add(Constant::Integer(value))
+        self.add_keyed(Constant::Integer(value), tag::INTEGER, u64::from(value as u32), false)
     }
 
     pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
         let name = self.utf8(name)?;
         let descriptor = self.utf8(descriptor)?;
-        self.add(Constant::NameAndType { name, descriptor })
+        let names_last = self.is_last(name) || self.is_last(descriptor);
+        self.add_keyed(Constant::NameAndType { name, descriptor }, tag::NAME_AND_TYPE, pair(name, descriptor), names_last)
     }
 
     pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
-        self.add(Constant::Fieldref { class, name_and_type })
+        self.add_member(tag::FIELDREF, class, name_and_type)
     }
 
     pub fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
-        self.add(Constant::Methodref { class, name_and_type })
+        self.add_member(tag::METHODREF, class, name_and_type)
     }
 
     pub fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
-        self.add(Constant::InterfaceMethodref { class, name_and_type })
+        self.add_member(tag::INTERFACE_METHODREF, class, name_and_type)
     }
 
     pub fn method_type(&mut self, descriptor: &str) -> Result<u16> {
         let descriptor = self.utf8(descriptor)?;
-        self.add(Constant::MethodType { descriptor })
+        self.add_naming(tag::METHOD_TYPE, descriptor)
     }
 
     /// A method handle on a member reference already in the pool.
