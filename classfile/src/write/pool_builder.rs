@@ -128,6 +128,8 @@ pub struct PoolBuilder<'a> {
     valid_classes: Vec<u64>,
     /// Texts added borrowed rather than copied (see [`KnownTexts`]).
     known_texts: Option<&'static KnownTexts>,
+    /// The index of the entry added last; 0 before the first addition.
+    last_added: u16,
 }
 
 /// Texts that the pools of many classes get, an instrumenter's own names,
@@ -196,7 +198,6 @@ struct Link {
 /// one big-endian number (every kind but Utf8 has at most 8 bytes), the
 /// same key [`raw_key`] makes of an entry's bytes in the file.
 fn constant_key(constant: &Constant<'_>) -> Option<(u8, u64)> {
-    let pair = |a: u16, b: u16| (u64::from(a) << 16) | u64::from(b);
     Some((
         constant.tag(),
         match constant {
@@ -219,6 +220,11 @@ fn constant_key(constant: &Constant<'_>) -> Option<(u8, u64)> {
             Constant::MethodHandle { kind, reference } => pair(u16::from(*kind), *reference),
         },
     ))
+}
+
+/// The key of an entry holding two indexes (or a handle's kind and index).
+fn pair(a: u16, b: u16) -> u64 {
+    (u64::from(a) << 16) | u64::from(b)
 }
 
 /// [`constant_key`] of an entry (other than Utf8) from its tag and content bytes.
@@ -294,14 +300,19 @@ impl Key<'_> {
     /// where the file ends before a read (the caller hashes that entry as
     /// read) or for a byte that is no tag.
     fn hash_in_file(file: &[u8], at: usize) -> Option<u64> {
-        let tag = *file.get(at)?;
+        // The tag, the eight bytes after it, and a text's first eight (from
+        // `at + 3`), in one read: a pool is followed by at least fourteen
+        // bytes of the class file (flags, names, counts), so every entry
+        // has sixteen from its tag on.
+        let window = file.get(at..)?.first_chunk::<16>()?;
+        let tag = window[0];
         let shift = KEY_SHIFT[usize::from(tag)];
         let is_utf8 = tag == tag::UTF8;
         if shift == 64 && !is_utf8 {
             return None;
         }
-        let read = |from: usize| file.get(from..).and_then(<[u8]>::first_chunk::<8>).copied();
-        let after_tag = u64::from_be_bytes(read(at + 1)?);
+        let window = u128::from_be_bytes(*window);
+        let after_tag = (window >> 56) as u64; // bytes 1 to 8
         // Another kind's key: its content, the first 2 to 8 of those bytes.
         let other = Self::other_word(tag, after_tag.checked_shr(u32::from(shift)).unwrap_or(0));
         // A Utf8 entry's: its text's first and last eight bytes, or the
@@ -309,11 +320,11 @@ impl Key<'_> {
         // eight, the bytes past the text shifted out; the last eight then
         // end at the text's end and start before it, and are not used).
         let len = if is_utf8 { (after_tag >> 48) as usize } else { 0 };
-        let text_at = at + 3;
-        let first = read(text_at)?;
-        let last = read((text_at + len).checked_sub(8)?)?;
-        let short = u64::from_be_bytes(first) >> (63 - 8 * len.min(7)) >> 1;
-        let (head, tail) = if len >= 8 { (u64::from_le_bytes(first), u64::from_le_bytes(last)) } else { (short, 0) };
+        let first = (window >> 40) as u64; // bytes 3 to 10
+        let last_at = (at + 3 + len).checked_sub(8)?;
+        let last = u64::from_be_bytes(*file.get(last_at..)?.first_chunk::<8>()?);
+        let short = first >> (63 - 8 * len.min(7)) >> 1;
+        let (head, tail) = if len >= 8 { (first.swap_bytes(), last.swap_bytes()) } else { (short, 0) };
         let utf8 = Self::utf8_word(head, tail, len);
         Some(Self::mix(if is_utf8 { utf8 } else { other }))
     }
@@ -348,41 +359,57 @@ impl Key<'_> {
 impl Index {
     /// Built from the entries' bytes as they are in the file: no entry is
     /// decoded (the first addition to a class's pool pays for this, and
-    /// every class TF enhances gets additions).
+    /// every class TF enhances gets additions). Out of line: the lookups
+    /// that call it once per class stay small.
+    #[inline(never)]
     fn of(original: &ConstantPool<'_>) -> Self {
         // Room for the additions too (an enhanced class gets dozens), and
         // at least two buckets per entry: a lookup that walks past an entry
         // mispredicts its way out of the chain, and half of the lookups
         // find nothing.
-        let entries = usize::from(original.count()) + 64;
-        let buckets = (2 * entries).next_power_of_two();
-        let mut index = Index { heads: vec![0; buckets], links: Vec::with_capacity(entries), mask: buckets - 1 };
-        index.links.resize(usize::from(original.count()), Link::default());
+        let count = usize::from(original.count());
+        let buckets = (2 * (count + 64)).next_power_of_two();
+        let mut heads = vec![0u16; buckets];
+        let mut links = Vec::with_capacity(count + 64);
+        links.resize(count, Link::default());
+        let mask = buckets - 1;
         // Linked from the last entry to the first, so that the first of
         // equal entries heads its chain and is the one reused.
         let (file, offsets) = original.file_and_offsets();
-        for (i, &at) in offsets.iter().enumerate().skip(1).rev() {
-            let i = i as u16; // a pool has at most 65,535 slots
+        for (i, (&at, link)) in offsets.iter().zip(links.iter_mut()).enumerate().skip(1).rev() {
             // A slot with no entry (`u32::MAX`) is past the file's end too.
-            let hash = Key::hash_in_file(file, at as usize)
-                .or_else(|| original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content).hash()));
-            let Some(hash) = hash else { continue };
-            index.link(i, hash);
+            let hash = match Key::hash_in_file(file, at as usize) {
+                Some(hash) => hash,
+                None => match original.raw_entry(i as u16) {
+                    Some((tag, content)) => Key::of_raw(tag, content).hash(),
+                    None => continue,
+                },
+            };
+            let Some(head) = heads.get_mut((hash >> 32) as usize & mask) else { continue };
+            *link = Link { next: *head, check: hash as u16 };
+            *head = i as u16; // a pool has at most 65,535 slots
         }
-        index
+        Index { heads, links, mask }
     }
 
-    /// Puts index `i`, of hash `hash`, at the head of its chain.
+    /// Puts index `i`, of hash `hash`, at the head of its chain (an
+    /// addition, at the end of `links` but after a Long or Double).
     fn link(&mut self, i: u16, hash: u64) {
-        let bucket = (hash >> 32) as usize & self.mask;
-        let Some(head) = self.heads.get_mut(bucket) else { return };
+        let Some(head) = self.heads.get_mut((hash >> 32) as usize & self.mask) else { return };
         let link = Link { next: *head, check: hash as u16 };
         *head = i;
         let slot = usize::from(i);
-        if self.links.len() <= slot {
+        if slot == self.links.len() {
+            self.links.push(link);
+            return;
+        }
+        // Past the second slot of a Long or Double added just before.
+        if self.links.len() < slot {
             self.links.resize(slot + 1, Link::default());
         }
-        self.links[slot] = link;
+        if let Some(place) = self.links.get_mut(slot) {
+            *place = link;
+        }
     }
 
     /// The first index of `hash` in its chain for which `is` holds.
@@ -410,6 +437,7 @@ impl<'a> PoolBuilder<'a> {
             index: None,
             valid_classes: Vec::new(),
             known_texts: None,
+            last_added: 0,
         }
     }
 
@@ -446,144 +474,188 @@ impl<'a> PoolBuilder<'a> {
     /// The index of `constant`, adding it if the pool has no equal entry.
     pub fn add(&mut self, constant: Constant<'a>) -> Result<u16> {
         let constant = match constant {
-            Constant::Utf8(bytes) => return self.add_utf8(bytes),
+            Constant::Utf8(bytes) => return self.add_utf8(&bytes, Key::Utf8(&bytes).hash(), None),
             other => other,
         };
-        let Some(key) = Key::of(&constant) else {
+        let Some((tag, value)) = constant_key(&constant) else {
             return Err(ClassFileError::malformed(0, "a constant without a key"));
         };
+        let names_last = self.last_added != 0 && constant.refers_to(self.last_added);
+        self.add_keyed(constant, tag, value, names_last)
+    }
+
+    /// [`PoolBuilder::add`] of `constant`, no Utf8, whose key (`tag`, `value`)
+    /// and whether it names the entry added last the caller knows (reading
+    /// them back from a `Constant` is a jump on its kind, twice).
+    fn add_keyed(&mut self, constant: Constant<'a>, tag: u8, value: u64, names_last: bool) -> Result<u16> {
+        debug_assert_eq!(constant_key(&constant), Some((tag, value)), "the key of {constant:?}");
+        debug_assert_eq!(names_last, self.last_added != 0 && constant.refers_to(self.last_added), "{constant:?}");
+        let key = Key::Other(tag, value);
         let hash = key.hash();
-        // An entry that refers to the entry added last is not in the pool
-        // yet: no entry before that one could refer to it. (A new member
+        // An entry that names the entry added last is not in the pool yet:
+        // no entry before that one could refer to it. (A new member
         // reference usually comes right after its new NameAndType, and that
         // right after its new descriptor.)
-        let refers_to_last = self.last_added().is_some_and(|last| constant.refers_to(last));
-        if !refers_to_last {
+        if !names_last {
             if let Some(existing) = self.find(key, hash) {
                 return Ok(existing);
             }
         }
-        self.push_indexed(constant, hash)
+        let slots = if tag == tag::LONG || tag == tag::DOUBLE { 2 } else { 1 };
+        self.push_indexed(constant, hash, slots)
     }
 
-    /// The index of the entry added last, if any.
-    fn last_added(&self) -> Option<u16> {
-        let last = self.added.last()?;
-        Some((self.count - u32::from(last.slots())) as u16)
+    /// Is `index` the entry added last?
+    fn is_last(&self, index: u16) -> bool {
+        self.last_added != 0 && index == self.last_added
     }
 
-    /// The index of a Utf8 entry of `bytes` (modified UTF-8), adding it if needed.
-    fn add_utf8(&mut self, bytes: Cow<'_, [u8]>) -> Result<u16> {
+    /// A Class, String or MethodType entry naming Utf8 entry `text`.
+    fn add_naming(&mut self, tag: u8, text: u16) -> Result<u16> {
+        let constant = match tag {
+            tag::CLASS => Constant::Class { name: text },
+            tag::STRING => Constant::String { value: text },
+            _ => Constant::MethodType { descriptor: text },
+        };
+        self.add_keyed(constant, tag, u64::from(text), self.is_last(text))
+    }
+
+    /// A member reference of kind `tag` to `class` and `name_and_type`.
+    fn add_member(&mut self, tag: u8, class: u16, name_and_type: u16) -> Result<u16> {
+        let constant = match tag {
+            tag::FIELDREF => Constant::Fieldref { class, name_and_type },
+            tag::METHODREF => Constant::Methodref { class, name_and_type },
+            _ => Constant::InterfaceMethodref { class, name_and_type },
+        };
+        let names_last = self.is_last(class) || self.is_last(name_and_type);
+        self.add_keyed(constant, tag, pair(class, name_and_type), names_last)
+    }
+
+    /// The index of a Utf8 entry of `bytes` (modified UTF-8), of hash `hash`,
+    /// adding it if needed: `known`, the same bytes as a known text, when the
+    /// caller has found them there.
+    fn add_utf8(&mut self, bytes: &[u8], hash: u64, known: Option<&'static [u8]>) -> Result<u16> {
         if bytes.len() > usize::from(u16::MAX) {
             return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
         }
-        let hash = Key::Utf8(&bytes).hash();
-        if let Some(existing) = self.find(Key::Utf8(&bytes), hash) {
+        if let Some(existing) = self.find(Key::Utf8(bytes), hash) {
             return Ok(existing);
         }
-        let entry = match self.known_texts.and_then(|known| known.get(&bytes, hash)) {
+        let entry = match known.or_else(|| self.known_texts.and_then(|texts| texts.get(bytes, hash))) {
             Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(bytes.into_owned()),
+            None => Cow::Owned(bytes.to_vec()),
         };
-        self.push_indexed(Constant::Utf8(entry), hash)
+        self.push_indexed(Constant::Utf8(entry), hash, 1)
     }
 
     /// The index of the first entry equal to `key` (of hash `hash`), the
     /// index built first if this is the pool's first lookup.
     fn find(&mut self, key: Key<'_>, hash: u64) -> Option<u16> {
-        let Self { original, added, added_at, index, .. } = self;
-        let index = index.get_or_insert_with(|| Index::of(original));
-        let original_count = original.count();
-        index.find(hash, |i| {
-            let entry = match i.checked_sub(original_count) {
-                None => original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
-                Some(past) => added_at.get(usize::from(past)).and_then(|&at| added.get(at as usize)).and_then(Key::of),
-            };
-            entry.is_some_and(|entry| entry.is(key))
-        })
-    }
-
-    /// Adds `constant`, of hash `hash`, found in no entry, and indexes it.
-    fn push_indexed(&mut self, constant: Constant<'a>, hash: u64) -> Result<u16> {
-        let at = self.next_index(&constant)?;
-        if let Some(index) = &mut self.index {
-            index.link(at, hash);
+        if self.index.is_none() {
+            self.index = Some(Index::of(&self.original));
         }
-        self.push(constant);
-        Ok(at)
+        self.index.as_ref()?.find(hash, |i| self.holds(i, key))
     }
 
-    /// The index `constant` gets if it is added now.
-    fn next_index(&self, constant: &Constant<'_>) -> Result<u16> {
-        let next = self.count + u32::from(constant.slots());
-        if next > MAX_POOL_COUNT {
+    /// Does entry `i` equal `key`? Asked only of an entry whose hash looks
+    /// like the key's, mostly the entry sought: out of line, it leaves the
+    /// walk along a chain small.
+    #[inline(never)]
+    fn holds(&self, i: u16, key: Key<'_>) -> bool {
+        let entry = match i.checked_sub(self.original.count()) {
+            None => self.original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
+            Some(past) => {
+                self.added_at.get(usize::from(past)).and_then(|&at| self.added.get(at as usize)).and_then(Key::of)
+            }
+        };
+        entry.is_some_and(|entry| entry.is(key))
+    }
+
+    /// Adds `constant`, of hash `hash` and taking `slots` pool slots, found
+    /// in no entry, and indexes it.
+    fn push_indexed(&mut self, constant: Constant<'a>, hash: u64, slots: u8) -> Result<u16> {
+        let at = self.count;
+        if at + u32::from(slots) > MAX_POOL_COUNT {
             return Err(ClassFileError::limit(
                 0,
                 format!("the constant pool would pass 65,535 entries (adding {constant:?})"),
             ));
         }
-        Ok(self.count as u16)
-    }
-
-    fn push(&mut self, constant: Constant<'a>) {
+        let at = at as u16;
+        if let Some(index) = &mut self.index {
+            index.link(at, hash);
+        }
         if self.added.is_empty() {
             // An enhanced class gets dozens of constants: grow once, not five times.
             self.added.reserve(64);
             self.added_at.reserve(64);
         }
         self.added_at.push(self.added.len() as u32);
-        if constant.slots() == 2 {
+        if slots == 2 {
             self.added_at.push(SECOND_SLOT);
         }
-        self.count += u32::from(constant.slots());
+        self.count += u32::from(slots);
+        self.last_added = at;
         self.added.push(constant);
+        Ok(at)
     }
 
     pub fn utf8(&mut self, text: &str) -> Result<u16> {
-        self.add_utf8(mutf8::encode(text))
+        let bytes = text.as_bytes();
+        let hash = Key::Utf8(bytes).hash();
+        // A known text is its own modified UTF-8 (see `KnownTexts::new`),
+        // and most texts added are known: not encoded again on every call.
+        if let Some(known) = self.known_texts.and_then(|texts| texts.get(bytes, hash)) {
+            return self.add_utf8(known, hash, Some(known));
+        }
+        match mutf8::encode(text) {
+            Cow::Borrowed(plain) => self.add_utf8(plain, hash, None),
+            Cow::Owned(encoded) => self.add_utf8(&encoded, Key::Utf8(&encoded).hash(), None),
+        }
     }
 
     pub fn class(&mut self, internal_name: &str) -> Result<u16> {
         let name = self.utf8(internal_name)?;
-        self.add(Constant::Class { name })
+        self.add_naming(tag::CLASS, name)
     }
 
     pub fn string(&mut self, text: &str) -> Result<u16> {
         let value = self.utf8(text)?;
-        self.add(Constant::String { value })
+        self.add_naming(tag::STRING, value)
     }
 
     pub fn integer(&mut self, value: i32) -> Result<u16> {
-        self.add(Constant::Integer(value))
+        self.add_keyed(Constant::Integer(value), tag::INTEGER, u64::from(value as u32), false)
     }
 
     pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
         let name = self.utf8(name)?;
         let descriptor = self.utf8(descriptor)?;
-        self.add(Constant::NameAndType { name, descriptor })
+        let names_last = self.is_last(name) || self.is_last(descriptor);
+        self.add_keyed(Constant::NameAndType { name, descriptor }, tag::NAME_AND_TYPE, pair(name, descriptor), names_last)
     }
 
     pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
-        self.add(Constant::Fieldref { class, name_and_type })
+        self.add_member(tag::FIELDREF, class, name_and_type)
     }
 
     pub fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
-        self.add(Constant::Methodref { class, name_and_type })
+        self.add_member(tag::METHODREF, class, name_and_type)
     }
 
     pub fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
-        self.add(Constant::InterfaceMethodref { class, name_and_type })
+        self.add_member(tag::INTERFACE_METHODREF, class, name_and_type)
     }
 
     pub fn method_type(&mut self, descriptor: &str) -> Result<u16> {
         let descriptor = self.utf8(descriptor)?;
-        self.add(Constant::MethodType { descriptor })
+        self.add_naming(tag::METHOD_TYPE, descriptor)
     }
 
     /// A method handle on a member reference already in the pool.
@@ -615,10 +687,38 @@ impl<'a> PoolBuilder<'a> {
     }
 }
 
-/// Lookups that see the additions too, for code that was just built.
+/// The `n`th two-byte index in an entry's content.
+fn index_in(content: &[u8], n: usize) -> Option<u16> {
+    content.get(2 * n..2 * n + 2).map(|b| u16::from_be_bytes([b[0], b[1]]))
+}
+
+/// Lookups that see the additions too, for code that was just built. Each
+/// reads an original entry from its bytes where it is what the lookup
+/// wants, and otherwise decodes it (an addition, or an entry of the wrong
+/// kind, which the decoded entry then reports).
 impl<'a> PoolBuilder<'a> {
+    /// Entry `index` of the original pool as its tag and content bytes
+    /// when it is of kind `tag`.
+    fn original_entry(&self, index: u16, tag: u8) -> Option<&'a [u8]> {
+        self.original.raw_entry(index).filter(|&(t, _)| t == tag).map(|(_, content)| content)
+    }
+
+    /// The descriptor index of a member reference or (Invoke)Dynamic of the
+    /// original pool, from its bytes and its NameAndType's.
+    fn original_reference_descriptor(&self, index: u16) -> Option<u16> {
+        let (kind, content) = self.original.raw_entry(index)?;
+        let reference = [tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF, tag::DYNAMIC, tag::INVOKE_DYNAMIC];
+        if !reference.contains(&kind) {
+            return None;
+        }
+        index_in(self.original_entry(index_in(content, 1)?, tag::NAME_AND_TYPE)?, 1)
+    }
+
     /// A Utf8 entry as text, borrowed from the class file when it can be.
     pub fn text(&self, index: u16) -> Result<Cow<'a, str>> {
+        if let Some(text) = self.original_entry(index, tag::UTF8).and_then(mutf8::decode) {
+            return Ok(text);
+        }
         let invalid = || ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"));
         match self.get(index)? {
             Constant::Utf8(Cow::Borrowed(bytes)) => mutf8::decode(bytes).ok_or_else(invalid),
@@ -647,6 +747,9 @@ impl<'a> PoolBuilder<'a> {
 
     /// The internal name of a Class entry.
     pub fn class_name(&self, index: u16) -> Result<Cow<'a, str>> {
+        if let Some(name) = self.original_entry(index, tag::CLASS).and_then(|content| index_in(content, 0)) {
+            return self.text(name);
+        }
         match self.get(index)? {
             Constant::Class { name } => self.text(name),
             other => Err(wrong_kind(index, "Class", &other)),
@@ -655,6 +758,9 @@ impl<'a> PoolBuilder<'a> {
 
     /// The descriptor of a field or method reference, or of an (Invoke)Dynamic.
     pub fn reference_descriptor(&self, index: u16) -> Result<Cow<'a, str>> {
+        if let Some(descriptor) = self.original_reference_descriptor(index) {
+            return self.text(descriptor);
+        }
         let name_and_type = match self.get(index)? {
             Constant::Fieldref { name_and_type, .. }
             | Constant::Methodref { name_and_type, .. }
@@ -685,6 +791,10 @@ impl<'a> PoolBuilder<'a> {
     /// in every other case, where [`PoolBuilder::reference_descriptor`] tells
     /// what is wrong or decodes the text.
     pub(crate) fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+        if let Some(descriptor) = self.original_reference_descriptor(index) {
+            let bytes = self.original_entry(descriptor, tag::UTF8)?;
+            return if bytes.is_ascii() { std::str::from_utf8(bytes).ok().map(f) } else { None };
+        }
         let name_and_type = self.peek(index, |c| match c {
             Constant::Fieldref { name_and_type, .. }
             | Constant::Methodref { name_and_type, .. }
@@ -705,6 +815,13 @@ impl<'a> PoolBuilder<'a> {
 
     /// Owner class index and member name of a method reference.
     pub fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
+        let member = self.original.raw_entry(index).filter(|&(t, _)| t == tag::METHODREF || t == tag::INTERFACE_METHODREF);
+        if let Some((_, content)) = member {
+            let name = index_in(content, 1).and_then(|nat| self.original_entry(nat, tag::NAME_AND_TYPE));
+            if let (Some(class), Some(name)) = (index_in(content, 0), name.and_then(|nat| index_in(nat, 0))) {
+                return Ok((class, self.text(name)?));
+            }
+        }
         match self.get(index)? {
             Constant::Methodref { class, name_and_type } | Constant::InterfaceMethodref { class, name_and_type } => {
                 match self.get(name_and_type)? {
