@@ -480,9 +480,44 @@ impl<'a> ConstantPool<'a> {
             Some(_) => return Ok(None),
             None => return Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
         };
+        // Every lookup of the pool comes through here: the entries made of
+        // indexes, and Utf8 entries, are read in place; the others, and
+        // anything unexpected, take the reader, which reports it.
+        let entry = self.data.get(offset..self.range.1).unwrap_or_default();
+        if let Some(&[tag, high, low]) = entry.get(..3) {
+            let first = u16::from_be_bytes([high, low]);
+            let second = || entry.get(3..5).map(|b| u16::from_be_bytes([b[0], b[1]]));
+            let constant = match tag {
+                tag::UTF8 => entry.get(3..3 + usize::from(first)).map(|text| Constant::Utf8(Cow::Borrowed(text))),
+                tag::CLASS => Some(Constant::Class { name: first }),
+                tag::STRING => Some(Constant::String { value: first }),
+                tag::METHOD_TYPE => Some(Constant::MethodType { descriptor: first }),
+                tag::MODULE => Some(Constant::Module { name: first }),
+                tag::PACKAGE => Some(Constant::Package { name: first }),
+                tag::FIELDREF => second().map(|b| Constant::Fieldref { class: first, name_and_type: b }),
+                tag::METHODREF => second().map(|b| Constant::Methodref { class: first, name_and_type: b }),
+                tag::INTERFACE_METHODREF => {
+                    second().map(|b| Constant::InterfaceMethodref { class: first, name_and_type: b })
+                }
+                tag::NAME_AND_TYPE => second().map(|b| Constant::NameAndType { name: first, descriptor: b }),
+                tag::DYNAMIC => second().map(|b| Constant::Dynamic { bootstrap_method: first, name_and_type: b }),
+                tag::INVOKE_DYNAMIC => {
+                    second().map(|b| Constant::InvokeDynamic { bootstrap_method: first, name_and_type: b })
+                }
+                _ => None,
+            };
+            if let Some(constant) = constant {
+                return Ok(Some(constant));
+            }
+        }
+        self.read_entry(offset).map(Some)
+    }
+
+    /// [`ConstantPool::get_opt`] of the entry at `offset`, read field by field.
+    fn read_entry(&self, offset: usize) -> Result<Constant<'a>> {
         let mut r = Reader::window(self.data, offset, self.range.1.saturating_sub(offset))?;
         let tag = r.u8()?;
-        Ok(Some(match tag {
+        Ok(match tag {
             tag::UTF8 => {
                 let len = usize::from(r.u16()?);
                 Constant::Utf8(Cow::Borrowed(r.bytes(len)?))
@@ -504,7 +539,7 @@ impl<'a> ConstantPool<'a> {
             tag::MODULE => Constant::Module { name: r.u16()? },
             tag::PACKAGE => Constant::Package { name: r.u16()? },
             other => return Err(ClassFileError::new(offset, ErrorKind::BadConstantTag(other))),
-        }))
+        })
     }
 
     /// Entry `index`. The error's offset is 0 for an index that names no entry:
@@ -665,5 +700,22 @@ mod tests {
         for second_slot in [3, 10] {
             assert!(pool.get(second_slot).is_err(), "#{second_slot} is a Long's or Double's second slot");
         }
+    }
+
+    #[test]
+    fn entries_read_in_place_are_those_the_reader_reads() {
+        let entries = every_kind();
+        let mut bytes = 22u16.to_be_bytes().to_vec();
+        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
+        for (index, _) in &entries {
+            let read = pool.read_entry(pool.offset_of(*index)).map(Some);
+            assert_eq!(pool.get_opt(*index), read, "entry #{index}");
+        }
+        // An entry cut short by the pool's end (no parse makes one: the
+        // layout of another file could) is reported as the reader reports it.
+        let cut = ConstantPool { range: (pool.range.0, pool.offset_of(7) + 3), ..pool.clone() };
+        assert_eq!(cut.get_opt(7), cut.read_entry(cut.offset_of(7)).map(Some));
+        assert!(cut.get_opt(7).is_err());
     }
 }
