@@ -392,49 +392,62 @@ impl<'a> ConstantPool<'a> {
     /// `from` on, points at an entry of the right kind. Runs on every parse,
     /// so it reads the raw bytes directly.
     fn check_references(&self, from: usize) -> Result<()> {
-        let tag_of = |index: u16| -> Option<u8> {
-            match self.offsets.get(usize::from(index)) {
-                Some(&offset) if offset != NO_ENTRY => self.data.get(offset as usize).copied(),
-                _ => None,
+        // A set of kinds is a mask of tags: every reference is checked, and
+        // a search of a list of kinds was a call each time.
+        const fn kinds(tags: &[u8]) -> u32 {
+            let (mut mask, mut i) = (0u32, 0);
+            while i < tags.len() {
+                mask |= 1 << tags[i];
+                i += 1;
+            }
+            mask
+        }
+        const UTF8: u32 = kinds(&[tag::UTF8]);
+        const CLASS: u32 = kinds(&[tag::CLASS]);
+        const NAME_AND_TYPE: u32 = kinds(&[tag::NAME_AND_TYPE]);
+        const FIELDREF: u32 = kinds(&[tag::FIELDREF]);
+        const METHODREF: u32 = kinds(&[tag::METHODREF, tag::INTERFACE_METHODREF]);
+        let (data, offsets) = (self.data, &*self.offsets);
+        // The tag of entry `index`; 0 (no tag) for an index that holds none.
+        let tag_of = |index: u16| -> u8 {
+            match offsets.get(usize::from(index)) {
+                Some(&offset) if offset != NO_ENTRY => data.get(offset as usize).copied().unwrap_or(0),
+                _ => 0,
             }
         };
-        for (index, &offset) in self.offsets.iter().enumerate().skip(from) {
+        for (index, &offset) in offsets.iter().enumerate().skip(from) {
             if offset == NO_ENTRY {
                 continue;
             }
             let at = offset as usize;
-            let entry = self.data.get(at..).unwrap_or_default();
-            let field = |i: usize| entry.get(i..i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
-            let expect = |target: u16, kinds: &[u8], expected: &'static str| -> Result<()> {
+            let field = |i: usize| data.get(at + i..at + i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
+            let expect = |target: u16, kinds: u32, expected: &'static str| -> Result<()> {
                 match tag_of(target) {
-                    Some(found) if kinds.contains(&found) => Ok(()),
-                    Some(found) => Err(ClassFileError::new(
+                    0 => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
+                    found if found < 32 && kinds & 1 << found != 0 => Ok(()),
+                    found => Err(ClassFileError::new(
                         at,
                         ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
                     )),
-                    None => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
                 }
             };
-            let utf8 = &[tag::UTF8];
-            match entry.first().copied().unwrap_or(0) {
-                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => {
-                    expect(field(1), utf8, "Utf8")?
-                }
+            match data.get(at).copied().unwrap_or(0) {
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => expect(field(1), UTF8, "Utf8")?,
                 tag::NAME_AND_TYPE => {
-                    expect(field(1), utf8, "Utf8")?;
-                    expect(field(3), utf8, "Utf8")?;
+                    expect(field(1), UTF8, "Utf8")?;
+                    expect(field(3), UTF8, "Utf8")?;
                 }
                 tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF => {
-                    expect(field(1), &[tag::CLASS], "Class")?;
-                    expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?;
+                    expect(field(1), CLASS, "Class")?;
+                    expect(field(3), NAME_AND_TYPE, "NameAndType")?;
                 }
-                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?,
+                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), NAME_AND_TYPE, "NameAndType")?,
                 tag::METHOD_HANDLE => {
-                    let kind = entry.get(1).copied().unwrap_or(0);
+                    let kind = data.get(at + 1).copied().unwrap_or(0);
                     let reference = field(2);
                     match kind {
-                        1..=4 => expect(reference, &[tag::FIELDREF], "Fieldref")?,
-                        5..=9 => expect(reference, &[tag::METHODREF, tag::INTERFACE_METHODREF], "Methodref")?,
+                        1..=4 => expect(reference, FIELDREF, "Fieldref")?,
+                        5..=9 => expect(reference, METHODREF, "Methodref")?,
                         _ => {
                             return Err(ClassFileError::malformed(
                                 at,
@@ -590,13 +603,12 @@ impl<'a> ConstantPool<'a> {
         // Every name of every member and attribute comes through here: read
         // the bytes in place; anything unexpected takes the decoding path,
         // which reports it.
-        if let Some(&offset) = self.offsets.get(usize::from(index)) {
+        if let Some(&offset) = self.offsets.get(usize::from(index)).filter(|&&offset| offset != NO_ENTRY) {
             let at = offset as usize;
-            if offset != NO_ENTRY && self.data.get(at) == Some(&tag::UTF8) {
-                if let Some(len) = self.data.get(at + 1..at + 3).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))) {
-                    if let Some(bytes) = self.data.get(at + 3..at + 3 + len).filter(|_| at + 3 + len <= self.range.1) {
-                        return Ok(bytes);
-                    }
+            if let Some(&[tag::UTF8, high, low]) = self.data.get(at..at + 3) {
+                let end = at + 3 + usize::from(u16::from_be_bytes([high, low]));
+                if let Some(bytes) = self.data.get(at + 3..end).filter(|_| end <= self.range.1) {
+                    return Ok(bytes);
                 }
             }
         }
