@@ -173,7 +173,13 @@ impl<'a> TfClass<'a> {
     /// table): TF leaves them as they are. The others keep their tracing
     /// names; identifiers and holder groups follow from the methods left.
     pub fn without(&mut self, indexes: &[usize]) {
+        let before = self.methods.len();
         self.methods.retain(|m| !indexes.contains(&m.index));
+        // Every class passes here once validated, nearly all with nothing
+        // left out: what follows from the methods stands as it was.
+        if self.methods.len() == before {
+            return;
+        }
         self.holder_groups = holder_groups(&self.class_groups, &self.methods);
         self.tracing_names = number_tracing_names(&mut self.methods);
     }
@@ -182,10 +188,15 @@ impl<'a> TfClass<'a> {
 /// The groups of the holder fields: the class's own and its monitored methods', sorted.
 fn holder_groups<'a>(class_groups: &[&'a str], methods: &[TfMethod<'a>]) -> Vec<&'a str> {
     let mut groups: Vec<&str> = class_groups.to_vec();
-    groups.extend(methods.iter().filter_map(|m| match m.role {
-        Role::Monitored { group, .. } => Some(group),
-        Role::Info { .. } => None,
-    }));
+    // Most methods of a class share their group (a filter's, say): it is
+    // left out where it repeats the one before, so that few are sorted.
+    for m in methods {
+        if let Role::Monitored { group, .. } = m.role {
+            if !groups.last().is_some_and(|last| std::ptr::eq(*last, group) || *last == group) {
+                groups.push(group);
+            }
+        }
+    }
     groups.sort_unstable();
     groups.dedup();
     groups
@@ -392,16 +403,19 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
 /// names but are not the same get qualified type names. (Overloads with the
 /// same parameters, told apart by their return types below, keep simple ones.)
 fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
-    let parameters = |m: &TfMethod| split_method(&m.descriptor).map_or("", |(p, _)| p).to_string();
-    // For each renamed tracing name: the parameters first seen, and whether others differ.
-    let mut seen: rustc_hash::FxHashMap<String, (String, bool)> = Default::default();
     let renamed = |m: &TfMethod| m.is_selected() && m.explicit_tracing_name.is_none() && m.tracing_name != m.name;
+    // For each renamed tracing name: the parameters first seen, and whether
+    // others differ (borrowed from the methods, each method's read once).
+    let mut seen: rustc_hash::FxHashMap<&str, (&str, bool)> = Default::default();
     for m in methods.iter().filter(|m| renamed(m)) {
-        let entry = seen.entry(m.tracing_name.to_string()).or_insert_with(|| (parameters(m), false));
-        entry.1 |= entry.0 != parameters(m);
+        let parameters = split_method(&m.descriptor).map_or("", |(p, _)| p);
+        let entry = seen.entry(&m.tracing_name).or_insert((parameters, false));
+        entry.1 |= entry.0 != parameters;
     }
-    for m in methods.iter_mut() {
-        if renamed(m) && seen.get(&*m.tracing_name).is_some_and(|(_, differ)| *differ) {
+    let qualify: Vec<bool> =
+        methods.iter().map(|m| renamed(m) && seen.get(&*m.tracing_name).is_some_and(|(_, differ)| *differ)).collect();
+    for (m, qualify) in methods.iter_mut().zip(qualify) {
+        if qualify {
             m.tracing_name = format!("{}({})", m.name, qualified_parameters(&m.descriptor)).into();
         }
     }

@@ -132,7 +132,12 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
         if tf_method.is_none() && member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) != 0 {
             continue;
         }
-        by_name.push((member.name()?, index, tf_method));
+        // The model decoded the names of its methods already.
+        let name = match tf_method {
+            Some(m) => m.name.clone(),
+            None => member.name()?,
+        };
+        by_name.push((name, index, tf_method));
     }
     // Unstable with the index as tie-break: a stable sort allocates its scratch.
     by_name.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));

@@ -392,49 +392,62 @@ impl<'a> ConstantPool<'a> {
     /// `from` on, points at an entry of the right kind. Runs on every parse,
     /// so it reads the raw bytes directly.
     fn check_references(&self, from: usize) -> Result<()> {
-        let tag_of = |index: u16| -> Option<u8> {
-            match self.offsets.get(usize::from(index)) {
-                Some(&offset) if offset != NO_ENTRY => self.data.get(offset as usize).copied(),
-                _ => None,
+        // A set of kinds is a mask of tags: every reference is checked, and
+        // a search of a list of kinds was a call each time.
+        const fn kinds(tags: &[u8]) -> u32 {
+            let (mut mask, mut i) = (0u32, 0);
+            while i < tags.len() {
+                mask |= 1 << tags[i];
+                i += 1;
+            }
+            mask
+        }
+        const UTF8: u32 = kinds(&[tag::UTF8]);
+        const CLASS: u32 = kinds(&[tag::CLASS]);
+        const NAME_AND_TYPE: u32 = kinds(&[tag::NAME_AND_TYPE]);
+        const FIELDREF: u32 = kinds(&[tag::FIELDREF]);
+        const METHODREF: u32 = kinds(&[tag::METHODREF, tag::INTERFACE_METHODREF]);
+        let (data, offsets) = (self.data, &*self.offsets);
+        // The tag of entry `index`; 0 (no tag) for an index that holds none.
+        let tag_of = |index: u16| -> u8 {
+            match offsets.get(usize::from(index)) {
+                Some(&offset) if offset != NO_ENTRY => data.get(offset as usize).copied().unwrap_or(0),
+                _ => 0,
             }
         };
-        for (index, &offset) in self.offsets.iter().enumerate().skip(from) {
+        for (index, &offset) in offsets.iter().enumerate().skip(from) {
             if offset == NO_ENTRY {
                 continue;
             }
             let at = offset as usize;
-            let entry = self.data.get(at..).unwrap_or_default();
-            let field = |i: usize| entry.get(i..i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
-            let expect = |target: u16, kinds: &[u8], expected: &'static str| -> Result<()> {
+            let field = |i: usize| data.get(at + i..at + i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
+            let expect = |target: u16, kinds: u32, expected: &'static str| -> Result<()> {
                 match tag_of(target) {
-                    Some(found) if kinds.contains(&found) => Ok(()),
-                    Some(found) => Err(ClassFileError::new(
+                    0 => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
+                    found if found < 32 && kinds & 1 << found != 0 => Ok(()),
+                    found => Err(ClassFileError::new(
                         at,
                         ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
                     )),
-                    None => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
                 }
             };
-            let utf8 = &[tag::UTF8];
-            match entry.first().copied().unwrap_or(0) {
-                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => {
-                    expect(field(1), utf8, "Utf8")?
-                }
+            match data.get(at).copied().unwrap_or(0) {
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => expect(field(1), UTF8, "Utf8")?,
                 tag::NAME_AND_TYPE => {
-                    expect(field(1), utf8, "Utf8")?;
-                    expect(field(3), utf8, "Utf8")?;
+                    expect(field(1), UTF8, "Utf8")?;
+                    expect(field(3), UTF8, "Utf8")?;
                 }
                 tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF => {
-                    expect(field(1), &[tag::CLASS], "Class")?;
-                    expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?;
+                    expect(field(1), CLASS, "Class")?;
+                    expect(field(3), NAME_AND_TYPE, "NameAndType")?;
                 }
-                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), &[tag::NAME_AND_TYPE], "NameAndType")?,
+                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), NAME_AND_TYPE, "NameAndType")?,
                 tag::METHOD_HANDLE => {
-                    let kind = entry.get(1).copied().unwrap_or(0);
+                    let kind = data.get(at + 1).copied().unwrap_or(0);
                     let reference = field(2);
                     match kind {
-                        1..=4 => expect(reference, &[tag::FIELDREF], "Fieldref")?,
-                        5..=9 => expect(reference, &[tag::METHODREF, tag::INTERFACE_METHODREF], "Methodref")?,
+                        1..=4 => expect(reference, FIELDREF, "Fieldref")?,
+                        5..=9 => expect(reference, METHODREF, "Methodref")?,
                         _ => {
                             return Err(ClassFileError::malformed(
                                 at,
@@ -480,9 +493,44 @@ impl<'a> ConstantPool<'a> {
             Some(_) => return Ok(None),
             None => return Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
         };
+        // Every lookup of the pool comes through here: the entries made of
+        // indexes, and Utf8 entries, are read in place; the others, and
+        // anything unexpected, take the reader, which reports it.
+        let entry = self.data.get(offset..self.range.1).unwrap_or_default();
+        if let Some(&[tag, high, low]) = entry.get(..3) {
+            let first = u16::from_be_bytes([high, low]);
+            let second = || entry.get(3..5).map(|b| u16::from_be_bytes([b[0], b[1]]));
+            let constant = match tag {
+                tag::UTF8 => entry.get(3..3 + usize::from(first)).map(|text| Constant::Utf8(Cow::Borrowed(text))),
+                tag::CLASS => Some(Constant::Class { name: first }),
+                tag::STRING => Some(Constant::String { value: first }),
+                tag::METHOD_TYPE => Some(Constant::MethodType { descriptor: first }),
+                tag::MODULE => Some(Constant::Module { name: first }),
+                tag::PACKAGE => Some(Constant::Package { name: first }),
+                tag::FIELDREF => second().map(|b| Constant::Fieldref { class: first, name_and_type: b }),
+                tag::METHODREF => second().map(|b| Constant::Methodref { class: first, name_and_type: b }),
+                tag::INTERFACE_METHODREF => {
+                    second().map(|b| Constant::InterfaceMethodref { class: first, name_and_type: b })
+                }
+                tag::NAME_AND_TYPE => second().map(|b| Constant::NameAndType { name: first, descriptor: b }),
+                tag::DYNAMIC => second().map(|b| Constant::Dynamic { bootstrap_method: first, name_and_type: b }),
+                tag::INVOKE_DYNAMIC => {
+                    second().map(|b| Constant::InvokeDynamic { bootstrap_method: first, name_and_type: b })
+                }
+                _ => None,
+            };
+            if let Some(constant) = constant {
+                return Ok(Some(constant));
+            }
+        }
+        self.read_entry(offset).map(Some)
+    }
+
+    /// [`ConstantPool::get_opt`] of the entry at `offset`, read field by field.
+    fn read_entry(&self, offset: usize) -> Result<Constant<'a>> {
         let mut r = Reader::window(self.data, offset, self.range.1.saturating_sub(offset))?;
         let tag = r.u8()?;
-        Ok(Some(match tag {
+        Ok(match tag {
             tag::UTF8 => {
                 let len = usize::from(r.u16()?);
                 Constant::Utf8(Cow::Borrowed(r.bytes(len)?))
@@ -504,7 +552,7 @@ impl<'a> ConstantPool<'a> {
             tag::MODULE => Constant::Module { name: r.u16()? },
             tag::PACKAGE => Constant::Package { name: r.u16()? },
             other => return Err(ClassFileError::new(offset, ErrorKind::BadConstantTag(other))),
-        }))
+        })
     }
 
     /// Entry `index`. The error's offset is 0 for an index that names no entry:
@@ -555,13 +603,12 @@ impl<'a> ConstantPool<'a> {
         // Every name of every member and attribute comes through here: read
         // the bytes in place; anything unexpected takes the decoding path,
         // which reports it.
-        if let Some(&offset) = self.offsets.get(usize::from(index)) {
+        if let Some(&offset) = self.offsets.get(usize::from(index)).filter(|&&offset| offset != NO_ENTRY) {
             let at = offset as usize;
-            if offset != NO_ENTRY && self.data.get(at) == Some(&tag::UTF8) {
-                if let Some(len) = self.data.get(at + 1..at + 3).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))) {
-                    if let Some(bytes) = self.data.get(at + 3..at + 3 + len).filter(|_| at + 3 + len <= self.range.1) {
-                        return Ok(bytes);
-                    }
+            if let Some(&[tag::UTF8, high, low]) = self.data.get(at..at + 3) {
+                let end = at + 3 + usize::from(u16::from_be_bytes([high, low]));
+                if let Some(bytes) = self.data.get(at + 3..end).filter(|_| end <= self.range.1) {
+                    return Ok(bytes);
                 }
             }
         }
@@ -665,5 +712,22 @@ mod tests {
         for second_slot in [3, 10] {
             assert!(pool.get(second_slot).is_err(), "#{second_slot} is a Long's or Double's second slot");
         }
+    }
+
+    #[test]
+    fn entries_read_in_place_are_those_the_reader_reads() {
+        let entries = every_kind();
+        let mut bytes = 22u16.to_be_bytes().to_vec();
+        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
+        for (index, _) in &entries {
+            let read = pool.read_entry(pool.offset_of(*index)).map(Some);
+            assert_eq!(pool.get_opt(*index), read, "entry #{index}");
+        }
+        // An entry cut short by the pool's end (no parse makes one: the
+        // layout of another file could) is reported as the reader reports it.
+        let cut = ConstantPool { range: (pool.range.0, pool.offset_of(7) + 3), ..pool.clone() };
+        assert_eq!(cut.get_opt(7), cut.read_entry(cut.offset_of(7)).map(Some));
+        assert!(cut.get_opt(7).is_err());
     }
 }

@@ -14,6 +14,8 @@ pub(crate) struct Reader<'a> {
     base: usize,
 }
 
+// The small reads are `#[inline]`: every parse runs through them, and the
+// compiler left them calls from the other crate's code.
 impl<'a> Reader<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         Reader { data, pos: 0, end: data.len(), base: 0 }
@@ -34,15 +36,18 @@ impl<'a> Reader<'a> {
     }
 
     /// Offset of the next byte in the class file.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.base + self.pos
     }
 
     /// Position of the next byte in `data`.
+    #[inline]
     pub fn position(&self) -> usize {
         self.pos
     }
 
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.end - self.pos
     }
@@ -55,6 +60,7 @@ impl<'a> Reader<'a> {
         self.data
     }
 
+    #[inline]
     pub fn bytes(&mut self, len: usize) -> Result<&'a [u8]> {
         if len > self.remaining() {
             return Err(ClassFileError::new(
@@ -67,18 +73,22 @@ impl<'a> Reader<'a> {
         Ok(slice)
     }
 
+    #[inline]
     pub fn skip(&mut self, len: usize) -> Result<()> {
         self.bytes(len).map(|_| ())
     }
 
+    #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }
 
+    #[inline]
     pub fn u16(&mut self) -> Result<u16> {
         Ok(u16::from_be_bytes(self.array()?))
     }
 
+    #[inline]
     pub fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array()?))
     }
@@ -91,6 +101,7 @@ impl<'a> Reader<'a> {
         Ok(u64::from_be_bytes(self.array()?))
     }
 
+    #[inline]
     fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let mut out = [0u8; N];
         out.copy_from_slice(self.bytes(N)?);
