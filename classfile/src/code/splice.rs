@@ -36,7 +36,6 @@ use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 use crate::read::opcodes::{self as op, Kind, Operands};
 use crate::code::pool::CodePool;
-use crate::read::reader::Reader;
 use crate::code::stack_depth::{self, SlotCache};
 use crate::code::stack_map::{self, EncodedFrames, Frame};
 
@@ -799,38 +798,45 @@ impl<'a> Splice<'a> {
         Some(())
     }
 
+    /// The LineNumberTable `data` with its offsets moved: copied whole, then
+    /// each `start_pc` written over.
     fn line_numbers(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
-        let mut r = Reader::new(data);
-        let count = r.count(4).ok()?;
-        out.u16(count as u16);
-        for _ in 0..count {
-            let pc = u32::from(r.u16().ok()?);
+        let at = out.len();
+        out.extend_from_slice(data);
+        for entry in table_entries(out.get_mut(at..)?, 4)? {
+            let pc = u32::from(u16::from_be_bytes([entry[0], entry[1]]));
             if !self.is_position(pc) {
                 return None;
             }
-            out.u16(layout.remap(sites, pc) as u16);
-            out.u16(r.u16().ok()?);
+            entry[..2].copy_from_slice(&(layout.remap(sites, pc) as u16).to_be_bytes());
         }
-        r.finish().ok()
+        Some(())
     }
 
+    /// The LocalVariableTable or LocalVariableTypeTable `data` with its
+    /// ranges moved: copied whole, then each `start_pc` and `length` written over.
     fn local_variables(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
-        let mut r = Reader::new(data);
-        let count = r.count(10).ok()?;
-        out.u16(count as u16);
-        for _ in 0..count {
-            let start = u32::from(r.u16().ok()?);
-            let end = start + u32::from(r.u16().ok()?);
+        let at = out.len();
+        out.extend_from_slice(data);
+        for entry in table_entries(out.get_mut(at..)?, 10)? {
+            let start = u32::from(u16::from_be_bytes([entry[0], entry[1]]));
+            let end = start + u32::from(u16::from_be_bytes([entry[2], entry[3]]));
             if !(self.is_position(start) && self.is_position(end)) {
                 return None;
             }
             let (new_start, new_end) = (layout.remap(sites, start), layout.remap(sites, end));
-            out.u16(new_start as u16);
-            out.u16(new_end.saturating_sub(new_start) as u16);
-            out.extend_from_slice(r.bytes(6).ok()?);
+            entry[..2].copy_from_slice(&(new_start as u16).to_be_bytes());
+            entry[2..4].copy_from_slice(&(new_end.saturating_sub(new_start) as u16).to_be_bytes());
         }
-        r.finish().ok()
+        Some(())
     }
+}
+
+/// The entries of a table of `size`-byte entries after its u16 count;
+/// `None` unless the count says exactly how long it is.
+fn table_entries(table: &mut [u8], size: usize) -> Option<std::slice::ChunksExactMut<'_, u8>> {
+    let (count, entries) = table.split_first_chunk_mut::<2>()?;
+    (usize::from(u16::from_be_bytes(*count)) * size == entries.len()).then(|| entries.chunks_exact_mut(size))
 }
 
 /// The end of a constructor's chaining call when its code starts as most
@@ -976,6 +982,7 @@ mod tests {
     use super::*;
     use crate::write::pool_builder::PoolBuilder;
     use crate::read::constant_pool::ConstantPool;
+    use crate::read::reader::Reader;
 
     #[test]
     fn a_plain_chaining_call_is_the_first_init_taking_just_what_was_pushed_after_this() {
