@@ -229,13 +229,12 @@ fn site_kind(opcode: u8) -> SiteKind {
 }
 
 /// Bits by code offset, 64 offsets a word: where an instruction starts,
-/// where a 16-bit branch does, where a return or `athrow` does.
-#[derive(Clone, Copy, Default)]
-struct OffsetBits {
-    starts: u64,
-    branches: u64,
-    sites: u64,
-}
+/// where a 16-bit branch does, where a return or `athrow` does (words, not
+/// a struct of them: a list of words is allocated zeroed, not filled).
+type OffsetBits = [u64; 3];
+const STARTS: usize = 0;
+const BRANCHES: usize = 1;
+const SITES: usize = 2;
 
 /// The code's sites, branches and instruction starts (see [`Splice`]).
 struct Scanned {
@@ -254,25 +253,25 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     // Every instruction sets its bits, whatever it is: whether it is a
     // branch or a site decides no jump (they follow no pattern a branch
     // predictor learns), and the lists are read off the bits at the end.
-    let mut bits = vec![OffsetBits::default(); len / 64 + 1];
+    let mut bits: Vec<OffsetBits> = vec![[0; 3]; len / 64 + 1];
     let mut switches = Vec::new();
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
     // The word being filled, kept in registers and stored whole at every
     // instruction: or-ing into memory made each start wait for the last
     // one's store.
-    let (mut word_at, mut word) = (0usize, OffsetBits::default());
+    let (mut word_at, mut word) = (0usize, [0u64; 3]);
     while at < len {
         let same_word = u64::from(at / 64 == word_at).wrapping_neg();
         word_at = at / 64;
         let shift = at % 64;
         let opcode = code[at];
         let entry = SCAN[usize::from(opcode)];
-        word = OffsetBits {
-            starts: (word.starts & same_word) | 1 << shift,
-            branches: (word.branches & same_word) | u64::from(entry.is_branch) << shift,
-            sites: (word.sites & same_word) | u64::from(entry.is_site) << shift,
-        };
+        word = [
+            (word[STARTS] & same_word) | 1 << shift,
+            (word[BRANCHES] & same_word) | u64::from(entry.is_branch) << shift,
+            (word[SITES] & same_word) | u64::from(entry.is_site) << shift,
+        ];
         if let Some(slot) = bits.get_mut(word_at) {
             *slot = word;
         }
@@ -310,12 +309,13 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     if at != len {
         return None;
     }
-    let count = |of: fn(&OffsetBits) -> u64| bits.iter().map(|b| of(b).count_ones() as usize).sum::<usize>();
-    let mut branches = Vec::with_capacity(count(|b| b.branches));
-    let mut sites = Vec::with_capacity(count(|b| b.sites) + switches.len());
+    let count = |kind: usize| bits.iter().map(|b| b[kind].count_ones() as usize).sum::<usize>();
+    let mut branches = Vec::with_capacity(count(BRANCHES));
+    // Room for the prologue's place, which the assembly inserts.
+    let mut sites = Vec::with_capacity(count(SITES) + switches.len() + 1);
     for (i, word) in bits.iter().enumerate() {
-        for_each_bit(word.branches, |bit| branches.push((i * 64 + bit) as u32));
-        for_each_bit(word.sites, |bit| {
+        for_each_bit(word[BRANCHES], |bit| branches.push((i * 64 + bit) as u32));
+        for_each_bit(word[SITES], |bit| {
             let offset = i * 64 + bit;
             let opcode = code.get(offset).copied().unwrap_or(op::RETURN);
             let length = u32::from(SCAN[usize::from(opcode)].length);
@@ -438,7 +438,7 @@ impl<'a> Splice<'a> {
 
     fn is_start(&self, offset: u32) -> bool {
         let i = offset as usize;
-        self.starts.get(i / 64).is_some_and(|w| w.starts & (1 << (i % 64)) != 0) && offset < self.code_len()
+        self.starts.get(i / 64).is_some_and(|w| w[STARTS] & (1 << (i % 64)) != 0) && offset < self.code_len()
     }
 
     /// An instruction start or the end of the code.
@@ -1060,7 +1060,7 @@ mod tests {
         assert_eq!(found, expected);
         assert_eq!(found_branches, branches);
         let found_starts: Vec<u32> =
-            (0..code.len() as u32).filter(|&i| bits[i as usize / 64].starts & (1 << (i % 64)) != 0).collect();
+            (0..code.len() as u32).filter(|&i| bits[i as usize / 64][STARTS] & (1 << (i % 64)) != 0).collect();
         assert_eq!(found_starts, starts);
     }
 
