@@ -65,18 +65,15 @@ pub struct Edits<'e> {
     pub throws: Option<Placed<'e>>,
     /// After the last instruction.
     pub tail: Placed<'e>,
-    /// Frames the edits bring besides the model's, some already encoded.
+    /// Frames already encoded that follow the model's frames.
     pub frames_after: Option<FramesAfter<'e>>,
 }
 
-/// The frames a copied template brings: `added`, among the model's in code
-/// order (held apart from them, so that a copy reuses their lists), then
-/// encoded frames that follow the frame at `label`, the last of all those
-/// in code order, with `patches` written over them as they are copied (a
-/// template's frames name the class's constants there).
+/// Encoded frames that follow the model's frame at `label`, the last of
+/// its frames in code order, with `patches` written over them as they are
+/// copied (a template's frames name the class's constants there).
 #[derive(Clone, Copy)]
 pub struct FramesAfter<'e> {
-    pub added: &'e [(Label, Frame)],
     pub label: Label,
     pub frames: &'e EncodedFrames,
     pub patches: &'e [OperandValue],
@@ -562,9 +559,7 @@ impl<'a> Splice<'a> {
         let code = self.code.code;
 
         // The code, the original attribute's tables, and room for the new frames.
-        let added = edits.frames_after.map_or(&[][..], |after| after.added);
-        let frame_count = model.frames.len() + added.len();
-        let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * frame_count + 64;
+        let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * model.frames.len() + 64;
         let mut writer = CodeAttributeWriter::new(capacity, max_stack, model.max_locals, layout.length);
         let base = writer.code_start();
         let out = writer.out();
@@ -630,7 +625,7 @@ impl<'a> Splice<'a> {
         if writer.exception_table(&model.handlers, &offset_of).is_err() {
             return Ok(None);
         }
-        let Ok(frames) = frames_in_code_order(model.frames.iter().chain(added).map(|(l, f)| (*l, f)), &offset_of) else {
+        let Ok(frames) = frames_in_code_order(model.frames.iter().map(|(l, f)| (*l, f)), &offset_of) else {
             return Ok(None);
         };
         // Two different frames at one offset: the general path puts a `nop` between.

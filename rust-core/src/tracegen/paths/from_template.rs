@@ -66,10 +66,9 @@ pub(crate) fn instrument_from_template<'a>(
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
     let values = template::MethodValues { constants: &resolved, monitor, id };
-    let mut frames = std::mem::take(&mut constants.frames);
-    let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands, &mut frames);
+    let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
     *copied += 1;
     let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), &mut constants.slots, pool);
-    (constants.resolved, constants.operands, constants.frames) = (resolved, operands, frames);
+    (constants.resolved, constants.operands) = (resolved, operands);
     spliced.map(|code| Some(code.map(|code| code.copied_from(template.generated_code()))))
 }

@@ -589,12 +589,11 @@ impl Template {
         self.live.map(|(slot, t)| (slot, real_type(t, constants)))
     }
 
-    /// The generated code of one method: adds the template's locals, labels
-    /// and handler to `code` and returns the prologue, tail, return and
-    /// throw chunks as the method places them, and the template's frames:
-    /// unpacked into `frames` (the lists of the last method's, reused), then
-    /// the tail's after its first, encoded (the operands of both written
-    /// into `operands`). `entry`: the method's frame where its body starts.
+    /// The generated code of one method: adds the template's locals, labels,
+    /// frames and handler to `code` and returns the prologue, tail, return
+    /// and throw chunks as the method places them, and the tail's frames
+    /// after its first, encoded (the operands of both written into `operands`).
+    /// `entry`: the method's frame where its body starts.
     pub(super) fn copy<'t>(
         &'t self,
         values: &MethodValues<'_>,
@@ -602,7 +601,6 @@ impl Template {
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
         operands: &'t mut Vec<OperandValue>,
-        frames: &'t mut Vec<(Label, Frame)>,
     ) -> ([Placed<'t>; 4], FramesAfter<'t>) {
         let constants = values.constants;
         let first = code.next_label;
@@ -610,11 +608,9 @@ impl Template {
         code.max_locals = self.max_locals;
         let moved = |l: Label| Label(l.0 + first);
         let real = |t: &VType| real_type(*t, constants);
-        unpack_frames(&self.frames, &self.frame_types, entry, real, frames);
-        for (label, _) in frames.iter_mut() {
-            *label = moved(*label);
-        }
-        let frames: &'t [(Label, Frame)] = frames;
+        code.frames.reserve(self.frames.len());
+        let frames = unpack_frames(&self.frames, &self.frame_types, entry, real);
+        code.frames.extend(frames.map(|(label, frame)| (moved(label), frame)));
         let h = self.handler;
         code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
         self.parts.operands(values, operands);
@@ -635,8 +631,8 @@ impl Template {
             let patches = operands.get(self.parts.range(i, 3)).unwrap_or_default();
             Placed::new(self.parts.chunk(i), first, patches, peaks[i])
         };
-        let patches = operands.get(in_chunks..).unwrap_or_default();
-        let frames_after = FramesAfter { added: frames, label: moved(*after), frames: encoded, patches };
+        let frames_after =
+            FramesAfter { label: moved(*after), frames: encoded, patches: operands.get(in_chunks..).unwrap_or_default() };
         ([placed(0), placed(1), placed(2), placed(3)], frames_after)
     }
 }
@@ -654,32 +650,22 @@ struct PackedFrame {
 }
 
 /// The frames [`pack_frames`] packed, their types through `real`, with
-/// `entry`'s locals in the frames that had the entry frame's, into `out`:
-/// its frames' lists are refilled, not made anew.
-fn unpack_frames(
-    frames: &[PackedFrame],
-    types: &[VType],
-    entry: &Frame,
-    real: impl Fn(&VType) -> VType + Copy,
-    out: &mut Vec<(Label, Frame)>,
-) {
-    out.truncate(frames.len());
-    out.resize_with(frames.len(), || (Label(0), Frame::default()));
+/// `entry`'s locals in the frames that had the entry frame's.
+fn unpack_frames<'f>(
+    frames: &'f [PackedFrame],
+    types: &'f [VType],
+    entry: &'f Frame,
+    real: impl Fn(&VType) -> VType + Copy + 'f,
+) -> impl Iterator<Item = (Label, Frame)> + 'f {
     let mut start = 0usize;
-    for (&PackedFrame { label, locals_end, stack_end, from_entry }, (to, frame)) in frames.iter().zip(out.iter_mut()) {
+    frames.iter().map(move |&PackedFrame { label, locals_end, stack_end, from_entry }| {
         let (locals_end, stack_end) = (locals_end as usize, stack_end as usize);
         let types = |range: std::ops::Range<usize>| types.get(range).unwrap_or_default().iter().map(real);
-        *to = label;
-        frame.locals.clear();
-        if from_entry {
-            frame.locals.extend_from_slice(&entry.locals);
-        } else {
-            frame.locals.extend(types(start..locals_end));
-        }
-        frame.stack.clear();
-        frame.stack.extend(types(locals_end..stack_end));
+        let locals = if from_entry { entry.locals.clone() } else { types(start..locals_end).collect() };
+        let frame = Frame { locals, stack: types(locals_end..stack_end).collect() };
         start = stack_end;
-    }
+        (label, frame)
+    })
 }
 
 /// `frames` (`true`: the locals are the entry frame's) as a template keeps them.
@@ -764,9 +750,7 @@ mod tests {
         ];
         let (packed, types) = pack_frames(&frames);
         let entry = frame(&[VType::Object(8), VType::Double], &[]);
-        // Into lists that held other frames: a copy reuses the last method's.
-        let mut unpacked = vec![(Label(1), frame(&[VType::Double; 9], &[VType::Null; 5])); 6];
-        unpack_frames(&packed, &types, &entry, |t| *t, &mut unpacked);
+        let unpacked: Vec<(Label, Frame)> = unpack_frames(&packed, &types, &entry, |t| *t).collect();
         let expected: Vec<(Label, Frame)> = frames
             .iter()
             .map(|(label, f, from_entry)| {
