@@ -36,7 +36,6 @@ use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 use crate::read::opcodes::{self as op, Kind, Operands};
 use crate::code::pool::CodePool;
-use crate::read::reader::Reader;
 use crate::code::stack_depth::{self, SlotCache};
 use crate::code::stack_map::{self, EncodedFrames, Frame};
 
@@ -108,8 +107,9 @@ pub struct Splice<'a> {
     /// patched once the code is in place (most sites are branches, and
     /// telling each apart from the others was a jump no predictor learns).
     branches: Vec<u32>,
-    /// One bit per code offset: an instruction starts there.
-    starts: Vec<u64>,
+    /// Which code offsets are instruction starts (the other bits are the
+    /// scan's, kept rather than copied out).
+    starts: Vec<OffsetBits>,
 }
 
 /// What [`prepare`] made of a method. Not boxed: it is taken apart at
@@ -190,28 +190,26 @@ pub fn prepare<'a, 'd>(
     Ok(Prepared::Ready(model, splice))
 }
 
-/// What [`scan`] needs of an opcode: its length, and the site it makes.
-/// Length 0: an opcode taken apart on its own (a switch, `wide`) or one a
-/// splice declines.
+/// What [`scan`] needs of an opcode: its length, and whether it is a
+/// 16-bit branch or a return or `athrow` (a site). Length 0: an opcode
+/// taken apart on its own (a switch, `wide`) or one a splice declines.
 #[derive(Clone, Copy)]
 struct ScanEntry {
     length: u8,
-    is_branch: bool,
-    is_site: bool,
-    kind: SiteKind,
+    is_branch: u8,
+    is_site: u8,
 }
 
 const SCAN: [ScanEntry; 256] = {
-    let none = ScanEntry { length: 0, is_branch: false, is_site: false, kind: SiteKind::Insert };
+    let none = ScanEntry { length: 0, is_branch: 0, is_site: 0 };
     let mut table = [none; 256];
     let mut opcode = 0;
     while opcode < 256 {
         let row = op::TABLE[opcode];
         table[opcode] = match (row.kind, row.operands) {
-            (Kind::Return, _) => ScanEntry { length: row.length, is_site: true, kind: SiteKind::Return(row.code), ..none },
-            (Kind::ThrowException, _) => ScanEntry { length: row.length, is_site: true, kind: SiteKind::Throw, ..none },
+            (Kind::Return | Kind::ThrowException, _) => ScanEntry { length: row.length, is_site: 1, ..none },
             // goto and the conditional branches; goto_w is declined.
-            (Kind::Branch, Operands::Branch) => ScanEntry { length: row.length, is_branch: true, ..none },
+            (Kind::Branch, Operands::Branch) => ScanEntry { length: row.length, is_branch: 1, ..none },
             _ => ScanEntry { length: op::PLAIN_LENGTHS[opcode], ..none },
         };
         opcode += 1;
@@ -219,11 +217,27 @@ const SCAN: [ScanEntry; 256] = {
     table
 };
 
+/// The site a return or `athrow` makes.
+fn site_kind(opcode: u8) -> SiteKind {
+    match op::TABLE[usize::from(opcode)].kind {
+        Kind::Return => SiteKind::Return(opcode),
+        _ => SiteKind::Throw,
+    }
+}
+
+/// Bits by code offset, 64 offsets a word: where an instruction starts,
+/// where a 16-bit branch does, where a return or `athrow` does (words, not
+/// a struct of them: a list of words is allocated zeroed, not filled).
+type OffsetBits = [u64; 3];
+const STARTS: usize = 0;
+const BRANCHES: usize = 1;
+const SITES: usize = 2;
+
 /// The code's sites, branches and instruction starts (see [`Splice`]).
 struct Scanned {
     sites: Vec<Site>,
     branches: Vec<u32>,
-    starts: Vec<u64>,
+    starts: Vec<OffsetBits>,
 }
 
 /// Finds every instruction start, site and branch; `None` for code a splice
@@ -233,94 +247,90 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     if len == 0 || len > MAX_CODE_LENGTH {
         return None;
     }
-    let mut starts = vec![0u64; len / 64 + 1];
-    // About one branch per fifteen bytes of code, one return or throw per forty.
-    let mut branches = Kept::new(0, len / 12 + 2);
-    let mut sites = Kept::new(Site { offset: 0, kind: SiteKind::Insert, length: 0 }, len / 32 + 2);
+    // Every instruction sets its bits, whatever it is: whether it is a
+    // branch or a site decides no jump (they follow no pattern a branch
+    // predictor learns), and the lists are read off the bits at the end.
+    let mut bits: Vec<OffsetBits> = vec![[0; 3]; len / 64 + 1];
+    let mut switches = Vec::new();
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
-    // The word of `starts` being filled, kept in a register and stored
-    // whole at every instruction: or-ing into memory made each start wait
-    // for the last one's store.
-    let (mut word_at, mut word) = (0usize, 0u64);
+    // The word being filled, kept in registers and stored whole at every
+    // instruction: or-ing into memory made each start wait for the last
+    // one's store.
+    let (mut word_at, mut word) = (0usize, [0u64; 3]);
     while at < len {
         let same_word = u64::from(at / 64 == word_at).wrapping_neg();
         word_at = at / 64;
-        word = (word & same_word) | 1 << (at % 64);
-        if let Some(slot) = starts.get_mut(word_at) {
-            *slot = word;
-        }
+        let shift = at % 64;
         let opcode = code[at];
         let entry = SCAN[usize::from(opcode)];
-        let length = if entry.length != 0 {
-            usize::from(entry.length)
-        } else {
-            let (length, site) = match opcode {
-                op::TABLESWITCH | op::LOOKUPSWITCH => {
-                    let operands = at + 1 + switch_padding(at as u32);
-                    let entries = if opcode == op::TABLESWITCH {
-                        let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
-                        if high < low {
-                            return None;
-                        }
-                        12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
-                    } else {
-                        let pairs = u32_at(operands + 4)? as i32;
-                        8 + 8 * usize::try_from(pairs).ok()?
-                    };
-                    (operands + entries - at, true)
-                }
-                op::WIDE => match code.get(at + 1).copied()? {
-                    op::IINC => (6, false),
-                    op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => (4, false),
-                    _ => return None,
-                },
-                // `jsr`, `ret`, `goto_w`, an invalid opcode.
-                _ => return None,
-            };
-            if site {
-                sites.offer(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 }, true);
-            }
-            at += length;
+        word = [
+            (word[STARTS] & same_word) | 1 << shift,
+            (word[BRANCHES] & same_word) | u64::from(entry.is_branch) << shift,
+            (word[SITES] & same_word) | u64::from(entry.is_site) << shift,
+        ];
+        if let Some(slot) = bits.get_mut(word_at) {
+            *slot = word;
+        }
+        if entry.length != 0 {
+            at += usize::from(entry.length);
             continue;
+        }
+        let length = match opcode {
+            op::TABLESWITCH | op::LOOKUPSWITCH => {
+                let operands = at + 1 + switch_padding(at as u32);
+                let entries = if opcode == op::TABLESWITCH {
+                    let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
+                    if high < low {
+                        return None;
+                    }
+                    12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
+                } else {
+                    let pairs = u32_at(operands + 4)? as i32;
+                    8 + 8 * usize::try_from(pairs).ok()?
+                };
+                let length = operands + entries - at;
+                switches.push(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 });
+                length
+            }
+            op::WIDE => match code.get(at + 1).copied()? {
+                op::IINC => 6,
+                op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => 4,
+                _ => return None,
+            },
+            // `jsr`, `ret`, `goto_w`, an invalid opcode.
+            _ => return None,
         };
-        branches.offer(at as u32, entry.is_branch);
-        sites.offer(Site { offset: at as u32, kind: entry.kind, length: length as u32 }, entry.is_site);
         at += length;
     }
-    (at == len).then_some(Scanned { sites: sites.into_vec(), branches: branches.into_vec(), starts })
+    if at != len {
+        return None;
+    }
+    let count = |kind: usize| bits.iter().map(|b| b[kind].count_ones() as usize).sum::<usize>();
+    let mut branches = Vec::with_capacity(count(BRANCHES));
+    // Room for the prologue's place, which the assembly inserts.
+    let mut sites = Vec::with_capacity(count(SITES) + switches.len() + 1);
+    for (i, word) in bits.iter().enumerate() {
+        for_each_bit(word[BRANCHES], |bit| branches.push((i * 64 + bit) as u32));
+        for_each_bit(word[SITES], |bit| {
+            let offset = i * 64 + bit;
+            let opcode = code.get(offset).copied().unwrap_or(op::RETURN);
+            let length = u32::from(SCAN[usize::from(opcode)].length);
+            sites.push(Site { offset: offset as u32, kind: site_kind(opcode), length });
+        });
+    }
+    if !switches.is_empty() {
+        sites.extend_from_slice(&switches);
+        sites.sort_unstable_by_key(|s| s.offset);
+    }
+    Some(Scanned { sites, branches, starts: bits })
 }
 
-/// A list built from items offered one by one, only some of them kept.
-/// Every item is written to a small buffer and only the count of kept
-/// ones moves on, so that whether an item is kept decides no jump (the
-/// instructions that are branches or sites follow no pattern a branch
-/// predictor learns); the buffer goes to the list when full.
-struct Kept<T: Copy> {
-    pending: [T; 16],
-    count: usize,
-    list: Vec<T>,
-}
-
-impl<T: Copy> Kept<T> {
-    fn new(filler: T, capacity: usize) -> Self {
-        Kept { pending: [filler; 16], count: 0, list: Vec::with_capacity(capacity) }
-    }
-
-    fn offer(&mut self, item: T, keep: bool) {
-        if let Some(slot) = self.pending.get_mut(self.count) {
-            *slot = item;
-        }
-        self.count += usize::from(keep);
-        if self.count == self.pending.len() {
-            self.list.extend_from_slice(&self.pending);
-            self.count = 0;
-        }
-    }
-
-    fn into_vec(mut self) -> Vec<T> {
-        self.list.extend_from_slice(self.pending.get(..self.count).unwrap_or_default());
-        self.list
+/// `f` of the index of each bit set in `word`, lowest first.
+fn for_each_bit(mut word: u64, mut f: impl FnMut(usize)) {
+    while word != 0 {
+        f(word.trailing_zeros() as usize);
+        word &= word - 1;
     }
 }
 
@@ -431,7 +441,7 @@ impl<'a> Splice<'a> {
 
     fn is_start(&self, offset: u32) -> bool {
         let i = offset as usize;
-        self.starts.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0) && offset < self.code_len()
+        self.starts.get(i / 64).is_some_and(|w| w[STARTS] & (1 << (i % 64)) != 0) && offset < self.code_len()
     }
 
     /// An instruction start or the end of the code.
@@ -794,38 +804,45 @@ impl<'a> Splice<'a> {
         Some(())
     }
 
+    /// The LineNumberTable `data` with its offsets moved: copied whole, then
+    /// each `start_pc` written over.
     fn line_numbers(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
-        let mut r = Reader::new(data);
-        let count = r.count(4).ok()?;
-        out.u16(count as u16);
-        for _ in 0..count {
-            let pc = u32::from(r.u16().ok()?);
+        let at = out.len();
+        out.extend_from_slice(data);
+        for entry in table_entries(out.get_mut(at..)?, 4)? {
+            let pc = u32::from(u16::from_be_bytes([entry[0], entry[1]]));
             if !self.is_position(pc) {
                 return None;
             }
-            out.u16(layout.remap(sites, pc) as u16);
-            out.u16(r.u16().ok()?);
+            entry[..2].copy_from_slice(&(layout.remap(sites, pc) as u16).to_be_bytes());
         }
-        r.finish().ok()
+        Some(())
     }
 
+    /// The LocalVariableTable or LocalVariableTypeTable `data` with its
+    /// ranges moved: copied whole, then each `start_pc` and `length` written over.
     fn local_variables(&self, data: &[u8], sites: &[Site], layout: &Layout, out: &mut Vec<u8>) -> Option<()> {
-        let mut r = Reader::new(data);
-        let count = r.count(10).ok()?;
-        out.u16(count as u16);
-        for _ in 0..count {
-            let start = u32::from(r.u16().ok()?);
-            let end = start + u32::from(r.u16().ok()?);
+        let at = out.len();
+        out.extend_from_slice(data);
+        for entry in table_entries(out.get_mut(at..)?, 10)? {
+            let start = u32::from(u16::from_be_bytes([entry[0], entry[1]]));
+            let end = start + u32::from(u16::from_be_bytes([entry[2], entry[3]]));
             if !(self.is_position(start) && self.is_position(end)) {
                 return None;
             }
             let (new_start, new_end) = (layout.remap(sites, start), layout.remap(sites, end));
-            out.u16(new_start as u16);
-            out.u16(new_end.saturating_sub(new_start) as u16);
-            out.extend_from_slice(r.bytes(6).ok()?);
+            entry[..2].copy_from_slice(&(new_start as u16).to_be_bytes());
+            entry[2..4].copy_from_slice(&(new_end.saturating_sub(new_start) as u16).to_be_bytes());
         }
-        r.finish().ok()
+        Some(())
     }
+}
+
+/// The entries of a table of `size`-byte entries after its u16 count;
+/// `None` unless the count says exactly how long it is.
+fn table_entries(table: &mut [u8], size: usize) -> Option<std::slice::ChunksExactMut<'_, u8>> {
+    let (count, entries) = table.split_first_chunk_mut::<2>()?;
+    (usize::from(u16::from_be_bytes(*count)) * size == entries.len()).then(|| entries.chunks_exact_mut(size))
 }
 
 /// The end of a constructor's chaining call when its code starts as most
@@ -971,6 +988,7 @@ mod tests {
     use super::*;
     use crate::write::pool_builder::PoolBuilder;
     use crate::read::constant_pool::ConstantPool;
+    use crate::read::reader::Reader;
 
     #[test]
     fn a_plain_chaining_call_is_the_first_init_taking_just_what_was_pushed_after_this() {
@@ -1000,8 +1018,8 @@ mod tests {
 
     #[test]
     fn the_scan_finds_every_site_and_branch_in_code_order_and_every_instruction_start() {
-        // Forty sites and branches (more of each than the scan holds before
-        // it keeps them), then a tableswitch, then more: branches, returns,
+        // Forty sites and branches (over several 64-byte words of its
+        // bits), then a tableswitch, then more: branches, returns,
         // athrow, among plain instructions of each length and a `wide iinc`.
         let mut code = Vec::new();
         let mut expected = Vec::new();
@@ -1043,7 +1061,7 @@ mod tests {
         assert_eq!(found, expected);
         assert_eq!(found_branches, branches);
         let found_starts: Vec<u32> =
-            (0..code.len() as u32).filter(|&i| bits[i as usize / 64] & (1 << (i % 64)) != 0).collect();
+            (0..code.len() as u32).filter(|&i| bits[i as usize / 64][STARTS] & (1 << (i % 64)) != 0).collect();
         assert_eq!(found_starts, starts);
     }
 

@@ -45,7 +45,10 @@ impl SlotCache {
     fn put(&mut self, index: u16, slots: Slots) {
         let i = usize::from(index);
         if self.by_index.len() <= i {
-            self.by_index.resize(i + 1, Slots::Unknown);
+            // Grown by halves at least: a class's code names its entries in
+            // no order, and growing to each new index was a copy per miss.
+            let len = (i + 1).max(self.by_index.len() * 3 / 2).max(64).min(usize::from(u16::MAX) + 1);
+            self.by_index.resize(len, Slots::Unknown);
         }
         if let Some(slot) = self.by_index.get_mut(i) {
             *slot = slots;
@@ -58,8 +61,8 @@ fn field_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'
     if let Slots::Field(size) = slots.get(index) {
         return Ok(size);
     }
-    let size = match pool.with_ascii_reference_descriptor(index, |d| descriptor::parse_field(d).map(|t| t.slots())) {
-        Some(Ok(size)) => i32::from(size),
+    let size = match pool.with_ascii_reference_descriptor(index, field_descriptor_slots) {
+        Some(Some(size)) => size,
         // Errors are reported as the decoding path reports them.
         _ => i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots()),
     };
@@ -249,12 +252,67 @@ fn method_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<
     if let Slots::Method(parameters, returns) = slots.get(index) {
         return Ok((parameters, returns));
     }
-    let (parameters, returns) = match pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes) {
-        Some(Ok(sizes)) => sizes,
+    let (parameters, returns) = match pool.with_ascii_reference_descriptor(index, method_descriptor_slots) {
+        Some(Some(sizes)) => sizes,
         _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
     };
     slots.put(index, Slots::Method(parameters, returns));
     Ok((parameters, returns))
+}
+
+/// The slots of the field type that starts `bytes` at `at`, and where it
+/// ends; `None` where [`descriptor::parse_field`] would find no type.
+fn type_slots(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
+    let dims = bytes.get(at..)?.iter().take_while(|&&b| b == b'[').count();
+    if dims > 255 {
+        return None;
+    }
+    let element = at + dims;
+    let (slots, end) = match *bytes.get(element)? {
+        b'Z' | b'B' | b'C' | b'S' | b'I' | b'F' => (1, element + 1),
+        b'J' | b'D' => (2, element + 1),
+        // An array's element class may not be named as an array.
+        b'L' if dims > 0 && bytes.get(element + 1) == Some(&b'[') => return None,
+        b'L' => (1, element + 1 + bytes.get(element + 1..)?.iter().position(|&b| b == b';')? + 1),
+        _ => return None,
+    };
+    Some((if dims > 0 { 1 } else { slots }, end))
+}
+
+/// [`descriptor::parse_field`]'s slots, counted on the bytes: every field
+/// access the depth pass meets first in a class needs them, and parsing
+/// the type cost more than the rest of the look-up. `None` where the parse
+/// fails (its error is then the parse's).
+fn field_descriptor_slots(descriptor: &str) -> Option<i32> {
+    let bytes = descriptor.as_bytes();
+    let (slots, end) = type_slots(bytes, 0)?;
+    (end == bytes.len()).then_some(i32::from(slots))
+}
+
+/// [`descriptor::method_slot_sizes`], counted on the bytes (see
+/// [`field_descriptor_slots`]); `None` where it fails.
+fn method_descriptor_slots(descriptor: &str) -> Option<(i32, i32)> {
+    let bytes = descriptor.as_bytes();
+    if bytes.first() != Some(&b'(') {
+        return None;
+    }
+    let (mut parameters, mut at) = (0u16, 1usize);
+    while *bytes.get(at)? != b')' {
+        let (slots, end) = type_slots(bytes, at)?;
+        parameters = parameters.wrapping_add(slots);
+        at = end;
+    }
+    let returns = match bytes.get(at + 1..)? {
+        b"V" => 0,
+        _ => {
+            let (slots, end) = type_slots(bytes, at + 1)?;
+            if end != bytes.len() {
+                return None;
+            }
+            slots
+        }
+    };
+    Some((i32::from(parameters), i32::from(returns)))
 }
 
 /// Slots pushed minus slots popped by `insn`.
@@ -439,5 +497,53 @@ fn local_used(insn: &Insn) -> u32 {
             None => 0,
         },
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every string of up to `max_len` characters of `alphabet`.
+    fn every_string(alphabet: &[u8], max_len: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max_len {
+            last = last.iter().flat_map(|s| alphabet.iter().map(move |&c| format!("{s}{}", c as char))).collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn slots_counted_on_the_bytes_are_the_parsed_descriptors_and_fail_where_parsing_fails() {
+        let mut descriptors = every_string(b"()[LJDIV;Z", 5);
+        descriptors.extend(
+            [
+                "(Ljava/lang/String;[[DJ)[Ljava/lang/Object;",
+                "(IJLjava/util/List;)J",
+                "([J[[Ljava/lang/String;D)D",
+                "(L;)V",
+                "(La)b;[La);)La(;",
+                "(Ljava/lang/String)V",
+                "(I)VV",
+                "(I)",
+                "Ljava/lang/String;",
+                "Ljava/lang/String;J",
+                "[[[[J",
+                "[L[a;",
+                "([L[;)V",
+            ]
+            .map(String::from),
+        );
+        descriptors.push(format!("({}I)V", "[".repeat(255)));
+        descriptors.push(format!("({}I)V", "[".repeat(256)));
+        descriptors.push(format!("{}J", "[".repeat(256)));
+        for d in &descriptors {
+            let parsed = descriptor::method_slot_sizes(d).ok();
+            assert_eq!(method_descriptor_slots(d), parsed, "method {d:?}");
+            let parsed = descriptor::parse_field(d).ok().map(|t| i32::from(t.slots()));
+            assert_eq!(field_descriptor_slots(d), parsed, "field {d:?}");
+        }
     }
 }
