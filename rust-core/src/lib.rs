@@ -7,9 +7,10 @@
 //! a request for one class in memory (the agent) goes on to [`in_memory::run`].
 #![deny(unsafe_code)]
 
-/// See the dependency's comment in Cargo.toml.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
+
+mod allocator;
 
 pub mod cache;
 /// The class-file engine, a crate of its own (`classfile/`); re-exported so
