@@ -12,7 +12,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::check::GeneratedCode;
-use crate::classfile::descriptor;
+use crate::classfile::{descriptor, mutf8};
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
     attribute_name, Chunk, ChunkWriter, ClassEditor, ClassFile, ClassFileError, CodeModel, Frame, Insn, InsnSink,
@@ -180,14 +180,11 @@ fn registration(tf: &TfClass, holders: &[String], pool: &mut PoolBuilder<'_>) ->
     Ok(Registration { insns: out, peak, shape })
 }
 
-/// The modified UTF-8 bytes a `CONSTANT_Utf8` may hold (its length is a u16).
-const MAX_UTF8_BYTES: usize = 65_535;
-
 /// Pushes the string `text`: one `ldc`, or, for a text longer than one
 /// constant holds, its pieces joined by `String.concat` (taking the stack
 /// one deeper). Returns the number of pieces.
 fn push_text(text: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<usize> {
-    let mut pieces = utf8_constant_pieces(text);
+    let mut pieces = mutf8::constant_pieces(text);
     let first = pieces.next().unwrap_or_default();
     out.push(Insn::Ldc { opcode: op::LDC, index: pool.string(first)? });
     let mut count = 1;
@@ -198,35 +195,6 @@ fn push_text(text: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Res
         count += 1;
     }
     Ok(count)
-}
-
-/// `text` cut, between characters, into pieces whose modified UTF-8 fits a
-/// `CONSTANT_Utf8` (JVMS 4.4.7: NUL takes two bytes, a character outside the
-/// Basic Multilingual Plane six).
-fn utf8_constant_pieces(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let mut bytes = 0;
-        let end = rest
-            .char_indices()
-            .find_map(|(at, c)| {
-                bytes += match u32::from(c) {
-                    0 => 2,
-                    1..=0x7F => 1,
-                    0x80..=0x7FF => 2,
-                    0x800..=0xFFFF => 3,
-                    _ => 6,
-                };
-                (bytes > MAX_UTF8_BYTES).then_some(at)
-            })
-            .unwrap_or(rest.len());
-        let (piece, after) = rest.split_at(end);
-        rest = after;
-        Some(piece)
-    })
 }
 
 fn register_in_clinit<'a>(

@@ -64,6 +64,44 @@ pub fn encode(text: &str) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// The most bytes of modified UTF-8 one `CONSTANT_Utf8` holds (its length
+/// is a u16).
+pub const MAX_CONSTANT_BYTES: usize = 65_535;
+
+/// The bytes `c` takes in modified UTF-8: NUL two, a character beyond the
+/// BMP six (two surrogates of three).
+pub fn encoded_len(c: char) -> usize {
+    match u32::from(c) {
+        0 => 2,
+        1..=0x7F => 1,
+        0x80..=0x7FF => 2,
+        0x800..=0xFFFF => 3,
+        _ => 6,
+    }
+}
+
+/// `text` cut, between characters, into the fewest pieces whose modified
+/// UTF-8 each fits one `CONSTANT_Utf8`.
+pub fn constant_pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0;
+        let end = rest
+            .char_indices()
+            .find_map(|(at, c)| {
+                bytes += encoded_len(c);
+                (bytes > MAX_CONSTANT_BYTES).then_some(at)
+            })
+            .unwrap_or(rest.len());
+        let (piece, after) = rest.split_at(end);
+        rest = after;
+        Some(piece)
+    })
+}
+
 /// Are these UTF-8 bytes their own modified UTF-8: no NUL byte, no lead
 /// byte of a character beyond the BMP (`F0`..)? Eight bytes at a time:
 /// every text added to a pool is checked, and most are a few dozen bytes,
@@ -110,6 +148,31 @@ mod tests {
             }
         }
         assert!(is_plain(b""));
+    }
+
+    #[test]
+    fn encoded_len_is_the_length_encode_writes() {
+        for c in ['\0', 'a', '\u{7F}', '\u{80}', '\u{7FF}', '\u{800}', '\u{FFFF}', '\u{10000}', '\u{10FFFF}'] {
+            assert_eq!(encoded_len(c), encode(c.encode_utf8(&mut [0; 4])).len(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn constant_pieces_fill_each_constant_and_lose_nothing() {
+        let full = "a".repeat(MAX_CONSTANT_BYTES);
+        // A text that fits is one piece, the empty text none.
+        assert_eq!(constant_pieces(&full).collect::<Vec<_>>(), [full.as_str()]);
+        assert_eq!(constant_pieces("").count(), 0);
+        // One byte over: the last character starts a piece; a character is
+        // never cut, even where its bytes would straddle the limit.
+        for tail in ["b", "\0", "\u{20AC}", "\u{1F600}"] {
+            let text = format!("{}{tail}", "a".repeat(MAX_CONSTANT_BYTES - 1));
+            let pieces: Vec<&str> = constant_pieces(&text).collect();
+            assert_eq!(pieces.concat(), text, "{tail:?}");
+            assert!(pieces.iter().all(|p| encode(p).len() <= MAX_CONSTANT_BYTES), "{tail:?}");
+            let expected = if encoded_len(tail.chars().next().unwrap_or('a')) > 1 { 2 } else { 1 };
+            assert_eq!(pieces.len(), expected, "{tail:?}");
+        }
     }
 
     #[test]
