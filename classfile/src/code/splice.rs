@@ -254,24 +254,23 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     let mut switches = Vec::new();
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
-    // The word being filled, kept in registers and stored whole at every
-    // instruction: or-ing into memory made each start wait for the last
-    // one's store.
+    // The word being filled, kept in registers and stored once the code
+    // moves past its 64 offsets: or-ing into memory made each start wait
+    // for the last one's store.
     let (mut word_at, mut word) = (0usize, [0u64; 3]);
     while at < len {
-        let same_word = u64::from(at / 64 == word_at).wrapping_neg();
-        word_at = at / 64;
-        let shift = at % 64;
+        if at / 64 != word_at {
+            if let Some(slot) = bits.get_mut(word_at) {
+                *slot = word;
+            }
+            (word_at, word) = (at / 64, [0; 3]);
+        }
+        let bit = 1u64 << (at % 64);
         let opcode = code[at];
         let entry = SCAN[usize::from(opcode)];
-        word = [
-            (word[STARTS] & same_word) | 1 << shift,
-            (word[BRANCHES] & same_word) | u64::from(entry.is_branch) << shift,
-            (word[SITES] & same_word) | u64::from(entry.is_site) << shift,
-        ];
-        if let Some(slot) = bits.get_mut(word_at) {
-            *slot = word;
-        }
+        word[STARTS] |= bit;
+        word[BRANCHES] |= bit & u64::from(entry.is_branch).wrapping_neg();
+        word[SITES] |= bit & u64::from(entry.is_site).wrapping_neg();
         if entry.length != 0 {
             at += usize::from(entry.length);
             continue;
@@ -305,6 +304,9 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     }
     if at != len {
         return None;
+    }
+    if let Some(slot) = bits.get_mut(word_at) {
+        *slot = word;
     }
     let count = |kind: usize| bits.iter().map(|b| b[kind].count_ones() as usize).sum::<usize>();
     let mut branches = Vec::with_capacity(count(BRANCHES));

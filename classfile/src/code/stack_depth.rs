@@ -3,27 +3,12 @@
 #![forbid(unsafe_code)]
 
 use crate::code::code_model::{Handler, Insn};
-use crate::read::constant_pool::Constant;
+use crate::read::constant_pool::{tag, Constant, ConstantPool};
 use crate::read::descriptor;
 use crate::read::error::{ClassFileError, Result};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::code::stack_map::Frame;
-
-/// The slot sizes a pool entry's descriptor gives, as an instruction naming
-/// the entry needs them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum Slots {
-    #[default]
-    Unknown,
-    /// A field descriptor's size.
-    Field(i32),
-    /// A method descriptor's parameter and return slots.
-    Method(i32, i32),
-    /// What an `ldc`/`ldc_w` of the entry pushes (kept apart from `Field`:
-    /// code that loads a field reference with `ldc` must not get its size).
-    Loaded(i32),
-}
 
 /// Descriptor slot sizes by pool index. Every invocation and field access
 /// needs its descriptor's sizes, and a class names the same few members over
@@ -34,52 +19,106 @@ enum Slots {
 /// cache beside it (`ClassEditor::slots`) and hands both to the depth pass.
 #[derive(Debug, Clone, Default)]
 pub struct SlotCache {
-    by_index: Vec<Slots>,
+    /// What is known of each entry, one word each ([`Slots`], 0: nothing):
+    /// the list grows as zeroed memory, for every class.
+    by_index: Vec<u32>,
+}
+
+/// The slot sizes a pool entry's descriptor gives, as an instruction naming
+/// the entry needs them, packed in a word: the kind in the top bits, the
+/// sizes below (0: not known yet).
+struct Slots;
+
+impl Slots {
+    const KIND: u32 = 0xF000_0000;
+    /// A field descriptor's size.
+    const FIELD: u32 = 0x1000_0000;
+    /// A method descriptor's parameter slots (below `KIND`, above 4 bits) and return slots (the low 4 bits).
+    const METHOD: u32 = 0x2000_0000;
+    /// What an `ldc`/`ldc_w` of the entry pushes (kept apart from `FIELD`:
+    /// code that loads a field reference with `ldc` must not get its size).
+    const LOADED: u32 = 0x3000_0000;
+
+    /// The sizes under `kind` of word `word`, if it holds that kind.
+    fn of(word: u32, kind: u32) -> Option<u32> {
+        (word & Slots::KIND == kind).then_some(word & !Slots::KIND)
+    }
 }
 
 impl SlotCache {
-    fn get(&self, index: u16) -> Slots {
-        self.by_index.get(usize::from(index)).copied().unwrap_or_default()
+    fn get(&self, index: u16, kind: u32) -> Option<u32> {
+        Slots::of(self.by_index.get(usize::from(index)).copied().unwrap_or(0), kind)
     }
 
-    fn put(&mut self, index: u16, slots: Slots) {
+    fn put(&mut self, index: u16, kind: u32, sizes: u32) {
         let i = usize::from(index);
         if self.by_index.len() <= i {
             // Grown by halves at least: a class's code names its entries in
             // no order, and growing to each new index was a copy per miss.
             let len = (i + 1).max(self.by_index.len() * 3 / 2).max(64).min(usize::from(u16::MAX) + 1);
-            self.by_index.resize(len, Slots::Unknown);
+            self.by_index.resize(len, 0);
         }
         if let Some(slot) = self.by_index.get_mut(i) {
-            *slot = slots;
+            *slot = kind | sizes;
         }
     }
 }
 
+/// The descriptor bytes of field or method reference (or (Invoke)Dynamic)
+/// `index` when the entry is one of the pool as read and its descriptor is
+/// plain ASCII: read from the file's bytes, as
+/// [`CodePool::with_ascii_reference_descriptor`] reads them, without making
+/// text of them. `None` for anything else (an addition, another kind, a
+/// descriptor to decode), which takes that look-up.
+fn original_ascii_descriptor<'a>(pool: &ConstantPool<'a>, index: u16) -> Option<&'a [u8]> {
+    let second_index = |content: &[u8]| content.get(2..4).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let (kind, content) = pool.raw_entry(index)?;
+    if !matches!(kind, tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF | tag::DYNAMIC | tag::INVOKE_DYNAMIC) {
+        return None;
+    }
+    let (tag::NAME_AND_TYPE, name_and_type) = pool.raw_entry(second_index(content)?)? else {
+        return None;
+    };
+    let (tag::UTF8, descriptor) = pool.raw_entry(second_index(name_and_type)?)? else {
+        return None;
+    };
+    descriptor.is_ascii().then_some(descriptor)
+}
+
 /// Slots of the field descriptor of entry `index` (a field reference or Dynamic).
 fn field_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
-    if let Slots::Field(size) = slots.get(index) {
-        return Ok(size);
+    if let Some(size) = slots.get(index, Slots::FIELD) {
+        return Ok(size as i32);
     }
-    let size = match pool.with_ascii_reference_descriptor(index, field_descriptor_slots) {
+    let counted = match original_ascii_descriptor(pool.original(), index) {
+        Some(descriptor) => Some(field_descriptor_slots(descriptor)),
+        None => pool.with_ascii_reference_descriptor(index, |d| field_descriptor_slots(d.as_bytes())),
+    };
+    let size = match counted {
         Some(Some(size)) => size,
         // Errors are reported as the decoding path reports them.
         _ => i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots()),
     };
-    slots.put(index, Slots::Field(size));
+    slots.put(index, Slots::FIELD, size as u32);
     Ok(size)
 }
 
 /// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
 fn loaded_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
-    if let Slots::Loaded(size) = slots.get(index) {
-        return Ok(size);
+    // An entry of the pool as read says what it is by its tag.
+    match pool.original().raw_entry(index) {
+        Some((tag::DYNAMIC, _)) => {}
+        Some(_) => return Ok(1),
+        None => {}
+    }
+    if let Some(size) = slots.get(index, Slots::LOADED) {
+        return Ok(size as i32);
     }
     let size = match pool.get(index)? {
         Constant::Dynamic { .. } => field_slots(index, slots, pool)?,
         _ => 1,
     };
-    slots.put(index, Slots::Loaded(size));
+    slots.put(index, Slots::LOADED, size as u32);
     Ok(size)
 }
 
@@ -249,14 +288,21 @@ fn local_used_at(code: &[u8], at: usize) -> u32 {
 
 /// Parameter and return slots of the method descriptor of entry `index`.
 fn method_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<(i32, i32)> {
-    if let Slots::Method(parameters, returns) = slots.get(index) {
-        return Ok((parameters, returns));
+    if let Some(sizes) = slots.get(index, Slots::METHOD) {
+        return Ok(((sizes >> 4) as i32, (sizes & 0xF) as i32));
     }
-    let (parameters, returns) = match pool.with_ascii_reference_descriptor(index, method_descriptor_slots) {
+    let counted = match original_ascii_descriptor(pool.original(), index) {
+        Some(descriptor) => Some(method_descriptor_slots(descriptor)),
+        None => pool.with_ascii_reference_descriptor(index, |d| method_descriptor_slots(d.as_bytes())),
+    };
+    let (parameters, returns) = match counted {
         Some(Some(sizes)) => sizes,
         _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
     };
-    slots.put(index, Slots::Method(parameters, returns));
+    // Sizes that do not fit the word (no valid descriptor has them) are not kept.
+    if (0..1 << 24).contains(&parameters) && (0..16).contains(&returns) {
+        slots.put(index, Slots::METHOD, (parameters as u32) << 4 | returns as u32);
+    }
     Ok((parameters, returns))
 }
 
@@ -283,16 +329,14 @@ fn type_slots(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
 /// access the depth pass meets first in a class needs them, and parsing
 /// the type cost more than the rest of the look-up. `None` where the parse
 /// fails (its error is then the parse's).
-fn field_descriptor_slots(descriptor: &str) -> Option<i32> {
-    let bytes = descriptor.as_bytes();
+fn field_descriptor_slots(bytes: &[u8]) -> Option<i32> {
     let (slots, end) = type_slots(bytes, 0)?;
     (end == bytes.len()).then_some(i32::from(slots))
 }
 
 /// [`descriptor::method_slot_sizes`], counted on the bytes (see
 /// [`field_descriptor_slots`]); `None` where it fails.
-fn method_descriptor_slots(descriptor: &str) -> Option<(i32, i32)> {
-    let bytes = descriptor.as_bytes();
+fn method_descriptor_slots(bytes: &[u8]) -> Option<(i32, i32)> {
     if bytes.first() != Some(&b'(') {
         return None;
     }
@@ -503,6 +547,8 @@ fn local_used(insn: &Insn) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::reader::Reader;
+    use crate::write::pool_builder::PoolBuilder;
 
     /// Every string of up to `max_len` characters of `alphabet`.
     fn every_string(alphabet: &[u8], max_len: usize) -> Vec<String> {
@@ -513,6 +559,77 @@ mod tests {
             all.extend(last.iter().cloned());
         }
         all
+    }
+
+    /// A pool of every kind of entry the depth pass looks up, written and
+    /// read back (so they are entries of the pool as read), with the same
+    /// kinds added after it.
+    fn pool_of_every_kind(bytes: &mut Vec<u8>) {
+        let empty = [0u8, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
+        add_every_kind(&mut pool, "");
+        pool.write(bytes);
+    }
+
+    fn add_every_kind(pool: &mut PoolBuilder<'_>, suffix: &str) {
+        let owner = format!("p/Owner{suffix}");
+        pool.method_ref(&owner, "m", "(IJ[DLjava/lang/String;)J").expect("method");
+        pool.interface_method_ref(&owner, "i", "()V").expect("interface method");
+        pool.field_ref(&owner, "f", "D").expect("field");
+        pool.field_ref(&owner, "g", "[J").expect("field");
+        pool.method_ref(&owner, "u", "(Lp/\u{e9};)V").expect("a descriptor to decode");
+        pool.field_ref(&owner, "bad", "(I)V").expect("a method descriptor on a field");
+        pool.invoke_dynamic(0, "run", "(I)Ljava/lang/Runnable;").expect("invokedynamic");
+        let name_and_type = pool.name_and_type("d", "J").expect("name and type");
+        pool.add(Constant::Dynamic { bootstrap_method: 0, name_and_type }).expect("dynamic");
+        pool.string("text").expect("string");
+        pool.add(Constant::Long(7)).expect("long");
+        pool.integer(3).expect("integer");
+    }
+
+    #[test]
+    fn descriptors_read_from_the_file_are_what_the_pool_gives_for_every_entry() {
+        let mut bytes = Vec::new();
+        pool_of_every_kind(&mut bytes);
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        add_every_kind(&mut pool, "2");
+        let count = pool.count() as u16;
+        let mut read_in_place = 0;
+        for index in 0..count + 2 {
+            let given = pool.with_ascii_reference_descriptor(index, |d| d.as_bytes().to_vec());
+            if let Some(found) = original_ascii_descriptor(pool.original(), index) {
+                assert_eq!(Some(found.to_vec()), given, "entry {index}");
+                read_in_place += 1;
+            }
+            // Each look-up of the depth pass gives what the plain one does.
+            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d));
+            let method = method_slots(index, &mut SlotCache::default(), &mut pool);
+            assert_eq!(method.ok(), plain_method.ok(), "method slots of entry {index}");
+            let plain_field = pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots())));
+            let field = field_slots(index, &mut SlotCache::default(), &mut pool);
+            assert_eq!(field.ok(), plain_field.ok(), "field slots of entry {index}");
+            let plain_loaded = match pool.get(index) {
+                Ok(Constant::Dynamic { .. }) => Some(2),
+                Ok(_) => Some(1),
+                Err(_) => None,
+            };
+            assert_eq!(loaded_slots(index, &mut SlotCache::default(), &mut pool).ok(), plain_loaded, "ldc {index}");
+        }
+        // The ASCII descriptors of the pool as read: five members, the invokedynamic, the Dynamic.
+        assert_eq!(read_in_place, 7);
+    }
+
+    #[test]
+    fn the_cache_gives_back_what_it_was_given_by_kind() {
+        let mut cache = SlotCache::default();
+        cache.put(300, Slots::METHOD, 255 << 4 | 2);
+        cache.put(2, Slots::FIELD, 2);
+        assert_eq!(cache.get(300, Slots::METHOD), Some(255 << 4 | 2));
+        assert_eq!(cache.get(300, Slots::FIELD), None);
+        assert_eq!(cache.get(2, Slots::FIELD), Some(2));
+        assert_eq!(cache.get(2, Slots::LOADED), None);
+        assert_eq!(cache.get(3, Slots::FIELD), None);
+        assert_eq!(cache.get(60_000, Slots::METHOD), None);
     }
 
     #[test]
@@ -541,9 +658,9 @@ mod tests {
         descriptors.push(format!("{}J", "[".repeat(256)));
         for d in &descriptors {
             let parsed = descriptor::method_slot_sizes(d).ok();
-            assert_eq!(method_descriptor_slots(d), parsed, "method {d:?}");
+            assert_eq!(method_descriptor_slots(d.as_bytes()), parsed, "method {d:?}");
             let parsed = descriptor::parse_field(d).ok().map(|t| i32::from(t.slots()));
-            assert_eq!(field_descriptor_slots(d), parsed, "field {d:?}");
+            assert_eq!(field_descriptor_slots(d.as_bytes()), parsed, "field {d:?}");
         }
     }
 }
