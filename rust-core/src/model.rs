@@ -258,10 +258,16 @@ pub fn build<'a>(
 /// own: sorting the methods by name finds both, where finding each
 /// method's name again would compare as many texts as the sort.
 fn number_tracing_names<'a>(methods: &mut [TfMethod<'a>]) -> Vec<Cow<'a, str>> {
-    let mut order: Vec<usize> = (0..methods.len()).collect();
-    order.sort_unstable_by(|&a, &b| methods[a].tracing_name.cmp(&methods[b].tracing_name));
+    // Sorted by the names' first eight bytes as one number (they order as
+    // the texts do) and by the whole texts only where those tie: most names
+    // differ early, and two numbers compare for much less than two texts.
+    let mut order: Vec<(u64, usize)> =
+        methods.iter().enumerate().map(|(i, m)| (leading_bytes(&m.tracing_name), i)).collect();
+    order.sort_unstable_by(|&(a_key, a), &(b_key, b)| {
+        a_key.cmp(&b_key).then_with(|| methods[a].tracing_name.cmp(&methods[b].tracing_name))
+    });
     let mut names: Vec<Cow<'a, str>> = Vec::with_capacity(methods.len());
-    for i in order {
+    for (_, i) in order {
         let method = &mut methods[i];
         if names.last() != Some(&method.tracing_name) {
             names.push(method.tracing_name.clone());
@@ -269,6 +275,16 @@ fn number_tracing_names<'a>(methods: &mut [TfMethod<'a>]) -> Vec<Cow<'a, str>> {
         method.identifier = names.len() - 1;
     }
     names
+}
+
+/// The first eight bytes of `text` as a big-endian number, zeros past its
+/// end: of two texts, the one with the smaller number sorts first (equal
+/// numbers tell nothing).
+fn leading_bytes(text: &str) -> u64 {
+    let mut leading = [0u8; 8];
+    let n = text.len().min(8);
+    leading[..n].copy_from_slice(&text.as_bytes()[..n]);
+    u64::from_be_bytes(leading)
 }
 
 fn method_role<'a>(
@@ -376,7 +392,7 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
     let mut renamed = false;
     for (m, overloaded) in methods.iter_mut().zip(overloaded) {
         if m.is_selected() && m.explicit_tracing_name.is_none() && overloaded {
-            m.tracing_name = format!("{}({})", m.name, readable_parameters(&m.descriptor)).into();
+            m.tracing_name = with_parameters(&m.name, &m.descriptor, false).into();
             renamed = true;
         }
     }
@@ -416,7 +432,7 @@ fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
         methods.iter().map(|m| renamed(m) && seen.get(&*m.tracing_name).is_some_and(|(_, differ)| *differ)).collect();
     for (m, qualify) in methods.iter_mut().zip(qualify) {
         if qualify {
-            m.tracing_name = format!("{}({})", m.name, qualified_parameters(&m.descriptor)).into();
+            m.tracing_name = with_parameters(&m.name, &m.descriptor, true).into();
         }
     }
 }
@@ -442,6 +458,19 @@ fn repeated<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<bool> {
     repeated
 }
 
+/// `write` and `(I[BLjava/lang/String;)V` → `write(int,byte[],String)`
+/// (`qualified`: `…,java.lang.String)`), written in one string: every
+/// selected overload of every class is named so.
+fn with_parameters(name: &str, descriptor: &str, qualified: bool) -> String {
+    let parameters = split_method(descriptor).map_or("", |(parameters, _)| parameters);
+    let mut out = String::with_capacity(name.len() + parameters.len() + 18);
+    out.push_str(name);
+    out.push('(');
+    push_readable_types(&mut out, parameters, qualified);
+    out.push(')');
+    out
+}
+
 /// `(I[BLjava/lang/String;)V` → `int,byte[],String`.
 pub fn readable_parameters(descriptor: &str) -> String {
     readable_types(split_method(descriptor).map_or("", |(parameters, _)| parameters), false)
@@ -456,8 +485,13 @@ pub fn qualified_parameters(descriptor: &str) -> String {
 /// `…,java.lang.String`); from the first text that starts no type on, the
 /// text as it is (the descriptors given here hold only types).
 fn readable_types(types: &str, qualified: bool) -> String {
-    // Every overloaded method of every class gets one: built in one string.
     let mut out = String::with_capacity(types.len() + 16);
+    push_readable_types(&mut out, types, qualified);
+    out
+}
+
+/// [`readable_types`] added to `out`.
+fn push_readable_types(out: &mut String, types: &str, qualified: bool) {
     let mut rest = types;
     while !rest.is_empty() {
         let Some((t, after)) = descriptor::split_type(rest) else {
@@ -489,7 +523,6 @@ fn readable_types(types: &str, qualified: bool) -> String {
             out.push_str("[]");
         }
     }
-    out
 }
 
 /// The `@TFEnhanced` mark among a class's annotations, if it carries one.
@@ -599,6 +632,21 @@ mod tests {
         let identifiers: Vec<usize> = methods.iter().map(|m| m.identifier).collect();
         assert_eq!(identifiers, [2, 1, 0, 1]);
         assert_eq!(number_tracing_names(&mut []), Vec::<String>::new());
+    }
+
+    #[test]
+    fn tracing_names_sort_as_texts_whatever_their_first_eight_bytes() {
+        // Names that tie on their first eight bytes, one a prefix of
+        // another, one with a NUL (modified UTF-8 allows it), and non-ASCII.
+        let texts = ["readAllBytes", "readAll", "readAllBytes\0", "readAll\0x", "read", "", "é", "z", "readAllBytez", "read\0"];
+        let mut methods: Vec<TfMethod> = texts.iter().map(|t| method(t, "()V", false, None)).collect();
+        let names = number_tracing_names(&mut methods);
+        let mut sorted: Vec<&str> = texts.to_vec();
+        sorted.sort();
+        assert_eq!(names, sorted);
+        for (m, text) in methods.iter().zip(texts) {
+            assert_eq!(names[m.identifier], text);
+        }
     }
 
     #[test]

@@ -52,6 +52,32 @@ fn an_edit_parses_as_a_full_parse_does() {
 }
 
 #[test]
+fn an_edit_copying_some_members_and_changing_others_parses_as_a_full_parse_does() {
+    let (original, _, _) = original_and_edit();
+    let original = ClassFile::parse(&original).expect("parse original");
+    // The constructor changed, `twice` and the field copied, a field and a method added.
+    let mut editor = ClassEditor::new(&original);
+    editor.edit_method(0).expect("the constructor").access_flags |= 0x1000;
+    editor.add_field(0x0008, "added", "I").expect("add a field");
+    editor.add_method(0x0408, "more", "()V").expect("add a method");
+    let edited = editor.to_bytes().expect("write the edit");
+    let full = ClassFile::parse(&edited).expect("full parse");
+    let extending = ClassFile::parse_extending(&edited, &original).expect("parse extending");
+    assert_eq!(format!("{full:?}"), format!("{extending:?}"));
+    ClassFile::check_extending(&edited, &original).expect("the edit passes the check");
+    // A copied member's bytes changed in the file (the field's name made a
+    // Class entry): read again, and refused as a full parse refuses it.
+    let mut bad = edited.clone();
+    let field = &full.fields()[0];
+    bad[field.offset + 2..field.offset + 4].copy_from_slice(&full.this_class_index().to_be_bytes());
+    refused_as_a_full_parse_refuses(&bad, |bytes| ClassFile::parse_extending(bytes, &original));
+    assert_eq!(
+        ClassFile::parse(&bad).expect_err("refused").to_string(),
+        ClassFile::check_extending(&bad, &original).expect_err("refused").to_string()
+    );
+}
+
+#[test]
 fn a_bad_new_entry_is_refused() {
     let (original, mut edited, added) = original_and_edit();
     let original = ClassFile::parse(&original).expect("parse original");

@@ -599,19 +599,30 @@ impl<'a> ConstantPool<'a> {
     }
 
     /// The raw modified-UTF-8 bytes of a Utf8 entry.
+    // Inlined: every name of every member and attribute comes through here,
+    // and a call returning the full `Result` cost more than the bytes read.
+    #[inline]
     pub fn utf8_bytes(&self, index: u16) -> Result<&'a [u8]> {
-        // Every name of every member and attribute comes through here: read
-        // the bytes in place; anything unexpected takes the decoding path,
-        // which reports it.
-        if let Some(&offset) = self.offsets.get(usize::from(index)).filter(|&&offset| offset != NO_ENTRY) {
-            let at = offset as usize;
-            if let Some(&[tag::UTF8, high, low]) = self.data.get(at..at + 3) {
-                let end = at + 3 + usize::from(u16::from_be_bytes([high, low]));
-                if let Some(bytes) = self.data.get(at + 3..end).filter(|_| end <= self.range.1) {
-                    return Ok(bytes);
-                }
-            }
+        match self.utf8_in_place(index) {
+            Some(bytes) => Ok(bytes),
+            None => self.utf8_bytes_decoded(index),
         }
+    }
+
+    /// The bytes of Utf8 entry `index` read in place; `None` for anything
+    /// unexpected, which [`ConstantPool::utf8_bytes_decoded`] reports.
+    #[inline]
+    fn utf8_in_place(&self, index: u16) -> Option<&'a [u8]> {
+        let at = *self.offsets.get(usize::from(index)).filter(|&&offset| offset != NO_ENTRY)? as usize;
+        let Some(&[tag::UTF8, high, low]) = self.data.get(at..at + 3) else { return None };
+        let end = at + 3 + usize::from(u16::from_be_bytes([high, low]));
+        self.data.get(at + 3..end).filter(|_| end <= self.range.1)
+    }
+
+    /// [`ConstantPool::utf8_bytes`] through the decoding path.
+    #[cold]
+    #[inline(never)]
+    fn utf8_bytes_decoded(&self, index: u16) -> Result<&'a [u8]> {
         match self.get(index)? {
             Constant::Utf8(Cow::Borrowed(bytes)) => Ok(bytes),
             other => Err(self.wrong(index, "Utf8", &other)),
@@ -729,5 +740,22 @@ mod tests {
         let cut = ConstantPool { range: (pool.range.0, pool.offset_of(7) + 3), ..pool.clone() };
         assert_eq!(cut.get_opt(7), cut.read_entry(cut.offset_of(7)).map(Some));
         assert!(cut.get_opt(7).is_err());
+    }
+
+    #[test]
+    fn utf8_bytes_read_in_place_are_those_decoding_finds() {
+        let entries = every_kind();
+        let mut bytes = 22u16.to_be_bytes().to_vec();
+        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
+        // Every index: Utf8 entries, other kinds, a Long's second slot, slot 0, past the pool.
+        for index in 0..=23 {
+            assert_eq!(pool.utf8_bytes(index), pool.utf8_bytes_decoded(index), "entry #{index}");
+        }
+        assert_eq!(pool.utf8_bytes(21), Ok(&b""[..]));
+        // A Utf8 entry cut short by the pool's end is reported as decoding reports it.
+        let cut = ConstantPool { range: (pool.range.0, pool.offset_of(1) + 5), ..pool.clone() };
+        assert_eq!(cut.utf8_bytes(1), cut.utf8_bytes_decoded(1));
+        assert!(cut.utf8_bytes(1).is_err());
     }
 }

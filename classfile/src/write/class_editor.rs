@@ -139,6 +139,9 @@ pub struct ClassEditor<'a> {
     /// pool index of its name, added to the pool then so that writing never
     /// has to add to the pool.
     bootstrap_methods: Option<(u16, Vec<BootstrapMethod>)>,
+    /// The pool index of the name `Code` once a method's code was set: every
+    /// method of the class asks for it, and looking it up was most of setting it.
+    code_name: Option<u16>,
 }
 
 impl<'a> ClassEditor<'a> {
@@ -157,6 +160,7 @@ impl<'a> ClassEditor<'a> {
             methods: class.methods().iter().map(MemberEntry::Original).collect(),
             attributes: class.attributes().iter().map(|a| AttributeEntry::Original(*a)).collect(),
             bootstrap_methods: None,
+            code_name: None,
         }
     }
 
@@ -200,7 +204,12 @@ impl<'a> ClassEditor<'a> {
 
     /// Makes `data` (a Code attribute's content) the Code attribute of method `index`.
     pub fn set_code_bytes(&mut self, index: usize, data: Vec<u8>) -> Result<()> {
-        let name_index = self.pool.utf8(name::CODE)?;
+        // Asked of the pool the first time only, so it is added (if the pool
+        // lacks it) exactly when it was before.
+        let name_index = match self.code_name {
+            Some(index) => index,
+            None => *self.code_name.insert(self.pool.utf8(name::CODE)?),
+        };
         let method = self
             .edit_method(index)
             .ok_or_else(|| ClassFileError::malformed(0, format!("the class has no method #{index}")))?;
