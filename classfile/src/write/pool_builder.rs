@@ -8,7 +8,6 @@ use crate::read::error::{ClassFileError, Result};
 use crate::read::mutf8;
 use std::borrow::Cow;
 use crate::code::pool::CodePool;
-use rustc_hash::FxHashMap;
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
 pub const MAX_POOL_COUNT: u32 = 65_535;
@@ -136,21 +135,44 @@ pub struct PoolBuilder<'a> {
 /// known for the whole process. A Utf8 entry added with one of them borrows
 /// it: enhancing a class adds some forty such names, which would otherwise
 /// be copied twice each (the entry and its index key).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct KnownTexts {
     /// By the pool index's hash of the text, which an addition has at hand:
-    /// no second hash of the whole text for every addition. Of two texts
+    /// no second hash of the whole text for every addition. Open addressing
+    /// in a table at most a quarter full: most lookups read one slot (every
+    /// text a class adds or looks up is looked up here first). Of two texts
     /// with one hash, the second is left out: it is copied when added.
-    texts: FxHashMap<u64, &'static [u8]>,
+    slots: Box<[KnownSlot]>,
+    /// `slots.len() - 1` (a power of two).
+    mask: usize,
 }
+
+/// A text of [`KnownTexts`] with its hash; `None`: a free slot.
+type KnownSlot = Option<(u64, &'static [u8])>;
 
 impl KnownTexts {
     /// The texts whose modified UTF-8 is their UTF-8 (no NUL, no character
     /// outside the Basic Multilingual Plane); the others are left out.
     pub fn new(texts: impl IntoIterator<Item = &'static str>) -> Self {
-        let mut known = KnownTexts::default();
-        for text in texts.into_iter().filter(|t| matches!(mutf8::encode(t), Cow::Borrowed(_))) {
-            known.texts.entry(Key::Utf8(text.as_bytes()).hash()).or_insert(text.as_bytes());
+        let texts: Vec<&'static [u8]> = texts
+            .into_iter()
+            .filter(|t| matches!(mutf8::encode(t), Cow::Borrowed(_)))
+            .map(str::as_bytes)
+            .collect();
+        let len = (4 * texts.len()).next_power_of_two().max(8);
+        let mut known = KnownTexts { slots: vec![None; len].into_boxed_slice(), mask: len - 1 };
+        for text in texts {
+            let hash = Key::Utf8(text).hash();
+            let mut i = hash as usize & known.mask;
+            while let Some(Some((taken, _))) = known.slots.get(i) {
+                if *taken == hash {
+                    break;
+                }
+                i = (i + 1) & known.mask;
+            }
+            if let Some(slot @ None) = known.slots.get_mut(i) {
+                *slot = Some((hash, text));
+            }
         }
         known
     }
@@ -165,7 +187,16 @@ impl KnownTexts {
     /// text pass the very constant it was made from: no need to compare
     /// what is the same slice.
     fn get(&self, bytes: &[u8], hash: u64) -> Option<&'static [u8]> {
-        self.texts.get(&hash).copied().filter(|&text| std::ptr::eq(text, bytes) || text == bytes)
+        let mut i = hash as usize & self.mask;
+        loop {
+            match *self.slots.get(i)? {
+                Some((taken, text)) if taken == hash => {
+                    return (std::ptr::eq(text, bytes) || text == bytes).then_some(text);
+                }
+                Some(_) => i = (i + 1) & self.mask,
+                None => return None,
+            }
+        }
     }
 }
 
