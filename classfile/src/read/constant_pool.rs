@@ -710,11 +710,17 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn every_kind_of_entry_is_found_where_it_was_written() {
+    /// `every_kind()` and the pool's bytes: its count, then the entries.
+    fn every_kind_encoded() -> (Vec<(u16, Constant<'static>)>, Vec<u8>) {
         let entries = every_kind();
         let mut bytes = 22u16.to_be_bytes().to_vec();
         entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        (entries, bytes)
+    }
+
+    #[test]
+    fn every_kind_of_entry_is_found_where_it_was_written() {
+        let (entries, bytes) = every_kind_encoded();
         let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
         assert_eq!(pool.count(), 22);
         for (index, constant) in &entries {
@@ -727,9 +733,7 @@ mod tests {
 
     #[test]
     fn entries_read_in_place_are_those_the_reader_reads() {
-        let entries = every_kind();
-        let mut bytes = 22u16.to_be_bytes().to_vec();
-        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let (entries, bytes) = every_kind_encoded();
         let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
         for (index, _) in &entries {
             let read = pool.read_entry(pool.offset_of(*index)).map(Some);
@@ -744,9 +748,7 @@ mod tests {
 
     #[test]
     fn utf8_bytes_read_in_place_are_those_decoding_finds() {
-        let entries = every_kind();
-        let mut bytes = 22u16.to_be_bytes().to_vec();
-        entries.iter().for_each(|(_, constant)| constant.encode(&mut bytes));
+        let (_, bytes) = every_kind_encoded();
         let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
         // Every index: Utf8 entries, other kinds, a Long's second slot, slot 0, past the pool.
         for index in 0..=23 {
