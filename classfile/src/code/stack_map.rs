@@ -450,6 +450,7 @@ impl EncodedFrames {
 
 /// Writes `frames`, each relative to the one before; the first relative to
 /// `previous`, at `previous_offset` (`None`: the method's implicit frame).
+/// Their bytes are gathered on the stack and copied out in runs (see [`Staged`]).
 fn write_frames<'f>(
     frames: &[(u32, &'f Frame)],
     mut previous: &'f Frame,
@@ -457,6 +458,7 @@ fn write_frames<'f>(
     offset_of: &dyn Fn(Label) -> Result<u32>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
+    let mut staged = Staged::new();
     for &(offset, frame) in frames {
         let delta = match previous_offset {
             None => offset,
@@ -466,14 +468,16 @@ fn write_frames<'f>(
             }
         };
         let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
-        write_frame(out, delta, previous, frame, offset_of)?;
+        write_frame(&mut staged, out, delta, previous, frame, offset_of)?;
         previous = frame;
         previous_offset = Some(offset);
     }
+    staged.finish(out);
     Ok(())
 }
 
 fn write_frame(
+    staged: &mut Staged,
     out: &mut Vec<u8>,
     delta: u16,
     previous: &Frame,
@@ -482,73 +486,98 @@ fn write_frame(
 ) -> Result<()> {
     let same_locals = frame.locals == previous.locals;
     let short = delta <= u16::from(kind::SAME_MAX);
+    let [high, low] = delta.to_be_bytes();
     if same_locals && frame.stack.is_empty() {
         if short {
-            out.u8(delta as u8);
+            staged.put(out, [delta as u8, 0, 0], 1);
         } else {
-            out.u8(kind::SAME_FRAME_EXTENDED);
-            out.u16(delta);
+            staged.put(out, [kind::SAME_FRAME_EXTENDED, high, low], 3);
         }
         return Ok(());
     }
     if let (true, [item]) = (same_locals, frame.stack.as_slice()) {
         if short {
-            out.u8(kind::SAME_LOCALS_1_STACK_ITEM + delta as u8);
+            staged.put(out, [kind::SAME_LOCALS_1_STACK_ITEM + delta as u8, 0, 0], 1);
         } else {
-            out.u8(kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED);
-            out.u16(delta);
+            staged.put(out, [kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED, high, low], 3);
         }
-        return write_types(out, std::slice::from_ref(item), offset_of);
+        return staged.types(out, std::slice::from_ref(item), offset_of);
     }
     if frame.stack.is_empty() {
         let (now, before) = (frame.locals.len(), previous.locals.len());
         if now > before && now - before <= 3 && frame.locals.starts_with(&previous.locals) {
-            out.u8(kind::SAME_FRAME_EXTENDED + (now - before) as u8);
-            out.u16(delta);
-            return write_types(out, frame.locals.get(before..).unwrap_or_default(), offset_of);
+            staged.put(out, [kind::SAME_FRAME_EXTENDED + (now - before) as u8, high, low], 3);
+            return staged.types(out, frame.locals.get(before..).unwrap_or_default(), offset_of);
         }
         if now < before && before - now <= 3 && previous.locals.starts_with(&frame.locals) {
-            out.u8(kind::SAME_FRAME_EXTENDED - (before - now) as u8);
-            out.u16(delta);
+            staged.put(out, [kind::SAME_FRAME_EXTENDED - (before - now) as u8, high, low], 3);
             return Ok(());
         }
     }
-    out.u8(kind::FULL_FRAME);
-    out.u16(delta);
+    staged.put(out, [kind::FULL_FRAME, high, low], 3);
     for list in [&frame.locals, &frame.stack] {
         let count =
             u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
-        out.u16(count);
-        write_types(out, list, offset_of)?;
+        let [high, low] = count.to_be_bytes();
+        staged.put(out, [high, low, 0], 2);
+        staged.types(out, list, offset_of)?;
     }
     Ok(())
 }
 
-/// Writes `types` (JVMS 4.7.4 `verification_type_info`). Most types are one
-/// byte, their tag: written in one loop with no call per type, as every
-/// frame of every method written goes through here.
-fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
-    // Every type written as three bytes into room made for all of them, the
-    // next one then written one or three bytes on: one path for all types,
-    // as objects and the others alternate unpredictably, its tag read from
-    // a table (a `match` writing each was a jump through a table).
-    let start = out.len();
-    out.resize(start + 3 * types.len(), 0);
-    let mut at = start;
-    for &t in types {
-        let tag = t.tag();
-        let mut operand = if let VType::Object(index) = t { index } else { 0 };
-        if let VType::Uninitialized(label) = t {
-            operand = offset_of(label)? as u16;
-        }
-        let [high, low] = operand.to_be_bytes();
-        if let Some(slot) = out.get_mut(at..at + 3) {
-            slot.copy_from_slice(&[tag, high, low]);
-        }
-        at += if tag >= 7 { 3 } else { 1 };
+/// Bytes gathered on the stack and copied to `out` at the end (or when it
+/// fills up): no room zeroed in `out` for them, no capacity checked for
+/// each, and an index masked into the buffer, which takes no bounds check.
+struct Staged {
+    bytes: [u8; STAGED + 2],
+    len: usize,
+}
+
+/// What [`Staged`] holds before it is copied out (a power of two: see `put`).
+const STAGED: usize = 128;
+
+impl Staged {
+    fn new() -> Staged {
+        Staged { bytes: [0; STAGED + 2], len: 0 }
     }
-    out.truncate(at);
-    Ok(())
+
+    /// The first `n` of `bytes` (all three are written, as one path for
+    /// any `n`: the next put writes over what is past `n`).
+    fn put(&mut self, out: &mut Vec<u8>, bytes: [u8; 3], n: usize) {
+        if self.len > STAGED - 5 {
+            out.extend_from_slice(self.bytes.get(..self.len).unwrap_or_default());
+            self.len = 0;
+        }
+        // Below STAGED - 4 here: the mask changes nothing.
+        let i = self.len & (STAGED - 1);
+        self.bytes[i] = bytes[0];
+        self.bytes[i + 1] = bytes[1];
+        self.bytes[i + 2] = bytes[2];
+        self.len += n;
+    }
+
+    /// Each type (JVMS 4.7.4 `verification_type_info`) as its tag, then a
+    /// Class constant or a `new`'s offset, in one loop with no call per
+    /// type, as every frame of every method written goes through here:
+    /// one path for all types, as objects and the others alternate
+    /// unpredictably, its tag read from a table (a `match` writing each was
+    /// a jump through a table).
+    fn types(&mut self, out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
+        for &t in types {
+            let tag = t.tag();
+            let mut operand = if let VType::Object(index) = t { index } else { 0 };
+            if let VType::Uninitialized(label) = t {
+                operand = offset_of(label)? as u16;
+            }
+            let [high, low] = operand.to_be_bytes();
+            self.put(out, [tag, high, low], if tag >= 7 { 3 } else { 1 });
+        }
+        Ok(())
+    }
+
+    fn finish(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.bytes.get(..self.len).unwrap_or_default());
+    }
 }
 
 #[cfg(test)]
@@ -575,6 +604,93 @@ mod tests {
             "{error}"
         );
         assert_eq!(error.offset, 7, "the offset of the second frame's type");
+    }
+
+    fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
+        let mut staged = Staged::new();
+        staged.types(out, types, offset_of)?;
+        staged.finish(out);
+        Ok(())
+    }
+
+    #[test]
+    fn types_are_written_as_their_tag_and_operand_in_any_number_and_mix() {
+        let kinds = |i: u16| match i % 11 {
+            0 => VType::Object(0x0100 + i),
+            1 => VType::Top,
+            2 => VType::Integer,
+            3 => VType::Object(0xFF00 | i),
+            4 => VType::Float,
+            5 => VType::Double,
+            6 => VType::Long,
+            7 => VType::Null,
+            8 => VType::UninitializedThis,
+            9 => VType::Uninitialized(Label(u32::from(i))),
+            _ => VType::Object(7),
+        };
+        let offset_of = |l: Label| Ok(l.0 * 2);
+        // Lengths around the runs the writer takes them in, all objects or none among them.
+        for (count, pick) in [(0, 0u16), (1, 0), (15, 0), (16, 1), (17, 0), (40, 0), (33, 3), (50, 2), (130, 0), (90, 3)] {
+            let types: Vec<VType> = (0..count).map(|i| if pick == 0 { kinds(i) } else { kinds(pick) }).collect();
+            let mut expected = vec![0xAB];
+            for &t in &types {
+                expected.push(t.tag());
+                match t {
+                    VType::Object(index) => expected.extend_from_slice(&index.to_be_bytes()),
+                    VType::Uninitialized(label) => expected.extend_from_slice(&((label.0 * 2) as u16).to_be_bytes()),
+                    _ => {}
+                }
+            }
+            let mut out = vec![0xAB];
+            write_types(&mut out, &types, &offset_of).unwrap();
+            assert_eq!(out, expected, "{count} types");
+        }
+        let unbound = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
+        assert!(write_types(&mut Vec::new(), &[VType::Top, VType::Uninitialized(Label(3))], &unbound).is_err());
+        // A full frame, its counts and types together, long enough to be copied out in parts.
+        for (locals, stack) in [(0u16, 0u16), (3, 1), (60, 2), (2, 45)] {
+            let frame = Frame {
+                locals: (0..locals).map(|i| VType::Object(0x0200 + i)).collect(),
+                stack: (0..stack).map(kinds).collect(),
+            };
+            let mut expected = vec![255, 0x01, 0x2C];
+            for list in [&frame.locals, &frame.stack] {
+                expected.extend_from_slice(&(list.len() as u16).to_be_bytes());
+                write_types(&mut expected, list, &offset_of).unwrap();
+            }
+            // Five locals before, none kept: a full frame whatever this one holds.
+            let previous = Frame { locals: vec![VType::Float; 5], stack: Vec::new() };
+            let out = EncodedFrames::after(&[(311, &frame)], (10, &previous), &offset_of).unwrap().bytes;
+            assert_eq!(out, expected, "{locals} locals, {stack} on the stack");
+        }
+    }
+
+    #[test]
+    fn frames_of_every_kind_near_and_far_apart_decode_as_they_were_encoded() {
+        // #1 Utf8 "A", #2 Class #1.
+        let pool_bytes = [0, 3, 1, 0, 1, b'A', 7, 0, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&pool_bytes)).expect("pool"));
+        let frame = |locals: &[VType], stack: &[VType]| Frame { locals: locals.to_vec(), stack: stack.to_vec() };
+        let (a, l, i) = (VType::Object(2), VType::Long, VType::Integer);
+        let initial = frame(&[a], &[]);
+        let kinds = [
+            frame(&[a], &[]),                   // same
+            frame(&[a], &[i]),                  // one stack item
+            frame(&[a, l, i], &[]),             // append
+            frame(&[a], &[]),                   // chop
+            frame(&[a, i, i, i, i], &[]),       // full: four more
+            frame(&[i], &[a, VType::Null]),     // full: a stack
+            frame(&[i], &[VType::Uninitialized(Label(0))]), // one stack item, a `new`'s
+        ];
+        for gap in [1u32, 70, 400] {
+            let frames: Vec<(u32, Frame)> = kinds.iter().enumerate().map(|(n, f)| (n as u32 * gap, f.clone())).collect();
+            let listed: Vec<(u32, &Frame)> = frames.iter().map(|(o, f)| (*o, f)).collect();
+            let bytes = encode(&listed, &initial, &|l| Ok(l.0)).unwrap();
+            let decoded = decode(&mut Reader::new(&bytes), &initial, 1000, 4, &mut pool, &mut |o, _| Ok(Label(o)))
+                .expect("frames as encoded");
+            let decoded: Vec<(u32, Frame)> = decoded.into_iter().map(|(l, f)| (l.0, f)).collect();
+            assert_eq!(decoded, frames, "{gap} apart");
+        }
     }
 
     #[test]
