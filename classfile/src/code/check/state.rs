@@ -8,7 +8,7 @@
 
 use super::{Offence, Rule};
 use crate::code::code_model::{Insn, Label};
-use crate::read::constant_pool::Constant;
+use crate::read::constant_pool::{tag, Constant, ConstantPool};
 use crate::read::descriptor::{self, FieldType};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
@@ -540,8 +540,11 @@ impl Constants {
         if let Summary::Field(t) = *self.summary(index) {
             return Ok(t);
         }
-        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
-        let t = descriptor::parse_field(&d).map(of_field).map_err(|e| code_error(at, e))?;
+        let t = match plain_reference(pool.original(), index, &[tag::FIELDREF, tag::DYNAMIC]) {
+            Some((_, d, _)) => of_descriptor(d),
+            None => pool.reference_descriptor(index).and_then(|d| of_descriptor(&d)),
+        }
+        .map_err(|e| code_error(at, e))?;
         *self.summary(index) = Summary::Field(t);
         Ok(t)
     }
@@ -569,29 +572,74 @@ impl Constants {
         if let Summary::Method(called) = *self.summary(index) {
             return Ok(called);
         }
-        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
+        let called = match plain_method_reference(pool.original(), index) {
+            Some((d, constructor)) => Called { constructor, ..self.walk(d, at)? },
+            None => {
+                let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
+                let called = self.walk(&d, at)?;
+                let constructor = match pool.get(index).map_err(|e| code_error(at, e))? {
+                    Constant::Methodref { .. } | Constant::InterfaceMethodref { .. } => {
+                        pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>"
+                    }
+                    _ => false,
+                };
+                Called { constructor, ..called }
+            }
+        };
+        *self.summary(index) = Summary::Method(called);
+        Ok(called)
+    }
+
+    /// A method of descriptor `d` (not a constructor), its parameters added to [`Constants::parameters`].
+    fn walk(&mut self, d: &str, at: u32) -> Result<Called, Offence> {
         let start = self.parameters.len();
         let parameters = &mut self.parameters;
-        let returns = descriptor::walk_method(&d, |t| {
+        let returns = descriptor::walk_method(d, |t| {
             parameters.push(of_field(t));
             Ok(())
         })
         .map_err(|e| code_error(at, e))?;
-        let constructor = match pool.get(index).map_err(|e| code_error(at, e))? {
-            Constant::Methodref { .. } | Constant::InterfaceMethodref { .. } => {
-                pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>"
-            }
-            _ => false,
-        };
         let count = (self.parameters.len() - start) as u16;
-        let called = Called { start: start as u32, count, returns: returns.map(of_field), constructor };
-        *self.summary(index) = Summary::Method(called);
-        Ok(called)
+        Ok(Called { start: start as u32, count, returns: returns.map(of_field), constructor: false })
     }
 
     fn parameters(&self, called: &Called) -> &[VType] {
         let start = called.start as usize;
         self.parameters.get(start..start + usize::from(called.count)).unwrap_or_default()
+    }
+}
+
+/// The descriptor of method reference or InvokeDynamic `index`, and whether
+/// it names a constructor, read in place (see [`plain_reference`]).
+fn plain_method_reference<'p>(pool: &ConstantPool<'p>, index: u16) -> Option<(&'p str, bool)> {
+    let (kind, descriptor, name) =
+        plain_reference(pool, index, &[tag::METHODREF, tag::INTERFACE_METHODREF, tag::INVOKE_DYNAMIC])?;
+    let constructor = kind != tag::INVOKE_DYNAMIC && plain_text(pool, name)? == "<init>";
+    Some((descriptor, constructor))
+}
+
+/// The kind, descriptor and name index of reference `index`, read in place
+/// from the pool's bytes when the entries are of the kinds a lookup wants
+/// (the reference of one of `kinds`) and the descriptor is standard UTF-8
+/// (the same text decoded). `None` otherwise: the pool's lookups then decode
+/// the entries, or say what is wrong with them. A class's references are
+/// mostly read once, by the one method the check follows: decoding each
+/// entry on the way was most of their cost.
+fn plain_reference<'p>(pool: &ConstantPool<'p>, index: u16, kinds: &[u8]) -> Option<(u8, &'p str, u16)> {
+    let index_at = |content: &[u8], n: usize| content.get(2 * n..2 * n + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let (kind, content) = pool.raw_entry(index).filter(|(kind, _)| kinds.contains(kind))?;
+    let name_and_type = match pool.raw_entry(index_at(content, 1)?)? {
+        (tag::NAME_AND_TYPE, name_and_type) => name_and_type,
+        _ => return None,
+    };
+    Some((kind, plain_text(pool, index_at(name_and_type, 1)?)?, index_at(name_and_type, 0)?))
+}
+
+/// Utf8 entry `index` when it is standard UTF-8 (as modified UTF-8 decodes it).
+fn plain_text<'p>(pool: &ConstantPool<'p>, index: u16) -> Option<&'p str> {
+    match pool.raw_entry(index)? {
+        (tag::UTF8, text) => std::str::from_utf8(text).ok(),
+        _ => None,
     }
 }
 
