@@ -34,6 +34,7 @@ mod state;
 
 pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck, SplicedMethod};
 pub use spliced::SplicedRegions;
+pub use state::CheckCache;
 
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::CodeAttribute;
@@ -290,13 +291,14 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 /// passed, and the others that of [`spliced`] (which follows only what the
 /// splice wrote). The full check reads `written`'s pool through a `P` made
 /// of it (the write layer's `PoolBuilder`). Each method checked is added to
-/// `counts`.
+/// `counts`; `cache` is what the check keeps from one class to the next.
 pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
     original: &ClassFile<'_>,
     written: &ClassFile<'w>,
     spliced: &[(usize, SplicedMethod)],
     which: PreWriteCheck,
     counts: &mut CheckCounts,
+    cache: &mut CheckCache,
 ) -> Vec<(usize, Offence)> {
     // What the full check reads of the pool, made for the first method it follows.
     let mut full: Option<(P, Constants)> = None;
@@ -324,7 +326,7 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             }
             (Some(splice), Some(before)) => {
                 let (pool, constants) =
-                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));
+                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::with(cache)));
                 let targeted = match scope::limits(before.data()) {
                     Some(limits) => check_spliced_with(written, member, limits, &splice.regions, pool, constants),
                     None => Ok(false),
@@ -347,7 +349,7 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             }
             _ => {
                 let (pool, constants) =
-                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));
+                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::with(cache)));
                 counts.full += 1;
                 check_method_with(written, member, pool, constants)
             }
@@ -360,6 +362,9 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             }
             Err(offence) => offences.push((index, offence)),
         }
+    }
+    if let Some((_, constants)) = full {
+        constants.keep(cache);
     }
     offences
 }
