@@ -396,8 +396,12 @@ impl State {
         if copied == 1 && self.is_second_half(top) {
             return Err(Self::offence(at, Rule::OperandType, "dup of half a long or double".into()));
         }
-        let values: Vec<VType> = self.stack.get(top..).unwrap_or_default().to_vec();
-        for (k, t) in values.into_iter().enumerate() {
+        // The one or two slots copied, without a list made for them.
+        let mut values = [VType::Top; 2];
+        for (value, &t) in values.iter_mut().zip(self.stack.get(top..).unwrap_or_default()) {
+            *value = t;
+        }
+        for (k, &t) in values.iter().take(copied).enumerate() {
             self.stack.insert(insert_at + k, t);
         }
         if self.stack.len() > method.max_stack {
@@ -612,7 +616,9 @@ impl Constants {
         if signatures.by_text.len() > SIGNATURES_KEPT {
             signatures = Signatures::default();
         }
-        Constants { summaries: Default::default(), signatures }
+        // Room for what a class's methods mostly refer to: the map is not grown step by step.
+        let summaries = rustc_hash::FxHashMap::with_capacity_and_hasher(32, Default::default());
+        Constants { summaries, signatures }
     }
 
     /// Hands the descriptors read back to `cache`.
