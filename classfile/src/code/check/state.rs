@@ -555,7 +555,7 @@ const SIGNATURES_KEPT: usize = 1 << 16;
 impl Signatures {
     /// The signature of descriptor `d`, the bytes of a Utf8 entry; `None`
     /// when they are not standard UTF-8 (the pool's lookups then decode
-    /// them). Only texts are kept, so bytes found are one.
+    /// them). Only texts are kept, so bytes found among them are text.
     fn of_bytes(&mut self, d: &[u8], at: u32) -> Result<Option<Signature>, Offence> {
         match self.by_text.get(d) {
             Some(&signature) => Ok(Some(signature)),
