@@ -392,6 +392,7 @@ fn write_class(
         &spliced,
         settings.pre_write_check,
         &mut workspace.statistics.checks,
+        &mut workspace.check_cache,
     );
     if !offences.is_empty() {
         let failures = offences

@@ -4,7 +4,7 @@
 //! ([`map_per_worker`]); nothing of it is shared or kept in thread-locals.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::CheckCounts;
+use crate::classfile::check::{CheckCache, CheckCounts};
 use crate::classfile::LiftScratch;
 use crate::schema::RegistrationVerdicts;
 use crate::tracegen;
@@ -21,6 +21,8 @@ pub struct Workspace {
     pub(crate) registrations: RegistrationVerdicts,
     /// The buffers lifts into the code model reuse.
     pub(crate) lift: LiftScratch,
+    /// The method descriptors the pre-write check has read.
+    pub(crate) check_cache: CheckCache,
     /// What the classes enhanced here came to.
     pub(crate) statistics: Statistics,
 }

@@ -12,7 +12,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use support::extracted_image;
-use tf_core::classfile::check::{check_changed_methods, CheckCounts, Rule, SplicedMethod, SplicedRegions};
+use tf_core::classfile::check::{check_changed_methods, CheckCache, CheckCounts, Rule, SplicedMethod, SplicedRegions};
 use tf_core::classfile::{class_files, opcodes as op, ClassFile, PoolBuilder};
 use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
 use tf_core::filter::FilterSpec;
@@ -154,15 +154,16 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
     let (body, end) = (code_at + body as usize, code_at + code.code.len());
 
     let original_class = ClassFile::parse(&original).expect("original class");
-    let check = |bytes: &[u8]| {
+    let check_with = |bytes: &[u8], cache: &mut CheckCache| {
         let written = ClassFile::parse(bytes).expect("class");
         let spliced = [(index, SplicedMethod { generated: None, regions: regions.clone() })];
         let mut counts = CheckCounts::default();
         let offences =
-            check_changed_methods::<PoolBuilder>(&original_class, &written, &spliced, PreWriteCheck::Targeted, &mut counts);
+            check_changed_methods::<PoolBuilder>(&original_class, &written, &spliced, PreWriteCheck::Targeted, &mut counts, cache);
         assert_eq!(counts.spliced, 1, "the targeted check decides on <clinit>");
         offences.into_iter().map(|(i, offence)| (i, offence.rule)).collect::<Vec<_>>()
     };
+    let check = |bytes: &[u8]| check_with(bytes, &mut CheckCache::default());
     assert_eq!(check(&written), [], "as written, it passes");
 
     // The prologue's last instruction stores the token `enterWithToken`
@@ -183,4 +184,18 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
     let mut broken = written.clone();
     broken[end - 1] = op::ARETURN;
     assert_eq!(check(&broken).len(), 1, "a broken tail is rejected");
+
+    // The method descriptors the check read are kept from one class to the
+    // next, known by their text: the prologue's `registerClass` made to
+    // return an int (left on the stack) is rejected as with none kept,
+    // though the cache holds the call's true descriptor.
+    let descriptor = protocol::REGISTER_CLASS.descriptor.as_bytes();
+    let at = written.windows(descriptor.len()).position(|w| w == descriptor).expect("registerClass's descriptor");
+    let mut broken = written.clone();
+    broken[at + descriptor.len() - 1] = b'I';
+    let mut kept = CheckCache::default();
+    assert_eq!(check_with(&written, &mut kept), [], "as written, it passes");
+    let rejected = check(&broken);
+    assert_eq!(rejected.len(), 1, "a call that leaves a value on the stack is rejected");
+    assert_eq!(check_with(&broken, &mut kept), rejected, "the descriptors kept do not change the verdict");
 }

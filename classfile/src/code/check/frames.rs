@@ -153,7 +153,7 @@ pub(super) fn decode_frames<'p>(
         .map_err(|e| state::code_error(0, e))?;
     let mut frames = Vec::with_capacity(decoded.len());
     for (Label(offset), frame) in decoded {
-        let slots = State { locals: to_slots(&frame.locals), stack: to_slots(&frame.stack) };
+        let slots = State { locals: into_slots(frame.locals), stack: into_slots(frame.stack) };
         if slots.locals.len() > method.max_locals {
             return Err(Offence {
                 rule: Rule::MaxLocals,
@@ -171,6 +171,16 @@ pub(super) fn decode_frames<'p>(
         frames.push((offset, slots));
     }
     Ok(frames)
+}
+
+/// `entries` in slot form, kept as they are when no long or double needs a
+/// second slot (most frames): one list fewer to make per frame.
+fn into_slots(entries: Vec<VType>) -> Vec<VType> {
+    if entries.iter().all(|t| t.slots() == 1) {
+        entries
+    } else {
+        to_slots(&entries)
+    }
 }
 
 /// The locals at `at` against the frame of every handler covering it whose

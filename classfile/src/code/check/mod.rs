@@ -34,12 +34,13 @@ mod state;
 
 pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck, SplicedMethod};
 pub use spliced::SplicedRegions;
+pub use state::CheckCache;
 
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::CodeAttribute;
 use crate::code::code_model::{decode_at, Insn};
 use crate::read::descriptor;
-use crate::read::opcodes as op;
+use crate::read::opcodes::{self as op, Operands};
 use crate::code::pool::CodePool;
 use crate::read::access::ACC_STATIC;
 use crate::read::constant_pool::ConstantPool;
@@ -209,10 +210,9 @@ fn instructions_from<'c>(
             return None;
         }
         let here = at;
-        // Most instructions are one byte without operands: no decoding needed.
-        if let Some(&opcode) = code.code.get(here as usize).filter(|&&o| op::plain_length(o) == Some(1)) {
-            at += 1;
-            return Some(Ok((here, Insn::Simple(opcode), here + 1)));
+        if let Some((insn, next)) = decode_common(code.code, here) {
+            at = next;
+            return Some(Ok((here, insn, next)));
         }
         Some(match decode_at(code.code, here) {
             Ok((insn, next)) => {
@@ -225,6 +225,34 @@ fn instructions_from<'c>(
             }
         })
     })
+}
+
+/// The instruction at `at` and the next one's offset when it is of the
+/// common fixed-length forms (no operand, a local, a pool index, a 16-bit
+/// jump inside the code), decoded as [`decode_at`] does without its reader
+/// (`tests::the_common_forms_decode_as_decode_at_does`); `None` for every
+/// other instruction, and for what `decode_at` reports.
+fn decode_common(code: &[u8], at: u32) -> Option<(Insn, u32)> {
+    let start = at as usize;
+    let opcode = *code.get(start)?;
+    let byte = |k: usize| code.get(start + k).copied();
+    let short = || Some(u16::from_be_bytes([byte(1)?, byte(2)?]));
+    let insn = match op::operands(opcode) {
+        Operands::None => return Some((Insn::Simple(opcode), at + 1)),
+        Operands::Local => return Some((Insn::Local { opcode, index: u16::from(byte(1)?), wide: false }, at + 2)),
+        Operands::PoolByte => return Some((Insn::Ldc { opcode, index: u16::from(byte(1)?) }, at + 2)),
+        Operands::Pool if matches!(opcode, op::LDC_W | op::LDC2_W) => Insn::Ldc { opcode, index: short()? },
+        Operands::Pool => Insn::Pool { opcode, index: short()? },
+        Operands::Branch => {
+            let target = i64::from(at) + i64::from(short()? as i16);
+            if !(0..code.len() as i64).contains(&target) {
+                return None;
+            }
+            Insn::Branch { opcode, target: crate::code::code_model::Label(target as u32) }
+        }
+        _ => return None,
+    };
+    Some((insn, at + 3))
 }
 
 /// Whether control goes on to the next instruction after `insn`.
@@ -290,13 +318,14 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 /// passed, and the others that of [`spliced`] (which follows only what the
 /// splice wrote). The full check reads `written`'s pool through a `P` made
 /// of it (the write layer's `PoolBuilder`). Each method checked is added to
-/// `counts`.
+/// `counts`; `cache` is what the check keeps from one class to the next.
 pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
     original: &ClassFile<'_>,
     written: &ClassFile<'w>,
     spliced: &[(usize, SplicedMethod)],
     which: PreWriteCheck,
     counts: &mut CheckCounts,
+    cache: &mut CheckCache,
 ) -> Vec<(usize, Offence)> {
     // What the full check reads of the pool, made for the first method it follows.
     let mut full: Option<(P, Constants)> = None;
@@ -324,7 +353,7 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             }
             (Some(splice), Some(before)) => {
                 let (pool, constants) =
-                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));
+                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::with(cache)));
                 let targeted = match scope::limits(before.data()) {
                     Some(limits) => check_spliced_with(written, member, limits, &splice.regions, pool, constants),
                     None => Ok(false),
@@ -347,7 +376,7 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             }
             _ => {
                 let (pool, constants) =
-                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::default()));
+                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::with(cache)));
                 counts.full += 1;
                 check_method_with(written, member, pool, constants)
             }
@@ -361,5 +390,39 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
             Err(offence) => offences.push((index, offence)),
         }
     }
+    if let Some((_, constants)) = full {
+        constants.keep(cache);
+    }
     offences
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every opcode, with operand bytes that make small and large indexes
+    /// and jumps inside, before and past the code, at several offsets.
+    #[test]
+    fn the_common_forms_decode_as_decode_at_does() {
+        let operands: [&[u8]; 6] = [&[], &[0], &[0, 4], &[0x7f, 0xff], &[0xff, 0xfc], &[1, 0, 0, 0]];
+        let mut decided = 0;
+        for opcode in 0..=u8::MAX {
+            for bytes in operands {
+                for lead in [0usize, 3, 6] {
+                    let mut code = vec![op::NOP; lead];
+                    code.push(opcode);
+                    code.extend_from_slice(bytes);
+                    code.extend(std::iter::repeat_n(op::NOP, 8));
+                    for len in [lead + 1, lead + 2, lead + 3, lead + 4, code.len()] {
+                        let code = &code[..len];
+                        if let Some(fast) = decode_common(code, lead as u32) {
+                            decided += 1;
+                            assert_eq!(Some(fast), decode_at(code, lead as u32).ok(), "opcode {opcode}, code {code:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided > 10_000, "only {decided} forms decoded");
+    }
 }

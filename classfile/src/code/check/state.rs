@@ -8,7 +8,7 @@
 
 use super::{Offence, Rule};
 use crate::code::code_model::{Insn, Label};
-use crate::read::constant_pool::Constant;
+use crate::read::constant_pool::{tag, Constant, ConstantPool};
 use crate::read::descriptor::{self, FieldType};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
@@ -396,8 +396,12 @@ impl State {
         if copied == 1 && self.is_second_half(top) {
             return Err(Self::offence(at, Rule::OperandType, "dup of half a long or double".into()));
         }
-        let values: Vec<VType> = self.stack.get(top..).unwrap_or_default().to_vec();
-        for (k, t) in values.into_iter().enumerate() {
+        // The one or two slots copied, without a list made for them.
+        let mut values = [VType::Top; 2];
+        for (value, &t) in values.iter_mut().zip(self.stack.get(top..).unwrap_or_default()) {
+            *value = t;
+        }
+        for (k, &t) in values.iter().take(copied).enumerate() {
             self.stack.insert(insert_at + k, t);
         }
         if self.stack.len() > method.max_stack {
@@ -482,7 +486,7 @@ impl State {
                 self.pop(REFERENCE, at)?;
             }
         }
-        if let Some(t) = called.returns {
+        if let Some(t) = called.returns() {
             self.push(t, at, method)?;
         }
         Ok(())
@@ -511,14 +515,89 @@ enum Summary {
     Method(Called),
 }
 
-/// A method an instruction calls: its parameters (a range of
-/// [`Constants::parameters`]), what it returns, and whether it is `<init>`.
+/// A method an instruction calls: its descriptor's [`Signature`] and
+/// whether it is `<init>`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Called {
+    signature: Signature,
+    pub constructor: bool,
+}
+
+impl Called {
+    pub fn returns(&self) -> Option<VType> {
+        self.signature.returns
+    }
+}
+
+/// What a method descriptor says: its parameters (a range of
+/// [`Signatures::parameters`]) and what it returns.
+#[derive(Debug, Clone, Copy)]
+struct Signature {
     start: u32,
     count: u16,
-    pub returns: Option<VType>,
-    pub constructor: bool,
+    returns: Option<VType>,
+}
+
+/// The method descriptors the check has read, by their text. A worker keeps
+/// them from one class to the next ([`CheckCache`]): classes call the same
+/// few methods (TF's runtime among them), and looking a descriptor up costs
+/// less than walking it again.
+#[derive(Debug, Default)]
+pub(super) struct Signatures {
+    by_text: rustc_hash::FxHashMap<Box<[u8]>, Signature>,
+    parameters: Vec<VType>,
+}
+
+/// More descriptors than this and the next class starts afresh (a worker
+/// may see any number of classes).
+const SIGNATURES_KEPT: usize = 1 << 16;
+
+impl Signatures {
+    /// The signature of descriptor `d`, the bytes of a Utf8 entry; `None`
+    /// when they are not standard UTF-8 (the pool's lookups then decode
+    /// them). Only texts are kept, so bytes found among them are text.
+    fn of_bytes(&mut self, d: &[u8], at: u32) -> Result<Option<Signature>, Offence> {
+        match self.by_text.get(d) {
+            Some(&signature) => Ok(Some(signature)),
+            None => std::str::from_utf8(d).ok().map(|d| self.walk(d, at)).transpose(),
+        }
+    }
+
+    /// The signature of descriptor `d`.
+    fn of(&mut self, d: &str, at: u32) -> Result<Signature, Offence> {
+        match self.by_text.get(d.as_bytes()) {
+            Some(&signature) => Ok(signature),
+            None => self.walk(d, at),
+        }
+    }
+
+    /// Reads descriptor `d` and keeps what it says, if it is one.
+    fn walk(&mut self, d: &str, at: u32) -> Result<Signature, Offence> {
+        let start = self.parameters.len();
+        let parameters = &mut self.parameters;
+        let walked = descriptor::walk_method(d, |t| {
+            parameters.push(of_field(t));
+            Ok(())
+        });
+        let returns = match walked {
+            Ok(returns) => returns,
+            Err(e) => {
+                self.parameters.truncate(start);
+                return Err(code_error(at, e));
+            }
+        };
+        let count = (self.parameters.len() - start) as u16;
+        let signature = Signature { start: start as u32, count, returns: returns.map(of_field) };
+        self.by_text.insert(d.as_bytes().into(), signature);
+        Ok(signature)
+    }
+}
+
+/// What the pre-write check keeps from one class to the next: a worker's
+/// (the descriptors it has read). The verdicts never depend on it.
+#[derive(Debug, Default)]
+pub struct CheckCache {
+    signatures: Signatures,
 }
 
 /// Field and method references of one class's pool, summarized on first use.
@@ -527,7 +606,25 @@ pub(super) struct Called {
 #[derive(Debug, Default)]
 pub(super) struct Constants {
     summaries: rustc_hash::FxHashMap<u16, Summary>,
-    parameters: Vec<VType>,
+    signatures: Signatures,
+}
+
+impl Constants {
+    /// Constants of a new class, with the descriptors `cache` holds.
+    pub fn with(cache: &mut CheckCache) -> Constants {
+        let mut signatures = std::mem::take(&mut cache.signatures);
+        if signatures.by_text.len() > SIGNATURES_KEPT {
+            signatures = Signatures::default();
+        }
+        // Room for what a class's methods mostly refer to: the map is not grown step by step.
+        let summaries = rustc_hash::FxHashMap::with_capacity_and_hasher(32, Default::default());
+        Constants { summaries, signatures }
+    }
+
+    /// Hands the descriptors read back to `cache`.
+    pub fn keep(self, cache: &mut CheckCache) {
+        cache.signatures = self.signatures;
+    }
 }
 
 impl Constants {
@@ -540,8 +637,12 @@ impl Constants {
         if let Summary::Field(t) = *self.summary(index) {
             return Ok(t);
         }
-        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
-        let t = descriptor::parse_field(&d).map(of_field).map_err(|e| code_error(at, e))?;
+        let plain = plain_reference(pool.original(), index, &[tag::FIELDREF, tag::DYNAMIC]);
+        let t = match plain.and_then(|(_, d, _)| std::str::from_utf8(d).ok()) {
+            Some(d) => of_descriptor(d),
+            None => pool.reference_descriptor(index).and_then(|d| of_descriptor(&d)),
+        }
+        .map_err(|e| code_error(at, e))?;
         *self.summary(index) = Summary::Field(t);
         Ok(t)
     }
@@ -569,29 +670,65 @@ impl Constants {
         if let Summary::Method(called) = *self.summary(index) {
             return Ok(called);
         }
-        let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
-        let start = self.parameters.len();
-        let parameters = &mut self.parameters;
-        let returns = descriptor::walk_method(&d, |t| {
-            parameters.push(of_field(t));
-            Ok(())
-        })
-        .map_err(|e| code_error(at, e))?;
-        let constructor = match pool.get(index).map_err(|e| code_error(at, e))? {
-            Constant::Methodref { .. } | Constant::InterfaceMethodref { .. } => {
-                pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>"
-            }
-            _ => false,
+        let plain = match plain_method_reference(pool.original(), index) {
+            Some((d, constructor)) => self.signatures.of_bytes(d, at)?.map(|signature| Called { signature, constructor }),
+            None => None,
         };
-        let count = (self.parameters.len() - start) as u16;
-        let called = Called { start: start as u32, count, returns: returns.map(of_field), constructor };
+        let called = match plain {
+            Some(called) => called,
+            None => {
+                let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
+                let signature = self.signatures.of(&d, at)?;
+                let constructor = match pool.get(index).map_err(|e| code_error(at, e))? {
+                    Constant::Methodref { .. } | Constant::InterfaceMethodref { .. } => {
+                        pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>"
+                    }
+                    _ => false,
+                };
+                Called { signature, constructor }
+            }
+        };
         *self.summary(index) = Summary::Method(called);
         Ok(called)
     }
 
     fn parameters(&self, called: &Called) -> &[VType] {
-        let start = called.start as usize;
-        self.parameters.get(start..start + usize::from(called.count)).unwrap_or_default()
+        let start = called.signature.start as usize;
+        self.signatures.parameters.get(start..start + usize::from(called.signature.count)).unwrap_or_default()
+    }
+}
+
+/// The descriptor bytes of method reference or InvokeDynamic `index`, and
+/// whether it names a constructor, read in place (see [`plain_reference`]).
+fn plain_method_reference<'p>(pool: &ConstantPool<'p>, index: u16) -> Option<(&'p [u8], bool)> {
+    let (kind, descriptor, name) =
+        plain_reference(pool, index, &[tag::METHODREF, tag::INTERFACE_METHODREF, tag::INVOKE_DYNAMIC])?;
+    let constructor = kind != tag::INVOKE_DYNAMIC && std::str::from_utf8(plain_utf8(pool, name)?).ok()? == "<init>";
+    Some((descriptor, constructor))
+}
+
+/// The kind, descriptor bytes and name index of reference `index`, read in
+/// place from the pool's bytes when the entries are of the kinds a lookup
+/// wants (the reference of one of `kinds`); `None` otherwise: the pool's
+/// lookups then decode the entries, or say what is wrong with them. A
+/// class's references are mostly read once, by the one method the check
+/// follows: decoding each entry on the way was most of their cost.
+fn plain_reference<'p>(pool: &ConstantPool<'p>, index: u16, kinds: &[u8]) -> Option<(u8, &'p [u8], u16)> {
+    let index_at = |content: &[u8], n: usize| content.get(2 * n..2 * n + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let (kind, content) = pool.raw_entry(index).filter(|(kind, _)| kinds.contains(kind))?;
+    let name_and_type = match pool.raw_entry(index_at(content, 1)?)? {
+        (tag::NAME_AND_TYPE, name_and_type) => name_and_type,
+        _ => return None,
+    };
+    Some((kind, plain_utf8(pool, index_at(name_and_type, 1)?)?, index_at(name_and_type, 0)?))
+}
+
+/// The bytes of Utf8 entry `index`: the text when they are standard UTF-8
+/// (modified UTF-8 decodes those as they are).
+fn plain_utf8<'p>(pool: &ConstantPool<'p>, index: u16) -> Option<&'p [u8]> {
+    match pool.raw_entry(index)? {
+        (tag::UTF8, text) => Some(text),
+        _ => None,
     }
 }
 
