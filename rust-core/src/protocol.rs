@@ -94,14 +94,30 @@ pub const REGISTER_CLASS_WITH_NAME_ARRAY: Member = Member {
 /// colon, `4:self8:toString`. A length rather than a separator: a name may
 /// hold any character, since method names and `@TracingName` values may.
 pub fn joined_tracing_names<S: AsRef<str>>(names: &[S]) -> String {
-    use std::fmt::Write;
     let mut joined = String::with_capacity(names.iter().map(|n| n.as_ref().len() + 3).sum());
     for name in names.iter().map(AsRef::as_ref) {
         let units = if name.is_ascii() { name.len() } else { name.encode_utf16().count() };
-        // Writing to a String cannot fail.
-        let _ = write!(joined, "{units}:{name}");
+        // By hand rather than `write!`: once per method of every class, the
+        // formatting machinery cost more than the rest of the registration.
+        push_decimal(&mut joined, units);
+        joined.push(':');
+        joined.push_str(name);
     }
     joined
+}
+
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 /// Bootstrap of the `invokedynamic` that a monitored method uses to find its monitor
@@ -328,4 +344,28 @@ pub fn describe() -> String {
         out.push_str(&format!("enum {TIMING_POINT_TYPE} {t}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joined_tracing_names_prefix_each_name_with_its_utf16_length() {
+        let long = "x".repeat(1234);
+        let names = ["", "a", "toString", "caf\u{e9}", "\u{1F600}", long.as_str(), "10:tricky", "0123456789"];
+        let plain: String = names.iter().map(|n| format!("{}:{n}", n.encode_utf16().count())).collect();
+        assert_eq!(joined_tracing_names(&names), plain);
+        assert_eq!(joined_tracing_names(&["self", "toString"]), "4:self8:toString");
+        assert_eq!(joined_tracing_names::<&str>(&[]), "");
+    }
+
+    #[test]
+    fn push_decimal_writes_every_magnitude() {
+        for n in [0, 1, 9, 10, 99, 100, 65_535, 1_000_000, usize::MAX] {
+            let mut out = String::from("<");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("<{n}"));
+        }
+    }
 }
