@@ -25,6 +25,11 @@ pub mod handle_kind {
     pub const INVOKE_INTERFACE: u8 = 9;
 }
 
+/// How many additions a pool's tables make room for at once: an enhanced
+/// class gets some eighty constants (TF's member references, names and
+/// descriptors), and tables grown as they come are copied twice or more.
+const ADDITIONS_ROOM: usize = 128;
+
 /// Marks the second slot of an added Long or Double in `PoolBuilder::added_at`.
 const SECOND_SLOT: u32 = u32::MAX;
 
@@ -434,14 +439,13 @@ impl Index {
     /// that call it once per class stay small.
     #[inline(never)]
     fn of(original: &ConstantPool<'_>) -> Self {
-        // Room for the additions too (an enhanced class gets dozens), and
-        // at least two buckets per entry: a lookup that walks past an entry
-        // mispredicts its way out of the chain, and half of the lookups
-        // find nothing.
+        // Room for the additions too, and at least two buckets per entry: a
+        // lookup that walks past an entry mispredicts its way out of the
+        // chain, and half of the lookups find nothing.
         let count = usize::from(original.count());
-        let buckets = (2 * (count + 64)).next_power_of_two();
+        let buckets = (2 * (count + ADDITIONS_ROOM)).next_power_of_two();
         let mut heads = vec![0u16; buckets];
-        let mut links = Vec::with_capacity(count + 64);
+        let mut links = Vec::with_capacity(count + ADDITIONS_ROOM);
         links.resize(count, Link::default());
         let mask = buckets - 1;
         // Linked from the last entry to the first, so that the first of
@@ -647,19 +651,15 @@ impl<'a> PoolBuilder<'a> {
     fn push_indexed(&mut self, constant: Constant<'a>, hash: u64, slots: u8) -> Result<u16> {
         let at = self.count;
         if at + u32::from(slots) > MAX_POOL_COUNT {
-            return Err(ClassFileError::limit(
-                0,
-                format!("the constant pool would pass 65,535 entries (adding {constant:?})"),
-            ));
+            return Err(pool_full(&constant));
         }
         let at = at as u16;
         if let Some(index) = &mut self.index {
             index.link(at, hash);
         }
         if self.added.is_empty() {
-            // An enhanced class gets dozens of constants: grow once, not five times.
-            self.added.reserve(64);
-            self.added_at.reserve(64);
+            self.added.reserve(ADDITIONS_ROOM);
+            self.added_at.reserve(ADDITIONS_ROOM);
         }
         self.added_at.push(self.added.len() as u32);
         if slots == 2 {
@@ -927,6 +927,14 @@ impl<'a> PoolBuilder<'a> {
             other => Err(wrong_kind(index, "Methodref", &other)),
         }
     }
+}
+
+/// The error of an addition past the last pool index: out of line, it
+/// leaves every addition's own code small.
+#[cold]
+#[inline(never)]
+fn pool_full(constant: &Constant<'_>) -> ClassFileError {
+    ClassFileError::limit(0, format!("the constant pool would pass 65,535 entries (adding {constant:?})"))
 }
 
 fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {

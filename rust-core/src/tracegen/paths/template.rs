@@ -523,7 +523,11 @@ impl Template {
                     _ => return Err(ClassFileError::malformed(0, "a template's result class without a result")),
                 }
             } else {
-                symbols.resolve(symbol, pool, known)?
+                // Most are asked again (of a class's methods, many share constants): answered here.
+                match known.get(symbol as usize) {
+                    Some(&index) if index != 0 => index,
+                    _ => symbols.resolve(symbol, pool, known)?,
+                }
             };
             out.push(index);
         }
