@@ -25,6 +25,11 @@ pub mod handle_kind {
     pub const INVOKE_INTERFACE: u8 = 9;
 }
 
+/// How many additions a pool's tables make room for at once: an enhanced
+/// class gets some eighty constants (TF's member references, names and
+/// descriptors), and tables grown as they come are copied twice or more.
+const ADDITIONS_ROOM: usize = 128;
+
 /// Marks the second slot of an added Long or Double in `PoolBuilder::added_at`.
 const SECOND_SLOT: u32 = u32::MAX;
 
@@ -196,6 +201,46 @@ impl KnownTexts {
                 Some(_) => i = (i + 1) & self.mask,
                 None => return None,
             }
+        }
+    }
+}
+
+/// A text added to the pools of many classes, made ready once: its modified
+/// UTF-8 and its hash, and whether it is a known text (added borrowed). Adding
+/// it ([`PoolBuilder::prepared_utf8`]) neither encodes nor hashes it again.
+#[derive(Debug, Clone)]
+pub struct PreparedText {
+    /// Borrowed: one of the [`KnownTexts`].
+    bytes: Cow<'static, [u8]>,
+    hash: u64,
+}
+
+impl PreparedText {
+    pub fn new(text: &str, known: Option<&'static KnownTexts>) -> Self {
+        let encoded = mutf8::encode(text);
+        let hash = Key::Utf8(&encoded).hash();
+        let bytes = match known.and_then(|known| known.get(&encoded, hash)) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(encoded.into_owned()),
+        };
+        PreparedText { bytes, hash }
+    }
+}
+
+/// The kinds of member reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemberKind {
+    Field,
+    Method,
+    InterfaceMethod,
+}
+
+impl MemberKind {
+    fn tag(self) -> u8 {
+        match self {
+            MemberKind::Field => tag::FIELDREF,
+            MemberKind::Method => tag::METHODREF,
+            MemberKind::InterfaceMethod => tag::INTERFACE_METHODREF,
         }
     }
 }
@@ -394,14 +439,13 @@ impl Index {
     /// that call it once per class stay small.
     #[inline(never)]
     fn of(original: &ConstantPool<'_>) -> Self {
-        // Room for the additions too (an enhanced class gets dozens), and
-        // at least two buckets per entry: a lookup that walks past an entry
-        // mispredicts its way out of the chain, and half of the lookups
-        // find nothing.
+        // Room for the additions too, and at least two buckets per entry: a
+        // lookup that walks past an entry mispredicts its way out of the
+        // chain, and half of the lookups find nothing.
         let count = usize::from(original.count());
-        let buckets = (2 * (count + 64)).next_power_of_two();
+        let buckets = (2 * (count + ADDITIONS_ROOM)).next_power_of_two();
         let mut heads = vec![0u16; buckets];
-        let mut links = Vec::with_capacity(count + 64);
+        let mut links = Vec::with_capacity(count + ADDITIONS_ROOM);
         links.resize(count, Link::default());
         let mask = buckets - 1;
         // Linked from the last entry to the first, so that the first of
@@ -607,19 +651,15 @@ impl<'a> PoolBuilder<'a> {
     fn push_indexed(&mut self, constant: Constant<'a>, hash: u64, slots: u8) -> Result<u16> {
         let at = self.count;
         if at + u32::from(slots) > MAX_POOL_COUNT {
-            return Err(ClassFileError::limit(
-                0,
-                format!("the constant pool would pass 65,535 entries (adding {constant:?})"),
-            ));
+            return Err(pool_full(&constant));
         }
         let at = at as u16;
         if let Some(index) = &mut self.index {
             index.link(at, hash);
         }
         if self.added.is_empty() {
-            // An enhanced class gets dozens of constants: grow once, not five times.
-            self.added.reserve(64);
-            self.added_at.reserve(64);
+            self.added.reserve(ADDITIONS_ROOM);
+            self.added_at.reserve(ADDITIONS_ROOM);
         }
         self.added_at.push(self.added.len() as u32);
         if slots == 2 {
@@ -645,8 +685,21 @@ impl<'a> PoolBuilder<'a> {
         }
     }
 
+    /// [`PoolBuilder::utf8`] of a text made ready for it.
+    pub fn prepared_utf8(&mut self, text: &PreparedText) -> Result<u16> {
+        match text.bytes {
+            Cow::Borrowed(known) => self.add_utf8(known, text.hash, Some(known)),
+            Cow::Owned(ref bytes) => self.add_utf8(bytes, text.hash, None),
+        }
+    }
+
     pub fn class(&mut self, internal_name: &str) -> Result<u16> {
         let name = self.utf8(internal_name)?;
+        self.class_named(name)
+    }
+
+    /// The Class entry naming Utf8 entry `name`.
+    pub fn class_named(&mut self, name: u16) -> Result<u16> {
         self.add_naming(tag::CLASS, name)
     }
 
@@ -662,8 +715,19 @@ impl<'a> PoolBuilder<'a> {
     pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
         let name = self.utf8(name)?;
         let descriptor = self.utf8(descriptor)?;
+        self.name_and_type_of(name, descriptor)
+    }
+
+    /// The NameAndType entry of Utf8 entries `name` and `descriptor`.
+    pub fn name_and_type_of(&mut self, name: u16, descriptor: u16) -> Result<u16> {
         let names_last = self.is_last(name) || self.is_last(descriptor);
         self.add_keyed(Constant::NameAndType { name, descriptor }, tag::NAME_AND_TYPE, pair(name, descriptor), names_last)
+    }
+
+    /// The member reference of kind `kind` to Class entry `class` and
+    /// NameAndType entry `name_and_type`.
+    pub fn member_of(&mut self, kind: MemberKind, class: u16, name_and_type: u16) -> Result<u16> {
+        self.add_member(kind.tag(), class, name_and_type)
     }
 
     pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
@@ -865,6 +929,14 @@ impl<'a> PoolBuilder<'a> {
     }
 }
 
+/// The error of an addition past the last pool index: out of line, it
+/// leaves every addition's own code small.
+#[cold]
+#[inline(never)]
+fn pool_full(constant: &Constant<'_>) -> ClassFileError {
+    ClassFileError::limit(0, format!("the constant pool would pass 65,535 entries (adding {constant:?})"))
+}
+
 fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
     ClassFileError::new(
         0,
@@ -1033,6 +1105,37 @@ mod tests {
         assert_eq!(pool.add(Constant::Class { name: 2 }).expect("an earlier class"), 3);
         assert_eq!(pool.utf8("Code").expect("an original text"), 1);
         assert_eq!(pool.count(), 11);
+    }
+
+    #[test]
+    fn entries_added_from_prepared_texts_and_indexes_are_those_the_plain_calls_add() {
+        let bytes = pool_bytes();
+        let original = ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool");
+        let (mut plain, mut prepared) = (PoolBuilder::new(original.clone()), PoolBuilder::new(original));
+        let members = [
+            (MemberKind::Method, "org/example/Monitor", "run", "()V"),
+            (MemberKind::Field, "org/example/Monitor", "Code", "I"),
+            (MemberKind::InterfaceMethod, "org/example/Other", "run", "()V"),
+            (MemberKind::Method, "org/example/Monitor", "run", "()V"),
+            (MemberKind::Method, "org/example/Monitor", "caf\u{e9}\0", "()V"),
+        ];
+        let text = |t: &str| PreparedText::new(t, Some(known()));
+        for (kind, owner, name, descriptor) in members {
+            let expected = match kind {
+                MemberKind::Field => plain.field_ref(owner, name, descriptor),
+                MemberKind::Method => plain.method_ref(owner, name, descriptor),
+                MemberKind::InterfaceMethod => plain.interface_method_ref(owner, name, descriptor),
+            };
+            let add = |pool: &mut PoolBuilder<'_>| -> Result<u16> {
+                let class = pool.prepared_utf8(&text(owner)).and_then(|o| pool.class_named(o))?;
+                let (name, descriptor) = (pool.prepared_utf8(&text(name))?, pool.prepared_utf8(&text(descriptor))?);
+                let name_and_type = pool.name_and_type_of(name, descriptor)?;
+                pool.member_of(kind, class, name_and_type)
+            };
+            assert_eq!(add(&mut prepared).expect("prepared"), expected.expect("plain"), "{kind:?} {name}");
+        }
+        assert_eq!(written(&prepared), written(&plain));
+        assert!(matches!(prepared.get(2), Ok(Constant::Utf8(Cow::Borrowed(_)))), "a known text is not copied");
     }
 
     #[test]

@@ -30,6 +30,7 @@ use crate::classfile::{
     Chunk, ChunkView, ChunkWriter, ClassFileError, CodeModel, ConstantSource, Frame, Handler, Insn, InsnSink, Label, Operand,
     OperandValue, Placed, PoolBuilder, SlotCache, VType,
 };
+use crate::classfile::write::pool_builder::{MemberKind, PreparedText};
 use crate::codegen::{JavaType, Signature};
 use crate::model::TfMethod;
 use rustc_hash::FxHashMap;
@@ -512,6 +513,9 @@ impl Template {
         known: &mut Vec<u16>,
         out: &mut Vec<u16>,
     ) -> Result<()> {
+        if known.len() < symbols.entries.len() {
+            known.resize(symbols.entries.len(), 0);
+        }
         for &symbol in self.requests.get(range).unwrap_or_default() {
             let index = if symbol == RESULT_SYMBOL {
                 match result {
@@ -519,17 +523,10 @@ impl Template {
                     _ => return Err(ClassFileError::malformed(0, "a template's result class without a result")),
                 }
             } else {
-                let slot = symbol as usize;
-                match known.get(slot) {
+                // Most are asked again (of a class's methods, many share constants): answered here.
+                match known.get(symbol as usize) {
                     Some(&index) if index != 0 => index,
-                    _ => {
-                        let index = ask(&symbols.requests[slot], pool)?;
-                        if known.len() <= slot {
-                            known.resize(slot + 1, 0);
-                        }
-                        known[slot] = index;
-                        index
-                    }
+                    _ => symbols.resolve(symbol, pool, known)?,
                 }
             };
             out.push(index);
@@ -692,45 +689,132 @@ fn read_lines<T>(items: &[T], read: impl Fn(&T) -> u64) -> u64 {
 }
 
 /// The constants templates ask for, numbered across the templates of a
-/// worker, so that a class asks its pool for each only once.
+/// worker, so that a class asks its pool for each only once; and the
+/// entries they are made of, numbered alike, so that a class asks for each
+/// of those once too (a dozen member references name four owners), each
+/// text hashed once for the worker rather than once per class.
 pub(crate) struct Symbols {
-    requests: Vec<Request>,
-    numbers: FxHashMap<Request, u32>,
+    entries: Vec<Symbol>,
+    numbers: FxHashMap<SymbolKey, u32>,
+    /// The symbol of each request met, found in one lookup.
+    requests: FxHashMap<Request, u32>,
 }
 
-/// The symbol of the result's class, which differs from method to method.
+/// The pool entry of a symbol, made of the entries of symbols numbered
+/// before it.
+enum Symbol {
+    /// The result's class, which differs from method to method.
+    ResultClass,
+    Utf8(PreparedText),
+    Class(u32),
+    Integer(i32),
+    NameAndType(u32, u32),
+    Member(MemberKind, u32, u32),
+}
+
+/// What a [`Symbol`] is numbered by.
+#[derive(PartialEq, Eq, Hash)]
+enum SymbolKey {
+    ResultClass,
+    Utf8(String),
+    Class(u32),
+    Integer(i32),
+    NameAndType(u32, u32),
+    Member(MemberKind, u32, u32),
+}
+
+/// The symbol of the result's class.
 const RESULT_SYMBOL: u32 = 0;
 
 impl Default for Symbols {
     fn default() -> Self {
-        Symbols {
-            requests: vec![Request::ResultClass],
-            numbers: [(Request::ResultClass, RESULT_SYMBOL)].into_iter().collect(),
-        }
+        let numbers = [(SymbolKey::ResultClass, RESULT_SYMBOL)].into_iter().collect();
+        Symbols { entries: vec![Symbol::ResultClass], numbers, requests: FxHashMap::default() }
     }
 }
 
 impl Symbols {
     /// The number of `request`, given on first sight.
     fn number(&mut self, request: Request) -> u32 {
-        if let Some(&n) = self.numbers.get(&request) {
+        if let Some(&n) = self.requests.get(&request) {
             return n;
         }
-        let n = self.requests.len() as u32;
-        self.requests.push(request.clone());
-        self.numbers.insert(request, n);
+        let n = match request.clone() {
+            Request::ResultClass => RESULT_SYMBOL,
+            Request::Class(name) => self.class(name),
+            Request::Integer(value) => self.numbered(SymbolKey::Integer(value), || Symbol::Integer(value)),
+            Request::Field(member) => self.member(MemberKind::Field, member),
+            Request::Method(member) => self.member(MemberKind::Method, member),
+            Request::InterfaceMethod(member) => self.member(MemberKind::InterfaceMethod, member),
+        };
+        self.requests.insert(request, n);
         n
     }
-}
 
-fn ask(request: &Request, pool: &mut PoolBuilder<'_>) -> Result<u16> {
-    match request {
-        Request::Class(name) => pool.class(name),
-        Request::Integer(value) => pool.integer(*value),
-        Request::Field([owner, name, descriptor]) => pool.field_ref(owner, name, descriptor),
-        Request::Method([owner, name, descriptor]) => pool.method_ref(owner, name, descriptor),
-        Request::InterfaceMethod([owner, name, descriptor]) => pool.interface_method_ref(owner, name, descriptor),
-        Request::ResultClass => Err(ClassFileError::malformed(0, "a template's result class asked for alone")),
+    fn numbered(&mut self, key: SymbolKey, make: impl FnOnce() -> Symbol) -> u32 {
+        if let Some(&n) = self.numbers.get(&key) {
+            return n;
+        }
+        let n = self.entries.len() as u32;
+        self.entries.push(make());
+        self.numbers.insert(key, n);
+        n
+    }
+
+    fn utf8(&mut self, text: String) -> u32 {
+        let prepared = PreparedText::new(&text, Some(crate::protocol::pool_texts()));
+        self.numbered(SymbolKey::Utf8(text), || Symbol::Utf8(prepared))
+    }
+
+    fn class(&mut self, name: String) -> u32 {
+        let name = self.utf8(name);
+        self.numbered(SymbolKey::Class(name), || Symbol::Class(name))
+    }
+
+    /// A member reference, numbered after its parts in the order the pool
+    /// is asked for them (see [`PoolBuilder::method_ref`]).
+    fn member(&mut self, kind: MemberKind, [owner, name, descriptor]: [String; 3]) -> u32 {
+        let class = self.class(owner);
+        let (name, descriptor) = (self.utf8(name), self.utf8(descriptor));
+        let name_and_type =
+            self.numbered(SymbolKey::NameAndType(name, descriptor), || Symbol::NameAndType(name, descriptor));
+        self.numbered(SymbolKey::Member(kind, class, name_and_type), || Symbol::Member(kind, class, name_and_type))
+    }
+
+    /// The pool index of symbol `n`, from `known` (by symbol, 0: not asked
+    /// yet) or asked of the pool with its parts, as the pool's own
+    /// [`PoolBuilder::method_ref`] and kin ask: the same entries in the
+    /// same order.
+    fn resolve(&self, n: u32, pool: &mut PoolBuilder<'_>, known: &mut [u16]) -> Result<u16> {
+        let slot = n as usize;
+        if let Some(&index) = known.get(slot).filter(|&&index| index != 0) {
+            return Ok(index);
+        }
+        let index = match self.entries.get(slot) {
+            Some(Symbol::Utf8(text)) => pool.prepared_utf8(text)?,
+            Some(&Symbol::Class(name)) => {
+                let name = self.resolve(name, pool, known)?;
+                pool.class_named(name)?
+            }
+            Some(&Symbol::Integer(value)) => pool.integer(value)?,
+            Some(&Symbol::NameAndType(name, descriptor)) => {
+                let name = self.resolve(name, pool, known)?;
+                let descriptor = self.resolve(descriptor, pool, known)?;
+                pool.name_and_type_of(name, descriptor)?
+            }
+            Some(&Symbol::Member(kind, class, name_and_type)) => {
+                let class = self.resolve(class, pool, known)?;
+                let name_and_type = self.resolve(name_and_type, pool, known)?;
+                pool.member_of(kind, class, name_and_type)?
+            }
+            Some(Symbol::ResultClass) | None => {
+                return Err(ClassFileError::malformed(0, "a template's result class asked for alone"))
+            }
+        };
+        if let Some(place) = known.get_mut(slot) {
+            *place = index;
+        }
+        Ok(index)
     }
 }
 
