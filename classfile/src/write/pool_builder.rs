@@ -308,22 +308,6 @@ fn raw_key(tag: u8, content: &[u8]) -> (u8, u64) {
     (tag, content.iter().fold(0u64, |key, &b| (key << 8) | u64::from(b)))
 }
 
-/// For each tag, how far right its entry's first eight bytes after the tag,
-/// read as one big-endian number, shift to leave the entry's [`raw_key`]
-/// (its content is 2, 3, 4 or 8 bytes); 64 for Utf8 and for a byte that is
-/// no tag. Read so, the key of an entry takes no jump on its kind.
-const KEY_SHIFT: [u8; 256] = {
-    let mut shifts = [64u8; 256];
-    let mut tag = 0;
-    while tag < 256 {
-        if ENTRY_SIZE[tag] != 0 {
-            shifts[tag] = 64 - 8 * (ENTRY_SIZE[tag] - 1);
-        }
-        tag += 1;
-    }
-    shifts
-};
-
 /// What an entry is compared by: a Utf8 entry by its bytes, any other by
 /// [`constant_key`], a tag and a number.
 #[derive(Clone, Copy)]
@@ -332,77 +316,88 @@ enum Key<'k> {
     Other(u8, u64),
 }
 
+/// The hash of an entry from its bytes as written (tag, then content): its
+/// first eight bytes and its last eight (fewer for a shorter entry), each
+/// read as one big-endian number. Every entry of a pool is hashed when its
+/// index is built, and the bytes of any entry are two reads where it is in
+/// the file, whatever its kind. A weak hash (a text's middle is not read)
+/// only makes a chain longer, never a lookup wrong: entries are compared in
+/// full. The plain form, which [`Key::hash`] and [`Key::hash_in_file`] follow.
+#[cfg(test)]
+fn entry_hash(entry: &[u8]) -> u64 {
+    let number = |bytes: &[u8]| bytes.iter().fold(0u64, |n, &b| (n << 8) | u64::from(b));
+    let n = entry.len();
+    let head = number(entry.get(..n.min(8)).unwrap_or_default());
+    let tail = if n > 8 { number(entry.get(n - 8..).unwrap_or_default()) } else { 0 };
+    Key::mix(head, tail)
+}
+
 impl Key<'_> {
-    /// A hash that reads at most sixteen bytes of a text (its first and
-    /// last eight, and its length): every Utf8 entry of a pool is hashed
-    /// when the index is built, and a weaker hash only makes a chain
-    /// longer, never a lookup wrong (entries are compared in full).
+    /// [`entry_hash`] of the entry this key stands for.
     fn hash(self) -> u64 {
-        let x = match self {
-            Key::Utf8(bytes) => {
-                let word = |b: &[u8]| b.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b));
-                let n = bytes.len();
-                let (head, tail) = match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
-                    (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
-                    _ => (word(bytes), 0),
-                };
-                Self::utf8_word(head, tail, n)
+        match self {
+            Key::Utf8(text) => {
+                let n = text.len();
+                // The tag and the text's length, the entry's first three bytes.
+                let header = (u64::from(tag::UTF8) << 16) | (n as u64 & 0xFFFF);
+                match (text.first_chunk::<8>(), text.last_chunk::<8>()) {
+                    (Some(head), Some(tail)) => {
+                        Self::mix((header << 40) | (u64::from_be_bytes(*head) >> 24), u64::from_be_bytes(*tail))
+                    }
+                    // A text of fewer than eight bytes: its entry, of at
+                    // most ten, read as one number.
+                    _ => {
+                        let entry = text.iter().fold(u128::from(header), |e, &b| (e << 8) | u128::from(b));
+                        let size = 3 + n;
+                        let head = (entry >> (8 * size.saturating_sub(8))) as u64;
+                        Self::mix(head, if size > 8 { entry as u64 } else { 0 })
+                    }
+                }
             }
-            Key::Other(tag, key) => Self::other_word(tag, key),
-        };
-        Self::mix(x)
+            // The entry is the tag and `size - 1` bytes of the key: nine
+            // bytes (a Long or Double) or at most five.
+            Key::Other(tag, key) => match ENTRY_SIZE[usize::from(tag)] {
+                9 => Self::mix((u64::from(tag) << 56) | (key >> 8), key),
+                size => Self::mix(u64::from(tag).checked_shl(8 * u32::from(size.saturating_sub(1))).unwrap_or(0) | key, 0),
+            },
+        }
     }
 
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
 
-    fn utf8_word(head: u64, tail: u64, len: usize) -> u64 {
-        (head.wrapping_mul(Self::K) ^ tail).wrapping_add(len as u64)
-    }
-
-    fn other_word(tag: u8, key: u64) -> u64 {
-        key ^ (u64::from(tag) << 56)
-    }
-
-    fn mix(x: u64) -> u64 {
+    /// The hash of an entry's first eight bytes and its last eight (0 for
+    /// an entry of at most eight bytes).
+    fn mix(head: u64, tail: u64) -> u64 {
+        let x = head.wrapping_mul(Self::K) ^ tail;
         let x = x.wrapping_mul(Self::K);
         x ^ (x >> 29)
     }
 
-    /// `Key::of_raw(tag, content).hash()` of the entry whose tag is at `at`
-    /// in `file`, read with no jump on the entry's kind: both hashes, a Utf8
-    /// entry's and any other's, are made from fixed reads, and one is kept.
-    /// (Building a pool's index, the kinds follow no order a predictor
-    /// learns, and a jump on them missed for every other entry.) `None`
-    /// where the file ends before a read (the caller hashes that entry as
-    /// read) or for a byte that is no tag.
+    /// [`entry_hash`] of the entry whose tag is at `at` in `file`, read with
+    /// no jump on the entry's kind: its size is found both ways (a Utf8
+    /// entry's, any other's) and one kept. (Building a pool's index, the
+    /// kinds follow no order a predictor learns, and a jump on them missed
+    /// for every other entry.) `None` where the file ends before a read (the
+    /// caller hashes that entry as read) or for a byte that is no tag.
+    #[inline]
     fn hash_in_file(file: &[u8], at: usize) -> Option<u64> {
-        // The tag, the eight bytes after it, and a text's first eight (from
-        // `at + 3`), in one read: a pool is followed by at least fourteen
-        // bytes of the class file (flags, names, counts), so every entry
-        // has sixteen from its tag on.
-        let window = file.get(at..)?.first_chunk::<16>()?;
-        let tag = window[0];
-        let shift = KEY_SHIFT[usize::from(tag)];
-        let is_utf8 = tag == tag::UTF8;
-        if shift == 64 && !is_utf8 {
+        // A pool is followed by at least fourteen bytes of the class file
+        // (flags, names, counts): every entry has eight from its tag on.
+        let first = u64::from_be_bytes(*file.get(at..)?.first_chunk::<8>()?);
+        let tag = (first >> 56) as u8;
+        let utf8 = 3 + ((first >> 40) & 0xFFFF) as usize;
+        let fixed = usize::from(ENTRY_SIZE[usize::from(tag)]);
+        let size = if tag == tag::UTF8 { utf8 } else { fixed };
+        if size == 0 {
             return None;
         }
-        let window = u128::from_be_bytes(*window);
-        let after_tag = (window >> 56) as u64; // bytes 1 to 8
-        // Another kind's key: its content, the first 2 to 8 of those bytes.
-        let other = Self::other_word(tag, after_tag.checked_shr(u32::from(shift)).unwrap_or(0));
-        // A Utf8 entry's: its text's first and last eight bytes, or the
-        // number its bytes make when it has fewer (read from the first
-        // eight, the bytes past the text shifted out; the last eight then
-        // end at the text's end and start before it, and are not used).
-        let len = if is_utf8 { (after_tag >> 48) as usize } else { 0 };
-        let first = (window >> 40) as u64; // bytes 3 to 10
-        let last_at = (at + 3 + len).checked_sub(8)?;
-        let last = u64::from_be_bytes(*file.get(last_at..)?.first_chunk::<8>()?);
-        let short = first >> (63 - 8 * len.min(7)) >> 1;
-        let (head, tail) = if len >= 8 { (first.swap_bytes(), last.swap_bytes()) } else { (short, 0) };
-        let utf8 = Self::utf8_word(head, tail, len);
-        Some(Self::mix(if is_utf8 { utf8 } else { other }))
+        // The last eight bytes of an entry of more than eight, else the
+        // first eight again, not used.
+        let end = at + size.max(8);
+        let last = u64::from_be_bytes(*file.get(end - 8..end)?.first_chunk::<8>()?);
+        let head = first >> (64 - 8 * size.min(8));
+        let tail = if size > 8 { last } else { 0 };
+        Some(Self::mix(head, tail))
     }
 
     /// The key of an entry added or about to be.
@@ -1036,7 +1031,10 @@ mod tests {
         let mut hashed = 0;
         for (i, &at) in offsets.iter().enumerate().skip(1) {
             let Some((tag, content)) = original.raw_entry(i as u16) else { continue }; // a Long's second slot
-            assert_eq!(Key::hash_in_file(file, at as usize), Some(Key::of_raw(tag, content).hash()), "entry {i}");
+            let written = file.get(at as usize..at as usize + 1 + content.len() + if tag == tag::UTF8 { 2 } else { 0 });
+            let expected = entry_hash(written.expect("the entry's bytes"));
+            assert_eq!(Key::of_raw(tag, content).hash(), expected, "entry {i} by its value");
+            assert_eq!(Key::hash_in_file(file, at as usize), Some(expected), "entry {i} where it is");
             hashed += 1;
         }
         assert_eq!(hashed, entries.len());
