@@ -233,6 +233,50 @@ pub(crate) const ENTRY_SIZE: [u8; 256] = {
 /// (and the only entries of nine bytes but for some Utf8 entries).
 const LONG_ENTRY_SIZE: usize = 9;
 
+/// Sets of entry kinds, as masks of tags: the kinds a reference may name.
+mod kinds {
+    use super::tag;
+
+    const fn of(tags: &[u8]) -> u32 {
+        let (mut mask, mut i) = (0u32, 0);
+        while i < tags.len() {
+            mask |= 1 << tags[i];
+            i += 1;
+        }
+        mask
+    }
+
+    pub const UTF8: u32 = of(&[tag::UTF8]);
+    pub const CLASS: u32 = of(&[tag::CLASS]);
+    pub const NAME_AND_TYPE: u32 = of(&[tag::NAME_AND_TYPE]);
+    pub const FIELDREF: u32 = of(&[tag::FIELDREF]);
+    pub const METHODREF: u32 = of(&[tag::METHODREF, tag::INTERFACE_METHODREF]);
+    /// No kind: an entry whose references are checked another way.
+    pub const NONE: u32 = 1 << 31;
+}
+
+/// By tag, the kinds the two-byte fields after the tag (bytes 1 and 2, then
+/// 3 and 4) may name, 0 where they are no reference. A method handle's
+/// reference is elsewhere: it is checked as [`ConstantPool::check_entry`]
+/// checks it.
+const REFERENCES: [[u32; 2]; 256] = {
+    let mut table = [[0u32; 2]; 256];
+    let one = [tag::CLASS, tag::STRING, tag::METHOD_TYPE, tag::MODULE, tag::PACKAGE];
+    let mut i = 0;
+    while i < one.len() {
+        table[one[i] as usize] = [kinds::UTF8, 0];
+        i += 1;
+    }
+    table[tag::NAME_AND_TYPE as usize] = [kinds::UTF8, kinds::UTF8];
+    table[tag::FIELDREF as usize] = [kinds::CLASS, kinds::NAME_AND_TYPE];
+    table[tag::METHODREF as usize] = [kinds::CLASS, kinds::NAME_AND_TYPE];
+    table[tag::INTERFACE_METHODREF as usize] = [kinds::CLASS, kinds::NAME_AND_TYPE];
+    table[tag::DYNAMIC as usize] = [0, kinds::NAME_AND_TYPE];
+    table[tag::INVOKE_DYNAMIC as usize] = [0, kinds::NAME_AND_TYPE];
+    table[tag::METHOD_HANDLE as usize] = [kinds::NONE, 0];
+    table
+};
+
 #[derive(Debug, Clone)]
 pub struct ConstantPool<'a> {
     data: &'a [u8],
@@ -240,6 +284,10 @@ pub struct ConstantPool<'a> {
     /// from the [`PoolLayout`] a parse was given, so that every copy of the
     /// pool (an editor's, say) shares it.
     offsets: Cow<'a, [u32]>,
+    /// The tag of each entry by pool index, 0 where `offsets` has no entry:
+    /// the kind of every reference's target is checked on every parse, and
+    /// read here it is one load.
+    tags: Cow<'a, [u8]>,
     /// The pool's bytes, from the first entry to the end of the last.
     range: (usize, usize),
 }
@@ -250,6 +298,7 @@ pub struct ConstantPool<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PoolLayout {
     offsets: Vec<u32>,
+    tags: Vec<u8>,
     range: (usize, usize),
     /// The length of the file it describes.
     file_len: usize,
@@ -286,6 +335,7 @@ impl<'a> ConstantPool<'a> {
         PoolLayout {
             hash: hash_bytes(self.raw_bytes()),
             offsets: self.offsets.into_owned(),
+            tags: self.tags.into_owned(),
             range: self.range,
             file_len: self.data.len(),
         }
@@ -305,14 +355,20 @@ impl<'a> ConstantPool<'a> {
             return Self::parse(reader);
         }
         reader.skip(2 + layout.range.1 - layout.range.0)?;
-        Ok(ConstantPool { data: reader.data(), offsets: Cow::Borrowed(&layout.offsets), range: layout.range })
+        Ok(ConstantPool {
+            data: reader.data(),
+            offsets: Cow::Borrowed(&layout.offsets),
+            tags: Cow::Borrowed(&layout.tags),
+            range: layout.range,
+        })
     }
 
     fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
         let count = reader.u16()?;
         let start = reader.offset();
         // Each entry takes at least 3 bytes: never reserve more than the input can hold.
-        let mut offsets = Vec::with_capacity(usize::from(count).min(reader.remaining() / 3 + 1));
+        let room = usize::from(count).min(reader.remaining() / 3 + 1);
+        let (mut offsets, mut tags) = (Vec::with_capacity(room), Vec::with_capacity(room));
         let known = known.filter(|k| {
             let (from, to) = k.range;
             from == start
@@ -322,15 +378,17 @@ impl<'a> ConstantPool<'a> {
         let checked_entries = match known {
             Some(k) => {
                 offsets.extend_from_slice(&k.offsets);
+                tags.extend_from_slice(&k.tags);
                 reader.skip(k.range.1 - k.range.0)?;
                 k.offsets.len()
             }
             None => {
                 offsets.push(NO_ENTRY);
+                tags.push(0);
                 0
             }
         };
-        Self::scan_entries(reader, usize::from(count), &mut offsets)?;
+        Self::scan_entries(reader, usize::from(count), &mut offsets, &mut tags)?;
         // What the fast scan left (an entry it does not vouch for) is read
         // and reported here.
         while offsets.len() < usize::from(count) {
@@ -344,14 +402,17 @@ impl<'a> ConstantPool<'a> {
             };
             reader.skip(content)?;
             offsets.push(at as u32);
+            tags.push(tag);
             if fixed == LONG_ENTRY_SIZE {
                 if offsets.len() >= usize::from(count) {
                     return Err(ClassFileError::malformed(at, "a Long or Double constant takes the last pool slot"));
                 }
                 offsets.push(NO_ENTRY);
+                tags.push(0);
             }
         }
-        let pool = ConstantPool { data: reader.data(), offsets: Cow::Owned(offsets), range: (start, reader.offset()) };
+        let (offsets, tags) = (Cow::Owned(offsets), Cow::Owned(tags));
+        let pool = ConstantPool { data: reader.data(), offsets, tags, range: (start, reader.offset()) };
         pool.check_references(checked_entries)?;
         Ok(pool)
     }
@@ -360,7 +421,7 @@ impl<'a> ConstantPool<'a> {
     /// up to the first entry that is not (a bad tag, one cut short, a Long
     /// or Double in the last slot), which the caller then reads and reports.
     /// Every class is parsed several times: this loop is most of it.
-    fn scan_entries(reader: &mut Reader<'a>, count: usize, offsets: &mut Vec<u32>) -> Result<()> {
+    fn scan_entries(reader: &mut Reader<'a>, count: usize, offsets: &mut Vec<u32>, tags: &mut Vec<u8>) -> Result<()> {
         let data = reader.data();
         let start = reader.position();
         let base = reader.offset() - start;
@@ -380,8 +441,10 @@ impl<'a> ConstantPool<'a> {
                 break;
             }
             offsets.push((base + start + pos) as u32);
+            tags.push(tag);
             if two_slots {
                 offsets.push(NO_ENTRY);
+                tags.push(0);
             }
             pos += size;
         }
@@ -389,24 +452,38 @@ impl<'a> ConstantPool<'a> {
     }
 
     /// Checks that every reference inside the pool, from the entry at index
-    /// `from` on, points at an entry of the right kind. Runs on every parse,
-    /// so it reads the raw bytes directly.
+    /// `from` on, points at an entry of the right kind. Runs on every parse:
+    /// each entry's references are read as one number and their targets'
+    /// kinds from `tags`, with no jump on the entry's kind; an entry this
+    /// does not vouch for (a method handle, a reference that fails) is
+    /// checked again by [`ConstantPool::check_entry`], which reports it.
     fn check_references(&self, from: usize) -> Result<()> {
-        // A set of kinds is a mask of tags: every reference is checked, and
-        // a search of a list of kinds was a call each time.
-        const fn kinds(tags: &[u8]) -> u32 {
-            let (mut mask, mut i) = (0u32, 0);
-            while i < tags.len() {
-                mask |= 1 << tags[i];
-                i += 1;
+        let (data, offsets, tags) = (self.data, &*self.offsets, &*self.tags);
+        let kind_of = |index: u16| tags.get(usize::from(index)).copied().unwrap_or(0);
+        // A target of a kind in `kinds` (0: no reference to check).
+        let passes = |kinds: u32, target: u16| kinds == 0 || kinds.checked_shr(u32::from(kind_of(target))).unwrap_or(0) & 1 != 0;
+        for (index, &tag) in tags.iter().enumerate().skip(from) {
+            let [first, second] = REFERENCES[usize::from(tag)];
+            if first | second == 0 {
+                continue;
             }
-            mask
+            let fields = offsets
+                .get(index)
+                .and_then(|&at| data.get(at as usize + 1..at as usize + 5))
+                .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+            let vouched = fields.is_some_and(|f| passes(first, (f >> 16) as u16) && passes(second, f as u16));
+            if !vouched {
+                self.check_entry(index)?;
+            }
         }
-        const UTF8: u32 = kinds(&[tag::UTF8]);
-        const CLASS: u32 = kinds(&[tag::CLASS]);
-        const NAME_AND_TYPE: u32 = kinds(&[tag::NAME_AND_TYPE]);
-        const FIELDREF: u32 = kinds(&[tag::FIELDREF]);
-        const METHODREF: u32 = kinds(&[tag::METHODREF, tag::INTERFACE_METHODREF]);
+        Ok(())
+    }
+
+    /// Checks the references of entry `index` one by one, reporting the
+    /// first that names no entry or one of the wrong kind.
+    #[cold]
+    #[inline(never)]
+    fn check_entry(&self, index: usize) -> Result<()> {
         let (data, offsets) = (self.data, &*self.offsets);
         // The tag of entry `index`; 0 (no tag) for an index that holds none.
         let tag_of = |index: u16| -> u8 {
@@ -415,51 +492,47 @@ impl<'a> ConstantPool<'a> {
                 _ => 0,
             }
         };
-        for (index, &offset) in offsets.iter().enumerate().skip(from) {
-            if offset == NO_ENTRY {
-                continue;
+        let offset = offsets.get(index).copied().unwrap_or(NO_ENTRY);
+        if offset == NO_ENTRY {
+            return Ok(());
+        }
+        let at = offset as usize;
+        let field = |i: usize| data.get(at + i..at + i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
+        let expect = |target: u16, kinds: u32, expected: &'static str| -> Result<()> {
+            match tag_of(target) {
+                0 => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
+                found if found < 32 && kinds & 1 << found != 0 => Ok(()),
+                found => Err(ClassFileError::new(
+                    at,
+                    ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
+                )),
             }
-            let at = offset as usize;
-            let field = |i: usize| data.get(at + i..at + i + 2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
-            let expect = |target: u16, kinds: u32, expected: &'static str| -> Result<()> {
-                match tag_of(target) {
-                    0 => Err(ClassFileError::new(at, ErrorKind::BadConstantIndex(target))),
-                    found if found < 32 && kinds & 1 << found != 0 => Ok(()),
-                    found => Err(ClassFileError::new(
+        };
+        match data.get(at).copied().unwrap_or(0) {
+            tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => expect(field(1), kinds::UTF8, "Utf8"),
+            tag::NAME_AND_TYPE => {
+                expect(field(1), kinds::UTF8, "Utf8")?;
+                expect(field(3), kinds::UTF8, "Utf8")
+            }
+            tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF => {
+                expect(field(1), kinds::CLASS, "Class")?;
+                expect(field(3), kinds::NAME_AND_TYPE, "NameAndType")
+            }
+            tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), kinds::NAME_AND_TYPE, "NameAndType"),
+            tag::METHOD_HANDLE => {
+                let kind = data.get(at + 1).copied().unwrap_or(0);
+                let reference = field(2);
+                match kind {
+                    1..=4 => expect(reference, kinds::FIELDREF, "Fieldref"),
+                    5..=9 => expect(reference, kinds::METHODREF, "Methodref"),
+                    _ => Err(ClassFileError::malformed(
                         at,
-                        ErrorKind::WrongConstantKind { index: target, expected, found: tag_name(found) },
+                        format!("constant #{index}: method handle kind {kind} is not 1 to 9"),
                     )),
                 }
-            };
-            match data.get(at).copied().unwrap_or(0) {
-                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => expect(field(1), UTF8, "Utf8")?,
-                tag::NAME_AND_TYPE => {
-                    expect(field(1), UTF8, "Utf8")?;
-                    expect(field(3), UTF8, "Utf8")?;
-                }
-                tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF => {
-                    expect(field(1), CLASS, "Class")?;
-                    expect(field(3), NAME_AND_TYPE, "NameAndType")?;
-                }
-                tag::DYNAMIC | tag::INVOKE_DYNAMIC => expect(field(3), NAME_AND_TYPE, "NameAndType")?,
-                tag::METHOD_HANDLE => {
-                    let kind = data.get(at + 1).copied().unwrap_or(0);
-                    let reference = field(2);
-                    match kind {
-                        1..=4 => expect(reference, FIELDREF, "Fieldref")?,
-                        5..=9 => expect(reference, METHODREF, "Methodref")?,
-                        _ => {
-                            return Err(ClassFileError::malformed(
-                                at,
-                                format!("constant #{index}: method handle kind {kind} is not 1 to 9"),
-                            ))
-                        }
-                    }
-                }
-                _ => {}
             }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// `constant_pool_count`: one more than the highest index.
@@ -744,6 +817,33 @@ mod tests {
         let cut = ConstantPool { range: (pool.range.0, pool.offset_of(7) + 3), ..pool.clone() };
         assert_eq!(cut.get_opt(7), cut.read_entry(cut.offset_of(7)).map(Some));
         assert!(cut.get_opt(7).is_err());
+    }
+
+    #[test]
+    fn references_checked_at_once_are_refused_as_checked_one_by_one() {
+        let (entries, bytes) = every_kind_encoded();
+        let pool = ConstantPool::parse(&mut Reader::new(&bytes)).expect("a well-formed pool");
+        let one_by_one = |pool: &ConstantPool<'_>| (1..usize::from(pool.count())).try_for_each(|i| pool.check_entry(i));
+        // Every byte of every entry but a Utf8 one (its tag and text stay,
+        // so the entries stay where they are), set to a number that names
+        // each kind of entry, none, or one past the pool.
+        let mut refused = 0;
+        for (index, constant) in entries.iter().filter(|(_, c)| !matches!(c, Constant::Utf8(_))) {
+            let at = pool.offset_of(*index);
+            let size = usize::from(ENTRY_SIZE[usize::from(constant.tag())]);
+            for byte in at + 1..at + size {
+                for value in [0u8, 1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 15, 16, 17, 21, 22, 0xFF] {
+                    let mut changed = bytes.clone();
+                    changed[byte] = value;
+                    let changed = ConstantPool { data: &changed, ..pool.clone() };
+                    let at_once = changed.check_references(1);
+                    assert_eq!(at_once, one_by_one(&changed), "entry #{index}, byte {byte} set to {value}");
+                    refused += usize::from(at_once.is_err());
+                }
+            }
+        }
+        assert!(refused > 100, "only {refused} changes refused");
+        assert_eq!(pool.check_references(1), Ok(()));
     }
 
     #[test]
