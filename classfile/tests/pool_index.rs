@@ -186,3 +186,78 @@ fn every_entry_reads_as_its_decoded_value_on_java_base() {
     }
     assert!(read.iter().all(|&n| n > 10_000), "{read:?} of each read");
 }
+
+/// Entries naming additions, added before any original entry is looked up,
+/// hide none of them: every original entry is found where a plain map finds
+/// it, and every addition again where it was added.
+#[test]
+fn entries_naming_additions_first_then_the_originals_are_found_as_a_plain_map_finds_them() {
+    for (path, bytes) in support::java_base_classes().into_iter().step_by(5) {
+        let class = ClassFile::parse(&bytes).expect("parse");
+        let original = class.constant_pool();
+        let mut plain = Plain { first: HashMap::new(), count: 1 };
+        let mut originals = Vec::new();
+        let mut index = 1u16;
+        while u32::from(index) < u32::from(original.count()) {
+            let constant: Constant<'static> = match original.get(index).expect("an entry") {
+                Constant::Utf8(text) => Constant::Utf8(Cow::Owned(text.into_owned())),
+                other => other.clone().try_into_static().expect("no text"),
+            };
+            plain.first.entry(constant.clone()).or_insert(index);
+            index += if matches!(constant, Constant::Long(_) | Constant::Double(_)) { 2 } else { 1 };
+            plain.count = index;
+            originals.push(constant);
+        }
+        let name = path.display().to_string();
+        let mut pool = PoolBuilder::new(original.clone());
+        let mut add = |pool: &mut PoolBuilder<'_>, constant: Constant<'static>| {
+            let expected = plain.add(constant.clone());
+            assert_eq!(pool.add(constant.clone()).expect("add"), expected, "{name}: {constant:?}");
+            expected
+        };
+        let text = add(&mut pool, Constant::Utf8(Cow::Borrowed(b"org/example/tf/New")));
+        let mut added = vec![Constant::Class { name: text }, Constant::String { value: text }, Constant::MethodType { descriptor: text }];
+        for constant in &originals {
+            let Constant::Class { name: class_name } = *constant else { continue };
+            let nat = Constant::NameAndType { name: class_name, descriptor: text };
+            let nat_index = add(&mut pool, nat.clone());
+            added.push(nat);
+            added.push(Constant::Methodref { class: class_name, name_and_type: nat_index });
+            added.push(Constant::Fieldref { class: class_name, name_and_type: nat_index });
+        }
+        for constant in added.iter().chain(&originals).chain(&added) {
+            add(&mut pool, constant.clone());
+        }
+    }
+}
+
+/// The constants that borrow nothing, but for Utf8 (made owned by the caller).
+trait TryIntoStatic {
+    fn try_into_static(self) -> Option<Constant<'static>>;
+}
+
+impl TryIntoStatic for Constant<'_> {
+    fn try_into_static(self) -> Option<Constant<'static>> {
+        Some(match self {
+            Constant::Utf8(_) => return None,
+            Constant::Integer(v) => Constant::Integer(v),
+            Constant::Float(v) => Constant::Float(v),
+            Constant::Long(v) => Constant::Long(v),
+            Constant::Double(v) => Constant::Double(v),
+            Constant::Class { name } => Constant::Class { name },
+            Constant::String { value } => Constant::String { value },
+            Constant::Fieldref { class, name_and_type } => Constant::Fieldref { class, name_and_type },
+            Constant::Methodref { class, name_and_type } => Constant::Methodref { class, name_and_type },
+            Constant::InterfaceMethodref { class, name_and_type } => Constant::InterfaceMethodref { class, name_and_type },
+            Constant::NameAndType { name, descriptor } => Constant::NameAndType { name, descriptor },
+            Constant::MethodHandle { kind, reference } => Constant::MethodHandle { kind, reference },
+            Constant::MethodType { descriptor } => Constant::MethodType { descriptor },
+            Constant::Dynamic { bootstrap_method, name_and_type } => Constant::Dynamic { bootstrap_method, name_and_type },
+            Constant::InvokeDynamic { bootstrap_method, name_and_type } => {
+                Constant::InvokeDynamic { bootstrap_method, name_and_type }
+            }
+            Constant::Module { name } => Constant::Module { name },
+            Constant::Package { name } => Constant::Package { name },
+        })
+    }
+}
