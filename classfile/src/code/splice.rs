@@ -69,14 +69,17 @@ pub struct Edits<'e> {
     pub frames_after: Option<FramesAfter<'e>>,
 }
 
-/// Encoded frames that follow the model's frame at `label`, the last of
-/// its frames in code order, with `patches` written over them as they are
-/// copied (a template's frames name the class's constants there).
+/// Encoded frames that follow the frame at `label`, the last of the
+/// others in code order, with `patches` written over them as they are
+/// copied (a template's frames name the class's constants there); and
+/// frames of the generated code lent rather than added to the model (a
+/// template's copy lends the method's entry frame for each of its prologue's).
 #[derive(Clone, Copy)]
 pub struct FramesAfter<'e> {
     pub label: Label,
     pub frames: &'e EncodedFrames,
     pub patches: &'e [OperandValue],
+    pub lent: &'e [(Label, &'e Frame)],
 }
 
 impl<'e> Edits<'e> {
@@ -633,7 +636,9 @@ impl<'a> Splice<'a> {
         if writer.exception_table(&model.handlers, &offset_of).is_err() {
             return Ok(None);
         }
-        let Ok(frames) = frames_in_code_order(model.frames.iter().map(|(l, f)| (*l, f)), &offset_of) else {
+        let lent = edits.frames_after.map_or(&[][..], |after| after.lent);
+        let all_frames = model.frames.iter().map(|(l, f)| (*l, f)).chain(lent.iter().copied());
+        let Ok(frames) = frames_in_code_order(all_frames, &offset_of) else {
             return Ok(None);
         };
         // Two different frames at one offset: the general path puts a `nop` between.

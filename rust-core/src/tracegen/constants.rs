@@ -3,7 +3,7 @@
 //! is first asked, so every path writes the same pool.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{ConstantSource, Insn, OperandValue, SlotCache, VType};
+use crate::classfile::{ConstantSource, Frame, Insn, OperandValue, SlotCache, VType};
 use crate::protocol;
 use std::rc::Rc;
 
@@ -43,6 +43,8 @@ pub(crate) struct Constants {
     /// method: one allocation per class rather than one per method.
     pub(crate) resolved: Vec<u16>,
     pub(crate) operands: Vec<OperandValue>,
+    /// A template's tail's first frame with the class's constants.
+    pub(crate) tail_first: Frame,
     /// The class's descriptor sizes memo for the depth pass, taken from its
     /// editor for tracegen and given back ([`ClassEditor::slots`]).
     ///

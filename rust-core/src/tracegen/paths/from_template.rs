@@ -66,9 +66,13 @@ pub(crate) fn instrument_from_template<'a>(
     add_live_locals(code, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
     let values = template::MethodValues { constants: &resolved, monitor, id };
-    let (chunks, frames_after) = template.copy(&values, &entry, depths, code, &mut operands);
+    let mut tail_first = std::mem::take(&mut constants.tail_first);
+    template.tail_first_frame(&resolved, &mut tail_first);
+    let (lent, n) = template.lent_frames(code.next_label, &entry, &tail_first);
+    let lent = lent.get(..n).unwrap_or_default();
+    let (chunks, frames_after) = template.copy(&values, depths, code, &mut operands, lent);
     *copied += 1;
     let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), &mut constants.slots, pool);
-    (constants.resolved, constants.operands) = (resolved, operands);
+    (constants.resolved, constants.operands, constants.tail_first) = (resolved, operands, tail_first);
     spliced.map(|code| Some(code.map(|code| code.copied_from(template.generated_code()))))
 }

@@ -257,11 +257,10 @@ pub(crate) struct Template {
     labels: u32,
     /// Prologue, tail, return, throw.
     parts: PackedParts,
-    /// In the order the general path adds them. The tail's first frame is
-    /// among them; the others are `tail_frames`.
-    frames: Box<[PackedFrame]>,
-    /// The types of `frames`, each frame's after the previous frame's.
-    frame_types: Box<[VType]>,
+    /// The labels of the prologue's frames, each the method's entry frame.
+    entry_labels: Box<[Label]>,
+    /// The tail's first frame (at the label of `tail_frames`), its classes placeholders.
+    tail_first: Frame,
     /// The tail's frames after its first (at the label), encoded, and where
     /// their Class constants are.
     tail_frames: (Label, EncodedFrames, Vec<usize>),
@@ -434,7 +433,7 @@ impl Template {
         let in_tail = |l: Label| tail.chunk.labels.iter().find(|&&(bound, _)| bound == l).map(|&(_, at)| at);
         // The tail's frames follow every other frame in code order: all but
         // the first are encoded here, once.
-        let (mut in_tail_frames, mut frames): (Vec<_>, Vec<_>) =
+        let (mut in_tail_frames, frames): (Vec<_>, Vec<_>) =
             code.frames.drain(..).map(|(l, f)| (l, f, in_prologue(l))).partition(|(l, _, _)| in_tail(*l).is_some());
         in_tail_frames.sort_by_key(|(l, _, _)| in_tail(*l));
         let Some(((first_label, first, _), rest)) = in_tail_frames.split_first() else { return Ok(None) };
@@ -447,17 +446,23 @@ impl Template {
         if !classes.iter().all(placeholder_at) {
             return Ok(None);
         }
-        frames.push((*first_label, first.clone(), false));
+        // The others are the prologue's, the method's entry frame: lent to
+        // the splice, not made for each copy (see `lent_frames`).
+        let is_entry = |(_, f, from_entry): &(Label, Frame, bool)| *from_entry && f.stack.is_empty();
+        if frames.len() >= LENT || !frames.iter().all(is_entry) {
+            return Ok(None);
+        }
+        let entry_labels = frames.iter().map(|&(label, ..)| label).collect();
+        let tail_first = first.clone();
         let tail_frames = (*first_label, encoded, classes);
-        let (frames, frame_types) = pack_frames(&frames);
         Ok(Some(Template {
             requests: recorder.requests.into_iter().map(|r| symbols.number(r)).collect(),
             planned,
             max_locals: code.max_locals,
             labels: code.next_label,
             parts: PackedParts::of([prologue, tail, ret, throw]),
-            frames,
-            frame_types,
+            entry_labels,
+            tail_first,
             tail_frames,
             handler,
             live: plan.live_locals(),
@@ -478,8 +483,8 @@ impl Template {
             read_lines(&self.parts.labels, |&(l, at)| u64::from(l.0 ^ at)),
             read_lines(&self.parts.jumps, |&(at, l)| u64::from(l.0 ^ at)),
             read_lines(&self.parts.patches, |&(at, _)| u64::from(at)),
-            read_lines(&self.frames, |f| u64::from(f.stack_end)),
-            read_lines(&self.frame_types, |t| u64::from(matches!(t, VType::Top))),
+            read_lines(&self.entry_labels, |l| u64::from(l.0)),
+            read_lines(&self.tail_first.locals, |t| u64::from(matches!(t, VType::Top))),
             read_lines(&self.tail_frames.1.bytes, |&b| u64::from(b)),
             read_lines(&self.tail_frames.2, |&at| at as u64),
         ];
@@ -586,28 +591,54 @@ impl Template {
         self.live.map(|(slot, t)| (slot, real_type(t, constants)))
     }
 
-    /// The generated code of one method: adds the template's locals, labels,
-    /// frames and handler to `code` and returns the prologue, tail, return
-    /// and throw chunks as the method places them, and the tail's frames
-    /// after its first, encoded (the operands of both written into `operands`).
-    /// `entry`: the method's frame where its body starts.
+    /// The tail's first frame for a method of the class whose constants are `constants`, into `out`.
+    pub(super) fn tail_first_frame(&self, constants: &[u16], out: &mut Frame) {
+        let real = |t: &VType| real_type(*t, constants);
+        out.locals.clear();
+        out.locals.extend(self.tail_first.locals.iter().map(real));
+        out.stack.clear();
+        out.stack.extend(self.tail_first.stack.iter().map(real));
+    }
+
+    /// The generated code's frames but the tail's encoded ones, lent to the
+    /// splice rather than added to the model: each of the prologue's is
+    /// `entry`, the tail's first is `tail_first` ([`Template::tail_first_frame`]).
+    /// `first`: the method's label the template's labels count from (its
+    /// `next_label` before [`Template::copy`]). The first `n` of the list.
+    pub(super) fn lent_frames<'f>(
+        &self,
+        first: u32,
+        entry: &'f Frame,
+        tail_first: &'f Frame,
+    ) -> ([(Label, &'f Frame); LENT], usize) {
+        let mut lent = [(Label(0), entry); LENT];
+        let labels = self.entry_labels.iter().map(|&l| (l, entry)).chain([(self.tail_frames.0, tail_first)]);
+        let mut n = 0;
+        for (slot, (label, frame)) in lent.iter_mut().zip(labels) {
+            *slot = (Label(label.0 + first), frame);
+            n += 1;
+        }
+        (lent, n)
+    }
+
+    /// The generated code of one method: adds the template's locals, labels
+    /// and handler to `code` and returns the prologue, tail, return and
+    /// throw chunks as the method places them, and the tail's frames after
+    /// its first, encoded (the operands of both written into `operands`),
+    /// with the `lent` frames ([`Template::lent_frames`]).
     pub(super) fn copy<'t>(
         &'t self,
         values: &MethodValues<'_>,
-        entry: &Frame,
         depths: GeneratedDepths,
         code: &mut CodeModel<'_>,
         operands: &'t mut Vec<OperandValue>,
+        lent: &'t [(Label, &'t Frame)],
     ) -> ([Placed<'t>; 4], FramesAfter<'t>) {
         let constants = values.constants;
         let first = code.next_label;
         code.next_label += self.labels;
         code.max_locals = self.max_locals;
         let moved = |l: Label| Label(l.0 + first);
-        let real = |t: &VType| real_type(*t, constants);
-        code.frames.reserve(self.frames.len());
-        let frames = unpack_frames(&self.frames, &self.frame_types, entry, real);
-        code.frames.extend(frames.map(|(label, frame)| (moved(label), frame)));
         let h = self.handler;
         code.handlers.push(Handler { start: moved(h.start), end: moved(h.end), handler: moved(h.handler), ..h });
         self.parts.operands(values, operands);
@@ -628,59 +659,14 @@ impl Template {
             let patches = operands.get(self.parts.range(i, 3)).unwrap_or_default();
             Placed::new(self.parts.chunk(i), first, patches, peaks[i])
         };
-        let frames_after =
-            FramesAfter { label: moved(*after), frames: encoded, patches: operands.get(in_chunks..).unwrap_or_default() };
+        let patches = operands.get(in_chunks..).unwrap_or_default();
+        let frames_after = FramesAfter { label: moved(*after), frames: encoded, patches, lent };
         ([placed(0), placed(1), placed(2), placed(3)], frames_after)
     }
 }
 
-/// A template's frame, its types kept in [`Template::frame_types`].
-#[derive(Clone, Copy)]
-struct PackedFrame {
-    label: Label,
-    /// Where the frame's locals and its stack end in the types.
-    locals_end: u32,
-    stack_end: u32,
-    /// The locals are the method's entry frame's (the prologue's frames):
-    /// none are kept.
-    from_entry: bool,
-}
-
-/// The frames [`pack_frames`] packed, their types through `real`, with
-/// `entry`'s locals in the frames that had the entry frame's.
-fn unpack_frames<'f>(
-    frames: &'f [PackedFrame],
-    types: &'f [VType],
-    entry: &'f Frame,
-    real: impl Fn(&VType) -> VType + Copy + 'f,
-) -> impl Iterator<Item = (Label, Frame)> + 'f {
-    let mut start = 0usize;
-    frames.iter().map(move |&PackedFrame { label, locals_end, stack_end, from_entry }| {
-        let (locals_end, stack_end) = (locals_end as usize, stack_end as usize);
-        let types = |range: std::ops::Range<usize>| types.get(range).unwrap_or_default().iter().map(real);
-        let locals = if from_entry { entry.locals.clone() } else { types(start..locals_end).collect() };
-        let frame = Frame { locals, stack: types(locals_end..stack_end).collect() };
-        start = stack_end;
-        (label, frame)
-    })
-}
-
-/// `frames` (`true`: the locals are the entry frame's) as a template keeps them.
-fn pack_frames(frames: &[(Label, Frame, bool)]) -> (Box<[PackedFrame]>, Box<[VType]>) {
-    let mut types = Vec::new();
-    let packed = frames
-        .iter()
-        .map(|&(label, ref frame, from_entry)| {
-            if !from_entry {
-                types.extend_from_slice(&frame.locals);
-            }
-            let locals_end = types.len() as u32;
-            types.extend_from_slice(&frame.stack);
-            PackedFrame { label, locals_end, stack_end: types.len() as u32, from_entry }
-        })
-        .collect();
-    (packed, types.into_boxed_slice())
-}
+/// At most this many frames a template lends a copy: the prologue's two and the tail's first.
+const LENT: usize = 3;
 
 /// `read` of one item in each 64-byte cache line `items` spans, summed.
 fn read_lines<T>(items: &[T], read: impl Fn(&T) -> u64) -> u64 {
@@ -815,33 +801,5 @@ impl Symbols {
             *place = index;
         }
         Ok(index)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn packed_frames_unpack_as_they_were_with_the_entry_frames_locals() {
-        let frame = |locals: &[VType], stack: &[VType]| Frame { locals: locals.to_vec(), stack: stack.to_vec() };
-        let template_entry = frame(&[VType::Integer], &[]);
-        let frames = [
-            (Label(7), frame(&[VType::Integer], &[VType::Object(3), VType::Integer]), true),
-            (Label(9), frame(&[VType::Long, VType::Top, VType::Object(4)], &[VType::Null]), false),
-            (Label(12), template_entry.clone(), true),
-            (Label(15), frame(&[VType::Float], &[]), false),
-        ];
-        let (packed, types) = pack_frames(&frames);
-        let entry = frame(&[VType::Object(8), VType::Double], &[]);
-        let unpacked: Vec<(Label, Frame)> = unpack_frames(&packed, &types, &entry, |t| *t).collect();
-        let expected: Vec<(Label, Frame)> = frames
-            .iter()
-            .map(|(label, f, from_entry)| {
-                let locals = if *from_entry { entry.locals.clone() } else { f.locals.clone() };
-                (*label, Frame { locals, stack: f.stack.clone() })
-            })
-            .collect();
-        assert_eq!(unpacked, expected);
     }
 }
