@@ -296,7 +296,8 @@ fn method_role<'a>(
     class_name: &str,
     class_annotation_names: &[String],
 ) -> Result<Option<TfMethod<'a>>, ClassFileError> {
-    let annotations = class.member_annotations(member)?;
+    let annotated = may_carry_annotations(member);
+    let annotations = if annotated { class.member_annotations(member)? } else { Vec::new() };
     let tf_annotations: Vec<&str> =
         annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
     let info = annotations.iter().find(|a| a.type_descriptor == protocol::INFO_METHOD);
@@ -317,13 +318,17 @@ fn method_role<'a>(
     } else {
         return Ok(None);
     };
-    let redacted_parameters = class
-        .parameter_annotations(member)?
-        .iter()
-        .enumerate()
-        .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
-        .map(|(i, _)| i)
-        .collect();
+    let redacted_parameters = if annotated {
+        class
+            .parameter_annotations(member)?
+            .iter()
+            .enumerate()
+            .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let descriptor = member.descriptor()?;
     let tracing_name = explicit_tracing_name.clone().unwrap_or_else(|| name.clone());
     Ok(Some(TfMethod {
@@ -338,6 +343,13 @@ fn method_role<'a>(
         tf_annotations,
         redacted_parameters,
     }))
+}
+
+/// Whether any attribute of `member` may hold annotations: every annotation
+/// attribute's name starts with `Runtime`. Most methods carry none, and their
+/// attributes are then looked through once, not once per kind of annotation.
+fn may_carry_annotations(member: &Member<'_>) -> bool {
+    member.attributes.iter().any(|a| a.name.starts_with(b"Runtime"))
 }
 
 fn selected_group<'s>(
@@ -703,6 +715,20 @@ mod tests {
                 let expected = format!("m({})", readable_types(parameters, qualified));
                 assert_eq!(with_parameters("m", descriptor, qualified), expected, "{descriptor} {qualified}");
             }
+        }
+    }
+
+    #[test]
+    fn every_annotation_attribute_is_one_a_method_may_carry() {
+        use crate::classfile::attribute_name as name;
+        // What may_carry_annotations relies on to skip a method's annotations.
+        for attribute in [
+            name::RUNTIME_VISIBLE_ANNOTATIONS,
+            name::RUNTIME_INVISIBLE_ANNOTATIONS,
+            name::RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS,
+            name::RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS,
+        ] {
+            assert!(attribute.starts_with("Runtime"), "{attribute}");
         }
     }
 
