@@ -47,7 +47,9 @@ pub struct Signature<'d> {
 
 impl<'d> Signature<'d> {
     pub fn parse(descriptor: &'d str) -> Result<Self> {
-        let mut parameters = Vec::new();
+        // Each parameter takes a byte at least, past `(`, `)` and the result:
+        // room made once for up to eight, none for a method without any.
+        let mut parameters = Vec::with_capacity(descriptor.len().saturating_sub(3).min(8));
         let returns = descriptor::walk_method_types(descriptor, |t| {
             parameters.push(t);
             Ok(())

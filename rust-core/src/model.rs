@@ -280,7 +280,7 @@ fn number_tracing_names<'a>(methods: &mut [TfMethod<'a>]) -> Vec<Cow<'a, str>> {
 /// The first eight bytes of `text` as a big-endian number, zeros past its
 /// end: of two texts, the one with the smaller number sorts first (equal
 /// numbers tell nothing).
-fn leading_bytes(text: &str) -> u64 {
+pub(crate) fn leading_bytes(text: &str) -> u64 {
     let mut leading = [0u8; 8];
     let n = text.len().min(8);
     leading[..n].copy_from_slice(&text.as_bytes()[..n]);
@@ -296,7 +296,8 @@ fn method_role<'a>(
     class_name: &str,
     class_annotation_names: &[String],
 ) -> Result<Option<TfMethod<'a>>, ClassFileError> {
-    let annotations = class.member_annotations(member)?;
+    let annotated = may_carry_annotations(member);
+    let annotations = if annotated { class.member_annotations(member)? } else { Vec::new() };
     let tf_annotations: Vec<&str> =
         annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
     let info = annotations.iter().find(|a| a.type_descriptor == protocol::INFO_METHOD);
@@ -317,13 +318,17 @@ fn method_role<'a>(
     } else {
         return Ok(None);
     };
-    let redacted_parameters = class
-        .parameter_annotations(member)?
-        .iter()
-        .enumerate()
-        .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
-        .map(|(i, _)| i)
-        .collect();
+    let redacted_parameters = if annotated {
+        class
+            .parameter_annotations(member)?
+            .iter()
+            .enumerate()
+            .filter(|(_, anns)| anns.iter().any(|a| a.type_descriptor == protocol::REDACTED))
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let descriptor = member.descriptor()?;
     let tracing_name = explicit_tracing_name.clone().unwrap_or_else(|| name.clone());
     Ok(Some(TfMethod {
@@ -338,6 +343,13 @@ fn method_role<'a>(
         tf_annotations,
         redacted_parameters,
     }))
+}
+
+/// Whether any attribute of `member` may hold annotations: every annotation
+/// attribute's name starts with `Runtime`. Most methods carry none, and their
+/// attributes are then looked through once, not once per kind of annotation.
+fn may_carry_annotations(member: &Member<'_>) -> bool {
+    member.attributes.iter().any(|a| a.name.starts_with(b"Runtime"))
 }
 
 fn selected_group<'s>(
@@ -420,16 +432,24 @@ fn name_selected_overloads(methods: &mut [TfMethod]) {
 /// same parameters, told apart by their return types below, keep simple ones.)
 fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
     let renamed = |m: &TfMethod| m.is_selected() && m.explicit_tracing_name.is_none() && m.tracing_name != m.name;
-    // For each renamed tracing name: the parameters first seen, and whether
-    // others differ (borrowed from the methods, each method's read once).
-    let mut seen: rustc_hash::FxHashMap<&str, (&str, bool)> = Default::default();
-    for m in methods.iter().filter(|m| renamed(m)) {
-        let parameters = split_method(&m.descriptor).map_or("", |(p, _)| p);
-        let entry = seen.entry(&m.tracing_name).or_insert((parameters, false));
-        entry.1 |= entry.0 != parameters;
+    // The renamed methods with their parameters, those of one tracing name
+    // side by side: a name whose methods' parameters differ is qualified.
+    let mut order: Vec<(u64, &str, &str, usize)> = methods
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| renamed(m))
+        .map(|(i, m)| {
+            let parameters = split_method(&m.descriptor).map_or("", |(p, _)| p);
+            (leading_bytes(&m.tracing_name), &*m.tracing_name, parameters, i)
+        })
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    let mut qualify = vec![false; methods.len()];
+    for same_name in order.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+        if same_name.iter().any(|m| m.2 != same_name[0].2) {
+            same_name.iter().for_each(|m| qualify[m.3] = true);
+        }
     }
-    let qualify: Vec<bool> =
-        methods.iter().map(|m| renamed(m) && seen.get(&*m.tracing_name).is_some_and(|(_, differ)| *differ)).collect();
     for (m, qualify) in methods.iter_mut().zip(qualify) {
         if qualify {
             m.tracing_name = with_parameters(&m.name, &m.descriptor, true).into();
@@ -437,36 +457,48 @@ fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
     }
 }
 
-/// For each name, whether it occurs more than once: one lookup per name,
-/// in a map sized for them all (every class of a filtered run asks twice).
+/// For each name, whether it occurs more than once (every class of a
+/// filtered run asks twice). The names sorted by their first eight bytes
+/// as one number, by the whole texts only where those tie, bring equal
+/// names side by side: most differ early, and two numbers compare for less
+/// than a text is hashed.
 fn repeated<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<bool> {
-    use std::collections::hash_map::Entry;
     let mut repeated = vec![false; names.len()];
-    let mut first: rustc_hash::FxHashMap<&str, usize> =
-        rustc_hash::FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
-    for (i, name) in names.enumerate() {
-        match first.entry(name) {
-            Entry::Occupied(seen) => {
-                repeated[*seen.get()] = true;
-                repeated[i] = true;
-            }
-            Entry::Vacant(new) => {
-                new.insert(i);
-            }
+    let mut order: Vec<(u64, &str, usize)> = names.enumerate().map(|(i, name)| (leading_bytes(name), name, i)).collect();
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    for pair in order.windows(2) {
+        if pair[0].0 == pair[1].0 && pair[0].1 == pair[1].1 {
+            repeated[pair[0].2] = true;
+            repeated[pair[1].2] = true;
         }
     }
     repeated
 }
 
 /// `write` and `(I[BLjava/lang/String;)V` → `write(int,byte[],String)`
-/// (`qualified`: `…,java.lang.String)`), written in one string: every
-/// selected overload of every class is named so.
+/// (`qualified`: `…,java.lang.String)`), written in one string as the
+/// descriptor is read: every selected overload of every class is named so.
+/// A descriptor whose parameters do not read as types lists none.
 fn with_parameters(name: &str, descriptor: &str, qualified: bool) -> String {
-    let parameters = split_method(descriptor).map_or("", |(parameters, _)| parameters);
-    let mut out = String::with_capacity(name.len() + parameters.len() + 18);
+    let mut out = String::with_capacity(name.len() + descriptor.len() + 18);
     out.push_str(name);
     out.push('(');
-    push_readable_types(&mut out, parameters, qualified);
+    let start = out.len();
+    let mut rest = descriptor.strip_prefix('(').unwrap_or_default();
+    loop {
+        if rest.starts_with(')') {
+            break;
+        }
+        let Some((t, after)) = descriptor::split_type(rest) else {
+            out.truncate(start);
+            break;
+        };
+        if out.len() != start {
+            out.push(',');
+        }
+        push_readable_type(&mut out, t, qualified);
+        rest = after;
+    }
     out.push(')');
     out
 }
@@ -502,26 +534,31 @@ fn push_readable_types(out: &mut String, types: &str, qualified: bool) {
             out.push(',');
         }
         rest = after;
-        let (dims, element) = match t {
-            JavaType::Reference(array) if array.starts_with('[') => descriptor::array_element(array).unwrap_or((0, t)),
-            _ => (0, t),
-        };
-        match element {
-            // Binary names, as a user writes them: `java.util.Map$Entry`.
-            JavaType::Reference(name) if qualified => {
-                for (i, part) in name.split('/').enumerate() {
-                    if i > 0 {
-                        out.push('.');
-                    }
-                    out.push_str(part);
+        push_readable_type(out, t, qualified);
+    }
+}
+
+/// One type as a user reads it: `int`, `String[]` (`qualified`: `java.lang.String[]`).
+fn push_readable_type(out: &mut String, t: JavaType<'_>, qualified: bool) {
+    let (dims, element) = match t {
+        JavaType::Reference(array) if array.starts_with('[') => descriptor::array_element(array).unwrap_or((0, t)),
+        _ => (0, t),
+    };
+    match element {
+        // Binary names, as a user writes them: `java.util.Map$Entry`.
+        JavaType::Reference(name) if qualified => {
+            for (i, part) in name.split('/').enumerate() {
+                if i > 0 {
+                    out.push('.');
                 }
+                out.push_str(part);
             }
-            JavaType::Reference(name) => out.push_str(name.rsplit('/').next().unwrap_or("")),
-            primitive => out.push_str(primitive.keyword().unwrap_or_default()),
         }
-        for _ in 0..dims {
-            out.push_str("[]");
-        }
+        JavaType::Reference(name) => out.push_str(name.rsplit('/').next().unwrap_or("")),
+        primitive => out.push_str(primitive.keyword().unwrap_or_default()),
+    }
+    for _ in 0..dims {
+        out.push_str("[]");
     }
 }
 
@@ -646,6 +683,52 @@ mod tests {
         assert_eq!(names, sorted);
         for (m, text) in methods.iter().zip(texts) {
             assert_eq!(names[m.identifier], text);
+        }
+    }
+
+    #[test]
+    fn names_repeat_as_counted_whatever_their_first_eight_bytes() {
+        // Ties on the first eight bytes, prefixes, a NUL, non-ASCII, the empty name.
+        let names = ["readAllBytes", "readAll", "readAllBytes", "readAll\0", "readAll", "", "é", "readAllBytez", "", "é"];
+        let counted: Vec<bool> = names.iter().map(|n| names.iter().filter(|m| *m == n).count() > 1).collect();
+        assert_eq!(repeated(names.iter().copied()), counted);
+        assert_eq!(repeated(std::iter::empty()), Vec::<bool>::new());
+    }
+
+    #[test]
+    fn overload_names_read_as_the_parameters_split_from_the_descriptor() {
+        let descriptors = [
+            "()V",
+            "(I[BLjava/lang/String;[[J)V",
+            "([[Ljava/util/Map$Entry;ZCDFS)I",
+            "(Lp/a)b;I)V",
+            "(Lp/Unterminated)V",
+            "(I",
+            "I)V",
+            "",
+            "(Q)V",
+            "(I)",
+        ];
+        for descriptor in descriptors {
+            for qualified in [false, true] {
+                let parameters = split_method(descriptor).map_or("", |(parameters, _)| parameters);
+                let expected = format!("m({})", readable_types(parameters, qualified));
+                assert_eq!(with_parameters("m", descriptor, qualified), expected, "{descriptor} {qualified}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_annotation_attribute_is_one_a_method_may_carry() {
+        use crate::classfile::attribute_name as name;
+        // What may_carry_annotations relies on to skip a method's annotations.
+        for attribute in [
+            name::RUNTIME_VISIBLE_ANNOTATIONS,
+            name::RUNTIME_INVISIBLE_ANNOTATIONS,
+            name::RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS,
+            name::RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS,
+        ] {
+            assert!(attribute.starts_with("Runtime"), "{attribute}");
         }
     }
 

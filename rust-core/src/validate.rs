@@ -6,7 +6,7 @@ use crate::rule::Rule;
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder};
 use crate::classfile::opcodes::{INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL, RETURN};
 use crate::classfile::access::{ACC_ABSTRACT, ACC_BRIDGE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
-use crate::model::{Role, TfClass, TfMethod};
+use crate::model::{leading_bytes, Role, TfClass, TfMethod};
 use crate::request::Diagnostic;
 use std::collections::BTreeMap;
 
@@ -118,8 +118,10 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
         }
     }
     // Every method by name, a method's overloads in index order: one sort,
-    // where a map would allocate a list per name for every class.
-    let mut by_name: Vec<(std::borrow::Cow<'_, str>, usize, Option<&TfMethod>)> =
+    // where a map would allocate a list per name for every class. Sorted by
+    // the names' first eight bytes as one number first, the texts compared
+    // only where those tie.
+    let mut by_name: Vec<(u64, std::borrow::Cow<'_, str>, usize, Option<&TfMethod>)> =
         Vec::with_capacity(class.methods().len());
     for (index, member) in class.methods().iter().enumerate() {
         // Bridges and other compiler-made methods are not the user's overloads.
@@ -137,13 +139,13 @@ fn check_overloads(class: &ClassFile<'_>, tf: &TfClass, out: &mut Offences) -> R
             Some(m) => m.name.clone(),
             None => member.name()?,
         };
-        by_name.push((name, index, tf_method));
+        by_name.push((leading_bytes(&name), name, index, tf_method));
     }
     // Unstable with the index as tie-break: a stable sort allocates its scratch.
-    by_name.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    for group in by_name.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
-        let name = &group[0].0;
-        let overloads: Vec<Option<&TfMethod>> = group.iter().map(|(_, _, m)| *m).collect();
+    by_name.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    for group in by_name.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1).filter(|g| g.len() > 1) {
+        let name = &group[0].1;
+        let overloads: Vec<Option<&TfMethod>> = group.iter().map(|(_, _, _, m)| *m).collect();
         let kinds: Vec<&str> = overloads
             .iter()
             .map(|m| match m {

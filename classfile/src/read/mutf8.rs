@@ -42,10 +42,18 @@ fn decode_slow(bytes: &[u8]) -> Option<String> {
 }
 
 /// Encodes a string as modified UTF-8.
+// Inline, the test of a literal (`name_is("<init>")`, asked of every
+// method) folds away and leaves a comparison of bytes.
+#[inline]
 pub fn encode(text: &str) -> Cow<'_, [u8]> {
     if is_plain(text.as_bytes()) {
         return Cow::Borrowed(text.as_bytes());
     }
+    Cow::Owned(encode_changed(text))
+}
+
+/// [`encode`] of a text whose bytes change: a NUL or a character beyond the BMP.
+fn encode_changed(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() + 8);
     for unit in text.encode_utf16() {
         match unit {
@@ -61,7 +69,7 @@ pub fn encode(text: &str) -> Cow<'_, [u8]> {
             }
         }
     }
-    Cow::Owned(out)
+    out
 }
 
 /// The most bytes of modified UTF-8 one `CONSTANT_Utf8` holds (its length
@@ -106,6 +114,7 @@ pub fn constant_pieces(text: &str) -> impl Iterator<Item = &str> {
 /// byte of a character beyond the BMP (`F0`..)? Eight bytes at a time:
 /// every text added to a pool is checked, and most are a few dozen bytes,
 /// too short for a vectorized loop to pay for its set-up.
+#[inline]
 fn is_plain(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
