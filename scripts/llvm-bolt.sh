@@ -21,15 +21,9 @@ bolt_link_flags="-Clink-args=-Wl,--emit-relocs"
 
 install_llvm_bolt() {
   [ -n "$llvm_bolt" ] && return 0
-  local root=()
-  [ "$(id -u)" = 0 ] || root=(sudo)
-  echo "installing Debian's bolt-$llvm_major (llvm-bolt, for the laid-out release build)"
-  if "${root[@]}" apt-get update -qq \
-    && "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "bolt-$llvm_major" >/dev/null; then
-    llvm_bolt="$(command -v "llvm-bolt-$llvm_major" || true)"
-  else
-    echo "no bolt-$llvm_major package here: builds go without BOLT" >&2
-  fi
+  install_llvm_package "bolt-$llvm_major" "llvm-bolt, for the laid-out release build" \
+    && llvm_bolt="$(command -v "llvm-bolt-$llvm_major" || true)" \
+    || echo "no bolt-$llvm_major package here: builds go without BOLT" >&2
 }
 
 bolt_laid_out() {

@@ -10,7 +10,7 @@ mod support;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::LazyLock;
-use tf_classfile::{mutf8, ClassFile, Constant, KnownTexts, PoolBuilder};
+use tf_classfile::{mutf8, ClassFile, Constant, ConstantPool, KnownTexts, PoolBuilder};
 
 /// Texts most pools of java.base hold, and texts none does, as an
 /// instrumenter knows its own names.
@@ -36,6 +36,23 @@ struct Plain<'a> {
 }
 
 impl<'a> Plain<'a> {
+    /// The plain map of an original pool, and its entries in pool order,
+    /// each as `convert` makes it.
+    fn of_original<'p>(original: &ConstantPool<'p>, convert: impl Fn(Constant<'p>) -> Constant<'a>) -> (Self, Vec<Constant<'a>>) {
+        let mut plain = Plain { first: HashMap::new(), count: 1 };
+        let mut originals = Vec::new();
+        let mut index = 1u16;
+        while u32::from(index) < u32::from(original.count()) {
+            let constant = convert(original.get(index).expect("an entry"));
+            // A pool may hold an entry twice: the first one is found.
+            plain.first.entry(constant.clone()).or_insert(index);
+            index += if matches!(constant, Constant::Long(_) | Constant::Double(_)) { 2 } else { 1 };
+            plain.count = index;
+            originals.push(constant);
+        }
+        (plain, originals)
+    }
+
     fn add(&mut self, constant: Constant<'a>) -> u16 {
         if let Some(&index) = self.first.get(&constant) {
             return index;
@@ -53,17 +70,7 @@ fn every_entry_is_found_where_a_plain_map_finds_it_on_java_base() {
     for (n, (path, bytes)) in support::java_base_classes().into_iter().enumerate() {
         let class = ClassFile::parse(&bytes).expect("parse");
         let original = class.constant_pool();
-        let mut plain = Plain { first: HashMap::new(), count: 1 };
-        let mut originals = Vec::new();
-        let mut index = 1u16;
-        while u32::from(index) < u32::from(original.count()) {
-            let constant = original.get(index).expect("an entry");
-            // A pool may hold an entry twice: the first one is found.
-            plain.first.entry(constant.clone()).or_insert(index);
-            index += if matches!(constant, Constant::Long(_) | Constant::Double(_)) { 2 } else { 1 };
-            plain.count = index;
-            originals.push(constant);
-        }
+        let (mut plain, originals) = Plain::of_original(original, |constant| constant);
         // Every other class adds its texts knowing some.
         let knowing = n % 2 == 1;
         let mut pool = PoolBuilder::new(original.clone());
@@ -195,19 +202,10 @@ fn entries_naming_additions_first_then_the_originals_are_found_as_a_plain_map_fi
     for (path, bytes) in support::java_base_classes().into_iter().step_by(5) {
         let class = ClassFile::parse(&bytes).expect("parse");
         let original = class.constant_pool();
-        let mut plain = Plain { first: HashMap::new(), count: 1 };
-        let mut originals = Vec::new();
-        let mut index = 1u16;
-        while u32::from(index) < u32::from(original.count()) {
-            let constant: Constant<'static> = match original.get(index).expect("an entry") {
-                Constant::Utf8(text) => Constant::Utf8(Cow::Owned(text.into_owned())),
-                other => other.clone().try_into_static().expect("no text"),
-            };
-            plain.first.entry(constant.clone()).or_insert(index);
-            index += if matches!(constant, Constant::Long(_) | Constant::Double(_)) { 2 } else { 1 };
-            plain.count = index;
-            originals.push(constant);
-        }
+        let (mut plain, originals) = Plain::of_original(original, |constant| match constant {
+            Constant::Utf8(text) => Constant::Utf8(Cow::Owned(text.into_owned())),
+            other => other.try_into_static().expect("no text"),
+        });
         let name = path.display().to_string();
         let mut pool = PoolBuilder::new(original.clone());
         let mut add = |pool: &mut PoolBuilder<'_>, constant: Constant<'static>| {
