@@ -5,22 +5,18 @@
 #   llvm_profdata   the tool's path, empty when it is not installed
 #   install_llvm_profdata   installs llvm-<major> when the tool is missing
 #                   (setup.sh, bench/enhance/run.sh), then finds it again
-#   install_llvm_package PACKAGE WHY   one of Debian's LLVM packages, as root
 llvm_major="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
 llvm_profdata="$(command -v "llvm-profdata-$llvm_major" || true)"
 
 install_llvm_profdata() {
   [ -n "$llvm_profdata" ] && return 0
-  install_llvm_package "llvm-$llvm_major" "llvm-profdata, for the profile-guided release build" \
-    && llvm_profdata="$(command -v "llvm-profdata-$llvm_major" || true)" \
-    || echo "no llvm-$llvm_major package here: builds go without a profile" >&2
-}
-
-# install_llvm_package PACKAGE WHY: Debian's PACKAGE, as root.
-install_llvm_package() {
   local root=()
   [ "$(id -u)" = 0 ] || root=(sudo)
-  echo "installing Debian's $1 ($2)"
-  "${root[@]}" apt-get update -qq \
-    && "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+  echo "installing Debian's llvm-$llvm_major (llvm-profdata, for the profile-guided release build)"
+  if "${root[@]}" apt-get update -qq \
+    && "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "llvm-$llvm_major" >/dev/null; then
+    llvm_profdata="$(command -v "llvm-profdata-$llvm_major" || true)"
+  else
+    echo "no llvm-$llvm_major package here: builds go without a profile" >&2
+  fi
 }

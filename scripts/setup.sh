@@ -29,9 +29,6 @@ fi
 # profile of a training run (scripts/native-release.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/llvm-profdata.sh"
 install_llvm_profdata
-# llvm-bolt of the same LLVM: the release build is then laid out by a profile.
-source "$(dirname "${BASH_SOURCE[0]}")/llvm-bolt.sh"
-install_llvm_bolt
 
 # cargo-fuzz runs the class-file fuzz target (bounded) in the test command.
 if ! command -v cargo-fuzz >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo-fuzz" ]; then

@@ -30,13 +30,9 @@ extract "$here/target/pgo/corpus" 'java\.xml|jdk\.compiler'
 # The shipped library is built with a profile (scripts/native-release.sh);
 # so is the benchmark, trained the same way on the same two modules (its
 # own binary: a profile names functions by crate hashes that differ between
-# workspaces), and laid out by BOLT as it is (scripts/llvm-bolt.sh).
-# TF_BENCH_PGO=0 measures a build without either, TF_BENCH_BOLT=0 one without
-# the layout.
+# workspaces). TF_BENCH_PGO=0 measures a build without one.
 source "$here/../../scripts/llvm-profdata.sh"
 [ "${TF_BENCH_PGO:-1}" = 1 ] && install_llvm_profdata
-source "$here/../../scripts/llvm-bolt.sh"
-[ "${TF_BENCH_PGO:-1}" = 1 ] && [ "${TF_BENCH_BOLT:-1}" = 1 ] && install_llvm_bolt
 profdata="$llvm_profdata"
 pgo="$here/target/pgo"
 if [ "${TF_BENCH_PGO:-1}" = 1 ] && [ -n "$profdata" ]; then
@@ -48,21 +44,10 @@ if [ "${TF_BENCH_PGO:-1}" = 1 ] && [ -n "$profdata" ]; then
         "$here/target/rust-instrumented/release/tf-enhance-bench" "$pgo/corpus" --passes 3 --threads 1 --cold >/dev/null
     "$profdata" merge -o "$pgo/bench.profdata" "$pgo/raw"
     echo "building the TF benchmark (release, profile-guided)"
-    # Apart from the laid-out build, so that TF_BENCH_BOLT=0 never finds one.
-    pgo_target="$here/target/rust-pgo"
-    [ "${TF_BENCH_BOLT:-1}" = 1 ] || pgo_target="$here/target/rust-pgo-only"
-    RUSTFLAGS="-Cprofile-use=$pgo/bench.profdata $bolt_link_flags" CARGO_TARGET_DIR="$pgo_target" \
+    RUSTFLAGS="-Cprofile-use=$pgo/bench.profdata" CARGO_TARGET_DIR="$here/target/rust-pgo" \
         cargo build --quiet --release --manifest-path "$here/rust/Cargo.toml"
-    tf_bench="$pgo_target/release/tf-enhance-bench"
-    if [ "${TF_BENCH_BOLT:-1}" = 1 ] && [ -n "$llvm_bolt" ] && ! bolt_laid_out "$tf_bench"; then
-        echo "laying out the TF benchmark (BOLT), training it as above"
-        bolt_layout "$tf_bench" {} "$pgo/corpus" --passes 3 --threads 1 --cold
-    fi
-    if bolt_laid_out "$tf_bench"; then
-        echo "TF build: profile-guided, laid out (BOLT)"
-    else
-        echo "TF build: profile-guided"
-    fi
+    tf_bench="$here/target/rust-pgo/release/tf-enhance-bench"
+    echo "TF build: profile-guided"
 else
     echo "building the TF benchmark (release, no profile: ${profdata:+TF_BENCH_PGO=0}${profdata:-no llvm-profdata-$llvm_major})"
     CARGO_TARGET_DIR="$here/target/rust" cargo build --quiet --release --manifest-path "$here/rust/Cargo.toml"
