@@ -3,10 +3,12 @@
 # baseline (1 thread, warm JVM) on the JDK 17 java.base classes, -filter '**'.
 #   bench/enhance/run.sh [PASSES] [ROUNDS]
 # PASSES timed passes per measurement (default 7). TF on one thread and ASM
-# are measured ROUNDS times (default 5), one right after the other in each
-# round, each ASM round in a JVM of its own: the machine's speed drifts over
-# minutes and a JVM's compiled code differs from one start to the next, so
-# the ratio is taken per round and its median reported.
+# are measured in ROUNDS rounds (default 5): in each, a TF process and an ASM
+# JVM of its own (a JVM's compiled code differs from one start to the next)
+# warm up side by side, then their timed passes alternate, each TF pass
+# paired with the ASM pass next to it: the machine's speed drifts over
+# seconds, so a pair's two passes see the same machine. A round's ratio is
+# the median of its pairs' ratios; the median of the rounds' is reported.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 passes="${1:-7}"
@@ -57,22 +59,79 @@ fi
 echo "building the ASM baseline"
 mvn -q -B -f "$here/asm/pom.xml" package
 
+# Waits for a paced benchmark (reading fd $1) to finish its warm-up, passing
+# on what it prints before.
+until_ready() {
+    local line
+    while IFS= read -r -u "$1" line; do
+        [ "$line" = READY ] && return 0
+        echo "$line"
+    done
+    echo "run.sh: a benchmark ended before its warm-up did" >&2
+    return 1
+}
+
+# One timed pass of a paced benchmark (writing fd $1, reading fd $2): its ms.
+one_pass() {
+    local line
+    echo go >&"$1"
+    IFS= read -r -u "$2" line && [[ "$line" == "PASS ms="* ]] || { echo "run.sh: no pass time, got '$line'" >&2; return 1; }
+    echo "${line#PASS ms=}"
+}
+
+# One round: TF and ASM started side by side, then their passes alternated
+# (TF first in odd pairs, ASM in even ones, so that neither always follows).
+paced_round() {
+    local fifos tf asm i
+    fifos="$(mktemp -d)"
+    mkfifo "$fifos/tf.in" "$fifos/tf.out" "$fifos/asm.in" "$fifos/asm.out"
+    "$tf_bench" "$classes" --passes "$passes" --threads 1 --paced <"$fifos/tf.in" >"$fifos/tf.out" &
+    local tf_pid=$!
+    "$jdk17/bin/java" -cp "$here/asm/target/classes:$(cat "$here/asm/target/classpath.txt")" \
+        org.tracingfacility.bench.asm.AsmBaselineBenchmark "$classes" --warmup 5 --passes "$passes" --paced \
+        <"$fifos/asm.in" >"$fifos/asm.out" &
+    local asm_pid=$!
+    exec 3>"$fifos/tf.in" 4<"$fifos/tf.out" 5>"$fifos/asm.in" 6<"$fifos/asm.out"
+    until_ready 4
+    until_ready 6
+    for i in $(seq "$passes"); do
+        if (( i % 2 )); then
+            tf="$(one_pass 3 4)"; asm="$(one_pass 5 6)"
+        else
+            asm="$(one_pass 5 6)"; tf="$(one_pass 3 4)"
+        fi
+        echo "PAIR tf_ms=$tf asm_ms=$asm"
+    done
+    exec 3>&- 5>&-
+    cat <&4
+    cat <&6
+    exec 4<&- 6<&-
+    wait "$tf_pid"
+    wait "$asm_pid"
+    rm -rf "$fifos"
+}
+
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 log="$here/target/last-run.txt"
 {
     "$tf_bench" "$classes" --passes "$passes" --threads 2 --general --cold
     for round in $(seq "$rounds"); do
         echo "round $round of $rounds"
-        "$tf_bench" "$classes" --passes "$passes" --threads 1
-        "$jdk17/bin/java" -cp "$here/asm/target/classes:$(cat "$here/asm/target/classpath.txt")" \
-            org.tracingfacility.bench.asm.AsmBaselineBenchmark "$classes" --warmup 5 --passes "$passes"
+        paced_round
     done
 } | tee "$log"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # The comparison table, from the RESULT lines: each row's median over its
-# measurements; TF/ASM as the median of the rounds' ratios.
+# measurements; TF/ASM from the PAIR lines, as the median of the rounds'
+# ratios, each the median of its pairs' ratios.
 awk '
+function close_round() {
+    if (pairs > 0) ratio[++rounds] = median(pair, pairs)
+    pairs = 0
+}
+/^round / { close_round() }
+/^PAIR/ { split($2, t, "="); split($3, a, "="); if (t[2] > 0) pair[++pairs] = a[2] / t[2] }
 function median(list, n,    sorted, i, j, t) {
     for (i = 1; i <= n; i++) sorted[i] = list[i]
     for (i = 2; i <= n; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) { t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t }
@@ -84,9 +143,9 @@ function median(list, n,    sorted, i, j, t) {
     ms[key, ++count[key]] = v["median_ms"]
     classes = v["classes"]; megabytes = v["classes"] / v["classes_per_s"] * v["mb_per_s"]
     enhanced[key] = v["enhanced"]; failed[key] = v["failed"]
-    if (key == "asm1" && count["tf1"] == count["asm1"]) ratio[++rounds] = ms["tf1", count["tf1"]] > 0 ? v["median_ms"] / ms["tf1", count["tf1"]] : 0
 }
 END {
+    close_round()
     label["tf1"] = "TF 1 thread"; label["tf2"] = "TF 2 threads"; label["tf-general1"] = "TF general path, 1 thread"
     label["tf-cold1"] = "TF first build, 1 thread"; label["asm1"] = "ASM 1 thread"
     printf "\n%-26s %10s %8s %9s %7s %7s %5s\n", "enhancer", "classes/s", "MB/s", "enhanced", "failed", "ms", "runs"
@@ -101,7 +160,7 @@ END {
     if (rounds > 0) {
         line = ""; above = 0
         for (i = 1; i <= rounds; i++) { line = line sprintf(" %.3fx", ratio[i]); if (ratio[i] >= 3) above++ }
-        printf "\nTF/ASM, one thread: %.2fx, median of %d rounds (target: 3x)\n", median(ratio, rounds), rounds
+        printf "\nTF/ASM, one thread: %.2fx, median of %d rounds of paired passes (target: 3x)\n", median(ratio, rounds), rounds
         printf "  the rounds:%s; %d of %d at 3x or more\n", line, above, rounds
     }
     if (m["tf1"] > 0 && m["tf2"] > 0) printf "TF 2 threads / 1 thread: %.2fx\n", m["tf1"] / m["tf2"]

@@ -1,4 +1,4 @@
-//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general] [--cold]`:
+//! `tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general] [--cold] [--paced]`:
 //! TF's enhancement throughput on every class file under DIR, in memory.
 //! With `--dump OUT` it times nothing: it writes every enhanced class under
 //! OUT (same relative paths), to compare two versions of TF with `diff -r`.
@@ -11,13 +11,18 @@
 //! Per thread count: one warm-up pass (page faults, allocator, caches), then N
 //! timed passes; prints the median classes/s and MB/s (MB = 10^6 bytes of
 //! input class files) and one `RESULT` line per thread count for `run.sh`.
+//! With `--paced` each timed pass waits for a line on standard input, after
+//! `READY` is printed once the warm-up is done, and prints `PASS ms=…`: so
+//! that `run.sh` can alternate TF's passes with the ASM baseline's, each pair
+//! run within a second on a machine whose speed drifts over seconds.
 #![forbid(unsafe_code)]
 
 mod corpus;
 mod enhancer;
 
 use corpus::Corpus;
-use enhancer::{Job, Tally};
+use enhancer::{Job, PassInput, Tally};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tf_core::workspace;
@@ -33,12 +38,14 @@ struct Options {
     general: bool,
     /// Also time one thread that starts every pass without templates.
     cold: bool,
+    /// Wait for a line on standard input before each timed pass.
+    paced: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let mut options =
-        Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None, general: false, cold: false };
+        Options { dir: PathBuf::new(), passes: 7, threads: vec![1, 2], filter: "**".into(), dump: None, general: false, cold: false, paced: false };
     let mut dir = None;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -48,6 +55,7 @@ fn parse_options() -> Result<Options, String> {
             "--dump" => options.dump = Some(PathBuf::from(value("--dump")?)),
             "--general" => options.general = true,
             "--cold" => options.cold = true,
+            "--paced" => options.paced = true,
             "--threads" => {
                 options.threads = value("--threads")?
                     .split(',')
@@ -58,7 +66,7 @@ fn parse_options() -> Result<Options, String> {
             _ => dir = Some(PathBuf::from(arg)),
         }
     }
-    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general] [--cold]")?;
+    options.dir = dir.ok_or("usage: tf-enhance-bench DIR [--passes N] [--threads 1,2] [--filter F] [--dump OUT] [--general] [--cold] [--paced]")?;
     if options.passes == 0 || options.threads.contains(&0) {
         return Err("--passes and every --threads value must be at least 1".into());
     }
@@ -113,18 +121,29 @@ fn run() -> Result<(), String> {
             .map_err(|e| format!("could not start {threads} threads: {e}"))?;
         let job = job(run != Run::General)?;
         let mut workspaces = pool.install(workspace::per_worker);
-        let mut pass = || {
+        let mut pass = |input: PassInput<'_>| {
             if run == Run::Cold {
                 workspaces.iter_mut().for_each(workspace::Workspace::forget_generated_code);
             }
-            pool.install(|| enhancer::enhance_all(&corpus, &job, &mut workspaces))
+            pool.install(|| enhancer::enhance_all(input, &job, &mut workspaces))
         };
-        let warm_up = pass();
+        let warm_up = pass(PassInput::of(&corpus));
+        if options.paced {
+            tell_the_driver("READY")?;
+        }
         let mut times = Vec::with_capacity(options.passes);
         for _ in 0..options.passes {
+            if options.paced {
+                wait_for_a_line()?;
+            }
+            let input = PassInput::of(&corpus);
             let start = Instant::now();
-            let tally = pass();
-            times.push(start.elapsed());
+            let tally = pass(input);
+            let time = start.elapsed();
+            times.push(time);
+            if options.paced {
+                tell_the_driver(&format!("PASS ms={:.1}", time.as_secs_f64() * 1e3))?;
+            }
             if tally != warm_up {
                 return Err(format!("pass results differ: {tally:?} vs {warm_up:?}"));
             }
@@ -132,6 +151,21 @@ fn run() -> Result<(), String> {
         report(threads, run, &corpus, megabytes, &warm_up, &mut times);
     }
     Ok(())
+}
+
+/// A line `run.sh` waits for (`--paced`), sent now rather than when a buffer fills.
+fn tell_the_driver(line: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).map_err(|e| format!("standard output: {e}"))
+}
+
+/// Blocks until standard input gives a line (`--paced`); its end is an error.
+fn wait_for_a_line() -> Result<(), String> {
+    match std::io::stdin().lock().read_line(&mut String::new()) {
+        Ok(0) => Err("--paced: standard input ended before the last pass".into()),
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("--paced: standard input: {e}")),
+    }
 }
 
 /// What a timed run measures.

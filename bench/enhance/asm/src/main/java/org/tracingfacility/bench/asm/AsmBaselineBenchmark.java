@@ -1,7 +1,10 @@
 package org.tracingfacility.bench.asm;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -13,9 +16,12 @@ import java.util.stream.Stream;
 import org.objectweb.asm.ClassReader;
 
 /**
- * {@code AsmBaselineBenchmark DIR [--warmup N] [--passes N]}: the ASM 9
- * baseline's enhancement throughput on every class file under DIR, in memory,
- * on one thread, after N warm-up passes (so the JIT has compiled ASM).
+ * {@code AsmBaselineBenchmark DIR [--warmup N] [--passes N] [--paced]}: the
+ * ASM 9 baseline's enhancement throughput on every class file under DIR, in
+ * memory, on one thread, after N warm-up passes (so the JIT has compiled ASM).
+ * With {@code --paced} each timed pass waits for a line on standard input,
+ * after {@code READY} is printed once the warm-up is done, and prints
+ * {@code PASS ms=…}, as {@code tf-enhance-bench --paced} does.
  */
 public final class AsmBaselineBenchmark {
     private static final int FAILURES_SHOWN = 5;
@@ -40,15 +46,17 @@ public final class AsmBaselineBenchmark {
         Path dir = null;
         int warmup = 5;
         int passes = 7;
+        boolean paced = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--warmup": warmup = Integer.parseInt(args[++i]); break;
                 case "--passes": passes = Integer.parseInt(args[++i]); break;
+                case "--paced": paced = true; break;
                 default: dir = Paths.get(args[i]);
             }
         }
         if (dir == null || passes < 1) {
-            System.err.println("usage: AsmBaselineBenchmark DIR [--warmup N] [--passes N]");
+            System.err.println("usage: AsmBaselineBenchmark DIR [--warmup N] [--passes N] [--paced]");
             System.exit(2);
         }
         List<byte[]> classes = load(dir);
@@ -61,11 +69,23 @@ public final class AsmBaselineBenchmark {
         for (int i = 0; i < warmup; i++) {
             first = enhanceAll(classes);
         }
+        BufferedReader driver = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        if (paced) {
+            System.out.println("READY");
+            System.out.flush();
+        }
         long[] nanos = new long[passes];
         for (int i = 0; i < passes; i++) {
+            if (paced && driver.readLine() == null) {
+                throw new IllegalStateException("--paced: standard input ended before the last pass");
+            }
             long start = System.nanoTime();
             Tally tally = enhanceAll(classes);
             nanos[i] = System.nanoTime() - start;
+            if (paced) {
+                System.out.printf("PASS ms=%.1f%n", nanos[i] / 1e6);
+                System.out.flush();
+            }
             if (first == null) {
                 first = tally;
             } else if (!first.counts().equals(tally.counts())) {
