@@ -52,11 +52,18 @@ final class AgentProcess {
         final int exitCode;
         final String stdout;
         final String stderr;
+        /** What else a failure report shows: for an attach client, the target JVM's standard error. */
+        private final String context;
 
         Result(int exitCode, String stdout, String stderr) {
+            this(exitCode, stdout, stderr, "");
+        }
+
+        Result(int exitCode, String stdout, String stderr, String context) {
             this.exitCode = exitCode;
             this.stdout = stdout;
             this.stderr = stderr;
+            this.context = context;
         }
 
         /** The agent's own lines on standard error. */
@@ -71,7 +78,7 @@ final class AgentProcess {
         }
 
         String describe() {
-            return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
+            return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr + context;
         }
     }
 

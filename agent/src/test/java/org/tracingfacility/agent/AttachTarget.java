@@ -120,8 +120,9 @@ final class AttachTarget implements AutoCloseable {
                 client.destroyForcibly();
                 throw new AssertionError("the attach client did not end within 2 minutes: " + command);
             }
+            // An agent that fails to start reports it in the target JVM, not in the client.
             return new AgentProcess.Result(client.exitValue(), Files.readString(outFile, StandardCharsets.UTF_8),
-                    Files.readString(errFile, StandardCharsets.UTF_8));
+                    Files.readString(errFile, StandardCharsets.UTF_8), "--- the target's stderr\n" + stderr());
         } finally {
             Files.deleteIfExists(outFile);
             Files.deleteIfExists(errFile);
