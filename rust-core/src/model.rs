@@ -277,6 +277,18 @@ fn number_tracing_names<'a>(methods: &mut [TfMethod<'a>]) -> Vec<Cow<'a, str>> {
     names
 }
 
+/// A name to sort by, ordered as the name is: first by its leading bytes
+/// (most names differ there, and two numbers compare for much less than two
+/// texts), then by the whole text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct NameKey<'n>(u64, &'n str);
+
+impl<'n> NameKey<'n> {
+    fn of(name: &'n str) -> Self {
+        NameKey(leading_bytes(name), name)
+    }
+}
+
 /// The first eight bytes of `text` as a big-endian number, zeros past its
 /// end: of two texts, the one with the smaller number sorts first (equal
 /// numbers tell nothing).
@@ -434,20 +446,17 @@ fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
     let renamed = |m: &TfMethod| m.is_selected() && m.explicit_tracing_name.is_none() && m.tracing_name != m.name;
     // The renamed methods with their parameters, those of one tracing name
     // side by side: a name whose methods' parameters differ is qualified.
-    let mut order: Vec<(u64, &str, &str, usize)> = methods
+    let mut order: Vec<(NameKey, &str, usize)> = methods
         .iter()
         .enumerate()
         .filter(|(_, m)| renamed(m))
-        .map(|(i, m)| {
-            let parameters = split_method(&m.descriptor).map_or("", |(p, _)| p);
-            (leading_bytes(&m.tracing_name), &*m.tracing_name, parameters, i)
-        })
+        .map(|(i, m)| (NameKey::of(&m.tracing_name), split_method(&m.descriptor).map_or("", |(p, _)| p), i))
         .collect();
-    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut qualify = vec![false; methods.len()];
-    for same_name in order.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-        if same_name.iter().any(|m| m.2 != same_name[0].2) {
-            same_name.iter().for_each(|m| qualify[m.3] = true);
+    for same_name in order.chunk_by(|a, b| a.0 == b.0) {
+        if same_name.iter().any(|m| m.1 != same_name[0].1) {
+            same_name.iter().for_each(|m| qualify[m.2] = true);
         }
     }
     for (m, qualify) in methods.iter_mut().zip(qualify) {
@@ -464,12 +473,12 @@ fn qualify_clashing_parameters(methods: &mut [TfMethod]) {
 /// than a text is hashed.
 fn repeated<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Vec<bool> {
     let mut repeated = vec![false; names.len()];
-    let mut order: Vec<(u64, &str, usize)> = names.enumerate().map(|(i, name)| (leading_bytes(name), name, i)).collect();
-    order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    let mut order: Vec<(NameKey, usize)> = names.enumerate().map(|(i, name)| (NameKey::of(name), i)).collect();
+    order.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     for pair in order.windows(2) {
-        if pair[0].0 == pair[1].0 && pair[0].1 == pair[1].1 {
-            repeated[pair[0].2] = true;
-            repeated[pair[1].2] = true;
+        if pair[0].0 == pair[1].0 {
+            repeated[pair[0].1] = true;
+            repeated[pair[1].1] = true;
         }
     }
     repeated
@@ -484,20 +493,9 @@ fn with_parameters(name: &str, descriptor: &str, qualified: bool) -> String {
     out.push_str(name);
     out.push('(');
     let start = out.len();
-    let mut rest = descriptor.strip_prefix('(').unwrap_or_default();
-    loop {
-        if rest.starts_with(')') {
-            break;
-        }
-        let Some((t, after)) = descriptor::split_type(rest) else {
-            out.truncate(start);
-            break;
-        };
-        if out.len() != start {
-            out.push(',');
-        }
-        push_readable_type(&mut out, t, qualified);
-        rest = after;
+    let rest = push_types_read(&mut out, descriptor.strip_prefix('(').unwrap_or_default(), qualified);
+    if !rest.starts_with(')') {
+        out.truncate(start);
     }
     out.push(')');
     out
@@ -524,18 +522,23 @@ fn readable_types(types: &str, qualified: bool) -> String {
 
 /// [`readable_types`] added to `out`.
 fn push_readable_types(out: &mut String, types: &str, qualified: bool) {
-    let mut rest = types;
-    while !rest.is_empty() {
-        let Some((t, after)) = descriptor::split_type(rest) else {
-            out.push_str(rest);
-            break;
-        };
-        if rest.len() != types.len() {
+    let rest = push_types_read(out, types, qualified);
+    out.push_str(rest);
+}
+
+/// The types `text` begins with, readable and separated by commas, added to
+/// `out`; the rest of `text` from the first place that starts no type (a
+/// method descriptor's `)`, its end, or what is not a descriptor).
+fn push_types_read<'t>(out: &mut String, text: &'t str, qualified: bool) -> &'t str {
+    let mut rest = text;
+    while let Some((t, after)) = descriptor::split_type(rest) {
+        if rest.len() != text.len() {
             out.push(',');
         }
-        rest = after;
         push_readable_type(out, t, qualified);
+        rest = after;
     }
+    rest
 }
 
 /// One type as a user reads it: `int`, `String[]` (`qualified`: `java.lang.String[]`).
