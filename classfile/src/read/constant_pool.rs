@@ -317,7 +317,7 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 impl<'a> ConstantPool<'a> {
     /// Reads `constant_pool_count` and the entries after it.
     pub(crate) fn parse(reader: &mut Reader<'a>) -> Result<Self> {
-        Self::parse_after(reader, None)
+        Self::parse_after(reader, None).map(|(pool, _)| pool)
     }
 
     /// [`ConstantPool::parse`] of a pool that may begin with the entries of
@@ -325,8 +325,10 @@ impl<'a> ConstantPool<'a> {
     /// one is an edit), byte for byte and at the same file offset: those are
     /// taken as they are (their references point among themselves, at the
     /// same entries), and only the entries after them are read and checked.
-    /// Any other pool is parsed in full.
-    pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<Self> {
+    /// Any other pool is parsed in full. Also tells whether the pool began
+    /// with `known`'s entries: then each index below `known`'s count names
+    /// the same entry in both.
+    pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<(Self, bool)> {
         Self::parse_after(reader, Some(known))
     }
 
@@ -363,7 +365,7 @@ impl<'a> ConstantPool<'a> {
         })
     }
 
-    fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
+    fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<(Self, bool)> {
         let count = reader.u16()?;
         let start = reader.offset();
         // Each entry takes at least 3 bytes: never reserve more than the input can hold.
@@ -414,7 +416,7 @@ impl<'a> ConstantPool<'a> {
         let (offsets, tags) = (Cow::Owned(offsets), Cow::Owned(tags));
         let pool = ConstantPool { data: reader.data(), offsets, tags, range: (start, reader.offset()) };
         pool.check_references(checked_entries)?;
-        Ok(pool)
+        Ok((pool, known.is_some()))
     }
 
     /// Records the offsets of well-formed entries straight from the bytes,
