@@ -69,7 +69,7 @@ fn original() -> Vec<u8> {
     let classes = support::javac(
         dir.path(),
         "11",
-        &[("p/Plain.java", "package p; public class Plain { int ab; public int twice(int v) { return 2 * v; } }")],
+        &[("p/Plain.java", "package p; public class Plain implements java.io.Serializable { int ab; public int twice(int v) { return 2 * v; } }")],
     );
     std::fs::read(classes.join("p/Plain.class")).expect("read class")
 }
@@ -138,4 +138,35 @@ fn an_edit_of_another_pool_has_every_method_read() {
         panic!("still a Utf8 entry")
     };
     assert_eq!(&name[..], b"xb");
+}
+
+#[test]
+fn a_changed_class_index_is_checked_again() {
+    let original_bytes = original();
+    let original = ClassFile::parse(&original_bytes).expect("parse original");
+    let edited = edit(&original);
+    let parsed = ClassFile::parse(&edited).expect("parse the edit");
+    let utf8 = parsed.fields()[0].name_index.to_be_bytes();
+    // this_class, super_class, then the interface made a Utf8 entry: the
+    // pool is the original's, the index is not the one its parse checked.
+    let this_at = 10 + parsed.constant_pool().raw_bytes().len() + 2;
+    let indexes = [parsed.this_class_index(), parsed.super_class_index(), parsed.interface_indexes()[0]];
+    for (at, index) in [this_at, this_at + 2, this_at + 6].into_iter().zip(indexes) {
+        let mut bad = edited.clone();
+        assert_eq!(bad[at..at + 2], index.to_be_bytes());
+        bad[at..at + 2].copy_from_slice(&utf8);
+        refused_as_a_full_parse_refuses(&bad, &original);
+        let full = ClassFile::parse(&bad).expect_err("refused");
+        let extending = ClassFile::parse_extending(&bad, &original).expect_err("refused");
+        assert_eq!(full.to_string(), extending.to_string());
+    }
+    // The same with the layout the scan made of the original: this_class
+    // made a Utf8 entry, the pool's bytes unchanged.
+    let layout = tf_core::classfile::ClassHead::parse(&original_bytes).expect("head").into_pool_layout();
+    let this_at = 10 + original.constant_pool().raw_bytes().len() + 2;
+    let mut bad = original_bytes.clone();
+    bad[this_at..this_at + 2].copy_from_slice(&original.fields()[0].name_index.to_be_bytes());
+    let full = ClassFile::parse(&bad).expect_err("a full parse refuses it");
+    let laid_out = ClassFile::parse_with_layout(&bad, &layout).expect_err("so does the parse with the layout");
+    assert_eq!(full.to_string(), laid_out.to_string());
 }

@@ -42,6 +42,8 @@ pub struct ClassHead<'a> {
     pool: ConstantPool<'a>,
     access_flags: u16,
     this_class: u16,
+    /// The name of `this_class`, when the parse decoded it to check it.
+    this_name: Option<Cow<'a, str>>,
 }
 
 /// What a parse may take as already checked.
@@ -77,16 +79,26 @@ impl<'a> ClassHead<'a> {
                 ErrorKind::UnsupportedVersion { major: major_version, minor: minor_version },
             ));
         }
-        let (pool, same_entries) = match known {
-            KnownPool::Nothing => (ConstantPool::parse(&mut r)?, false),
-            KnownPool::Prefix(original) => ConstantPool::parse_extending(&mut r, &original.pool)?,
-            KnownPool::Layout(layout) => (ConstantPool::parse_laid_out(&mut r, layout)?, false),
+        // With the `this_class` a parse of the same entries checked.
+        let (pool, same_entries, checked) = match known {
+            KnownPool::Nothing => (ConstantPool::parse(&mut r)?, false, None),
+            KnownPool::Prefix(original) => {
+                let (pool, same_entries) = ConstantPool::parse_extending(&mut r, &original.pool)?;
+                (pool, same_entries, same_entries.then_some(original.this_class))
+            }
+            KnownPool::Layout(layout) => {
+                let (pool, fits) = ConstantPool::parse_laid_out(&mut r, layout)?;
+                (pool, false, fits.then(|| layout.this_class()))
+            }
         };
         let access_flags = r.u16()?;
         let this_at = r.offset();
         let this_class = r.u16()?;
-        ConstantPool::at(pool.class_name(this_class), this_at)?;
-        Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class }, same_entries))
+        let this_name = match checked {
+            Some(checked) if checked == this_class => None,
+            _ => Some(ConstantPool::at(pool.class_name(this_class), this_at)?),
+        };
+        Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class, this_name }, same_entries))
     }
 
     pub fn access_flags(&self) -> u16 {
@@ -95,12 +107,15 @@ impl<'a> ClassHead<'a> {
 
     /// Internal name of this class.
     pub fn this_class(&self) -> Result<Cow<'a, str>> {
-        self.pool.class_name(self.this_class)
+        match &self.this_name {
+            Some(name) => Ok(name.clone()),
+            None => self.pool.class_name(self.this_class),
+        }
     }
 
     /// Where the pool's entries are, for [`ClassFile::parse_with_layout`].
     pub fn into_pool_layout(self) -> PoolLayout {
-        self.pool.into_layout()
+        self.pool.into_layout(self.this_class)
     }
 }
 
@@ -176,7 +191,8 @@ impl<'a> ClassFile<'a> {
     }
 
     /// [`ClassFile::parse`] of the bytes a [`ClassHead`] was read from,
-    /// given its pool's layout: the pool is not read and checked again. As
+    /// given its pool's layout: the pool, and `this_class` if the head's, are
+    /// not read and checked again. As
     /// strict as a full parse; bytes the layout does not fit are parsed in full.
     pub fn parse_with_layout(bytes: &'a [u8], layout: &'a PoolLayout) -> Result<Self> {
         Self::parse_with::<true>(bytes, KnownPool::Layout(layout), None)
@@ -192,26 +208,30 @@ impl<'a> ClassFile<'a> {
         known: KnownPool<'_, '_, 'a>,
         mut changed: Option<&mut Vec<(usize, Member<'a>)>>,
     ) -> Result<Self> {
-        let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class }, same_entries) =
+        let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class, .. }, same_entries) =
             ClassHead::read(bytes, known)?;
+        // What the original's parse checked against the same entries.
+        let same_as = match known {
+            KnownPool::Prefix(original) if same_entries => Some(original),
+            _ => None,
+        };
         // A member's parse reads only its bytes and the pool entries they
         // name: bytes equal to a member the original's parse checked, naming
         // the same entries, would be read and checked alike.
-        let original = match known {
-            KnownPool::Prefix(original) if same_entries && !KEEP => Some(original),
-            _ => None,
-        };
+        let original = same_as.filter(|_| !KEEP);
         let super_at = r.offset();
         let super_class = r.u16()?;
-        if super_class != 0 {
+        if super_class != 0 && same_as.is_none_or(|o| o.super_class != super_class) {
             ConstantPool::at(pool.class_name(super_class), super_at)?;
         }
         let count = r.count(2)?;
         let mut interfaces = Vec::with_capacity(if KEEP { count } else { 0 });
-        for _ in 0..count {
+        for i in 0..count {
             let at = r.offset();
             let index = r.u16()?;
-            ConstantPool::at(pool.class_name(index), at)?;
+            if same_as.is_none_or(|o| o.interfaces.get(i) != Some(&index)) {
+                ConstantPool::at(pool.class_name(index), at)?;
+            }
             if KEEP {
                 interfaces.push(index);
             }

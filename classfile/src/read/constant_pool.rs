@@ -305,6 +305,15 @@ pub struct PoolLayout {
     /// A hash of the pool's bytes: a layout handed other bytes than its own
     /// (same length, same count) is refused too.
     hash: u64,
+    /// The `this_class` index checked against this pool when the layout was made.
+    this_class: u16,
+}
+
+impl PoolLayout {
+    /// The `this_class` index checked against the pool when the layout was made.
+    pub(crate) fn this_class(&self) -> u16 {
+        self.this_class
+    }
 }
 
 fn hash_bytes(bytes: &[u8]) -> u64 {
@@ -332,9 +341,11 @@ impl<'a> ConstantPool<'a> {
         Self::parse_after(reader, Some(known))
     }
 
-    /// Where this pool's entries are, for a later parse of the same bytes.
-    pub(crate) fn into_layout(self) -> PoolLayout {
+    /// Where this pool's entries are, for a later parse of the same bytes,
+    /// with the `this_class` index checked against it.
+    pub(crate) fn into_layout(self, this_class: u16) -> PoolLayout {
         PoolLayout {
+            this_class,
             hash: hash_bytes(self.raw_bytes()),
             offsets: self.offsets.into_owned(),
             tags: self.tags.into_owned(),
@@ -345,8 +356,9 @@ impl<'a> ConstantPool<'a> {
 
     /// [`ConstantPool::parse`] of the pool `layout` describes, taken as it is
     /// (it was checked when the layout was made); a pool it does not fit
-    /// (another count, start, file length or content) is parsed in full.
-    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &'a PoolLayout) -> Result<Self> {
+    /// (another count, start, file length or content) is parsed in full. Also
+    /// tells whether the layout fit.
+    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &'a PoolLayout) -> Result<(Self, bool)> {
         let data = reader.data();
         let (from, to) = layout.range;
         let fits = layout.file_len == data.len()
@@ -354,15 +366,16 @@ impl<'a> ConstantPool<'a> {
             && data.get(reader.position()..reader.position() + 2) == Some(&(layout.offsets.len() as u16).to_be_bytes()[..])
             && data.get(from..to).is_some_and(|pool| hash_bytes(pool) == layout.hash);
         if !fits {
-            return Self::parse(reader);
+            return Self::parse(reader).map(|pool| (pool, false));
         }
         reader.skip(2 + layout.range.1 - layout.range.0)?;
-        Ok(ConstantPool {
+        let pool = ConstantPool {
             data: reader.data(),
             offsets: Cow::Borrowed(&layout.offsets),
             tags: Cow::Borrowed(&layout.tags),
             range: layout.range,
-        })
+        };
+        Ok((pool, true))
     }
 
     fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<(Self, bool)> {
