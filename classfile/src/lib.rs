@@ -80,7 +80,7 @@ pub use code::stack_map::{Frame, VType};
 pub use code::{chaining, check, exit_stack, splice, stack_map};
 pub use read::annotations::{Annotation, ElementValue};
 pub use read::attribute::{name as attribute_name, Attribute};
-pub use read::class_file::{ClassFile, ClassHead, Member, MAGIC};
+pub use read::class_file::{ClassFile, ClassHead, Member, ReadBack, MAGIC};
 pub use read::code_attribute::{CodeAttribute, ExceptionHandler, MAX_CODE_LENGTH};
 pub use read::constant_pool::{tag, tag_name, Constant, ConstantPool, MemberRef, PoolLayout};
 pub use read::error::{ClassFileError, ErrorKind, Result};

@@ -385,7 +385,7 @@ fn write_class(
         ClassFile::check_extending(&bytes, parsed).map_err(unreadable)?;
         return Ok(bytes);
     }
-    let written = ClassFile::parse_extending(&bytes, parsed).map_err(unreadable)?;
+    let written = ClassFile::read_back(&bytes, parsed).map_err(unreadable)?;
     let offences = check::check_changed_methods::<PoolBuilder>(
         parsed,
         &written,

@@ -155,7 +155,7 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
 
     let original_class = ClassFile::parse(&original).expect("original class");
     let check_with = |bytes: &[u8], cache: &mut CheckCache| {
-        let written = ClassFile::parse(bytes).expect("class");
+        let written = ClassFile::read_back(bytes, &original_class).expect("class");
         let spliced = [(index, SplicedMethod { generated: None, regions: regions.clone() })];
         let mut counts = CheckCounts::default();
         let offences =

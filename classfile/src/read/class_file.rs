@@ -42,14 +42,17 @@ pub struct ClassHead<'a> {
     pool: ConstantPool<'a>,
     access_flags: u16,
     this_class: u16,
+    /// The name of `this_class`, when the parse decoded it to check it.
+    this_name: Option<Cow<'a, str>>,
 }
 
 /// What a parse may take as already checked.
 #[derive(Clone, Copy)]
 enum KnownPool<'k, 'p, 'l> {
     Nothing,
-    /// A pool the file's may begin with (`parse_extending`).
-    Prefix(&'k ConstantPool<'p>),
+    /// The class the file is an edit of: its pool, which the file's may
+    /// begin with (`parse_extending`), and its members.
+    Prefix(&'k ClassFile<'p>),
     /// The file's own pool, read before (`parse_with_layout`): borrowed by
     /// the pool parsed, as long as the file's bytes are.
     Layout(&'l PoolLayout),
@@ -57,11 +60,12 @@ enum KnownPool<'k, 'p, 'l> {
 
 impl<'a> ClassHead<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        Self::read(bytes, KnownPool::Nothing).map(|(_, head)| head)
+        Self::read(bytes, KnownPool::Nothing).map(|(_, head, _)| head)
     }
 
-    /// The head, and a reader at the `super_class` item after it.
-    fn read(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<(Reader<'a>, Self)> {
+    /// The head, a reader at the `super_class` item after it, and whether
+    /// the pool began with the entries of a [`KnownPool::Prefix`].
+    fn read(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<(Reader<'a>, Self, bool)> {
         let mut r = Reader::new(bytes);
         let magic = r.u32()?;
         if magic != MAGIC {
@@ -75,16 +79,26 @@ impl<'a> ClassHead<'a> {
                 ErrorKind::UnsupportedVersion { major: major_version, minor: minor_version },
             ));
         }
-        let pool = match known {
-            KnownPool::Nothing => ConstantPool::parse(&mut r)?,
-            KnownPool::Prefix(prefix) => ConstantPool::parse_extending(&mut r, prefix)?,
-            KnownPool::Layout(layout) => ConstantPool::parse_laid_out(&mut r, layout)?,
+        // With the `this_class` a parse of the same entries checked.
+        let (pool, same_entries, checked) = match known {
+            KnownPool::Nothing => (ConstantPool::parse(&mut r)?, false, None),
+            KnownPool::Prefix(original) => {
+                let (pool, same_entries) = ConstantPool::parse_extending(&mut r, &original.pool)?;
+                (pool, same_entries, same_entries.then_some(original.this_class))
+            }
+            KnownPool::Layout(layout) => {
+                let (pool, fits) = ConstantPool::parse_laid_out(&mut r, layout)?;
+                (pool, false, fits.then(|| layout.this_class()))
+            }
         };
         let access_flags = r.u16()?;
         let this_at = r.offset();
         let this_class = r.u16()?;
-        ConstantPool::at(pool.class_name(this_class), this_at)?;
-        Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class }))
+        let this_name = match checked {
+            Some(checked) if checked == this_class => None,
+            _ => Some(ConstantPool::at(pool.class_name(this_class), this_at)?),
+        };
+        Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class, this_name }, same_entries))
     }
 
     pub fn access_flags(&self) -> u16 {
@@ -93,12 +107,38 @@ impl<'a> ClassHead<'a> {
 
     /// Internal name of this class.
     pub fn this_class(&self) -> Result<Cow<'a, str>> {
-        self.pool.class_name(self.this_class)
+        match &self.this_name {
+            Some(name) => Ok(name.clone()),
+            None => self.pool.class_name(self.this_class),
+        }
     }
 
     /// Where the pool's entries are, for [`ClassFile::parse_with_layout`].
     pub fn into_pool_layout(self) -> PoolLayout {
-        self.pool.into_layout()
+        self.pool.into_layout(self.this_class)
+    }
+}
+
+/// An edit of a class read back for the pre-write check
+/// ([`ClassFile::read_back`]): checked as [`ClassFile::parse`] checks it,
+/// keeping its pool and the methods the edit changed or added.
+#[derive(Debug, Clone)]
+pub struct ReadBack<'a> {
+    class: ClassFile<'a>,
+    changed_methods: Vec<(usize, Member<'a>)>,
+}
+
+impl<'a> ReadBack<'a> {
+    /// The class read, its lists (interfaces, members, attributes) left empty.
+    pub fn class(&self) -> &ClassFile<'a> {
+        &self.class
+    }
+
+    /// By index, ascending, each method whose bytes are not those of the
+    /// original's method at the same index (every method, when the pool
+    /// does not begin with the original's).
+    pub fn changed_methods(&self) -> &[(usize, Member<'a>)] {
+        &self.changed_methods
     }
 }
 
@@ -120,7 +160,7 @@ pub struct Member<'a> {
 impl<'a> ClassFile<'a> {
     /// Checks the structure of `bytes` as a class file of version 45 to 69.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        Self::parse_with::<true>(bytes, KnownPool::Nothing)
+        Self::parse_with::<true>(bytes, KnownPool::Nothing, None)
     }
 
     /// [`ClassFile::parse`] of an edit of `original` whose constant pool
@@ -130,44 +170,74 @@ impl<'a> ClassFile<'a> {
     ///
     /// [`ClassEditor`]: crate::ClassEditor
     pub fn parse_extending(bytes: &'a [u8], original: &ClassFile<'_>) -> Result<Self> {
-        Self::parse_with::<true>(bytes, KnownPool::Prefix(&original.pool))
+        Self::parse_with::<true>(bytes, KnownPool::Prefix(original), None)
     }
 
     /// Checks `bytes` as [`ClassFile::parse_extending`] does, keeping
-    /// nothing: no list of members or attributes is made.
+    /// nothing: no list of members or attributes is made, and a member
+    /// that is byte for byte the original's at the same index, read against
+    /// the same pool entries, is taken as the original's parse checked it.
     pub fn check_extending(bytes: &[u8], original: &ClassFile<'_>) -> Result<()> {
-        ClassFile::parse_with::<false>(bytes, KnownPool::Prefix(&original.pool)).map(drop)
+        ClassFile::parse_with::<false>(bytes, KnownPool::Prefix(original), None).map(drop)
+    }
+
+    /// Checks `bytes` as [`ClassFile::check_extending`] does, keeping the
+    /// pool and the methods not byte for byte the original's: what the
+    /// pre-write check reads of a class before it is written.
+    pub fn read_back(bytes: &'a [u8], original: &ClassFile<'_>) -> Result<ReadBack<'a>> {
+        let mut changed_methods = Vec::new();
+        let class = ClassFile::parse_with::<false>(bytes, KnownPool::Prefix(original), Some(&mut changed_methods))?;
+        Ok(ReadBack { class, changed_methods })
     }
 
     /// [`ClassFile::parse`] of the bytes a [`ClassHead`] was read from,
-    /// given its pool's layout: the pool is not read and checked again. As
+    /// given its pool's layout: the pool, and `this_class` if the head's, are
+    /// not read and checked again. As
     /// strict as a full parse; bytes the layout does not fit are parsed in full.
     pub fn parse_with_layout(bytes: &'a [u8], layout: &'a PoolLayout) -> Result<Self> {
-        Self::parse_with::<true>(bytes, KnownPool::Layout(layout))
+        Self::parse_with::<true>(bytes, KnownPool::Layout(layout), None)
     }
 
     /// `KEEP` false: the lists (interfaces, members, attributes) are
-    /// checked and left empty.
-    fn parse_with<const KEEP: bool>(bytes: &'a [u8], known: KnownPool<'_, '_, 'a>) -> Result<Self> {
-        let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class }) =
+    /// checked and left empty, each member that is byte for byte the
+    /// original's (of a [`KnownPool::Prefix`] whose entries the pool begins
+    /// with) is taken as checked, and every other method is added to
+    /// `changed` with its index.
+    fn parse_with<const KEEP: bool>(
+        bytes: &'a [u8],
+        known: KnownPool<'_, '_, 'a>,
+        mut changed: Option<&mut Vec<(usize, Member<'a>)>>,
+    ) -> Result<Self> {
+        let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class, .. }, same_entries) =
             ClassHead::read(bytes, known)?;
+        // What the original's parse checked against the same entries.
+        let same_as = match known {
+            KnownPool::Prefix(original) if same_entries => Some(original),
+            _ => None,
+        };
+        // A member's parse reads only its bytes and the pool entries they
+        // name: bytes equal to a member the original's parse checked, naming
+        // the same entries, would be read and checked alike.
+        let original = same_as.filter(|_| !KEEP);
         let super_at = r.offset();
         let super_class = r.u16()?;
-        if super_class != 0 {
+        if super_class != 0 && same_as.is_none_or(|o| o.super_class != super_class) {
             ConstantPool::at(pool.class_name(super_class), super_at)?;
         }
         let count = r.count(2)?;
         let mut interfaces = Vec::with_capacity(if KEEP { count } else { 0 });
-        for _ in 0..count {
+        for i in 0..count {
             let at = r.offset();
             let index = r.u16()?;
-            ConstantPool::at(pool.class_name(index), at)?;
+            if same_as.is_none_or(|o| o.interfaces.get(i) != Some(&index)) {
+                ConstantPool::at(pool.class_name(index), at)?;
+            }
             if KEEP {
                 interfaces.push(index);
             }
         }
-        let fields = read_members::<KEEP>(&mut r, &pool)?;
-        let methods = read_members::<KEEP>(&mut r, &pool)?;
+        let fields = read_members::<KEEP>(&mut r, &pool, original.map_or(&[], |o| &o.fields), None)?;
+        let methods = read_members::<KEEP>(&mut r, &pool, original.map_or(&[], |o| &o.methods), changed.as_deref_mut())?;
         let attributes = read_attributes_keeping::<KEEP>(&mut r, &pool)?;
         r.finish()?;
         Ok(ClassFile {
@@ -310,22 +380,45 @@ fn decode(bytes: &[u8], at: usize) -> Result<Cow<'_, str>> {
     mutf8::decode(bytes).ok_or_else(|| ClassFileError::malformed(at, "a name is not valid modified UTF-8"))
 }
 
-fn read_members<'a, const KEEP: bool>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<Member<'a>>> {
+/// Reads `fields_count` or `methods_count` and the members after it, kept
+/// when `KEEP`. Otherwise a member whose bytes are those of `originals` at
+/// its index is skipped, and each other one is added to `changed` (if any)
+/// with its index.
+fn read_members<'a, const KEEP: bool>(
+    r: &mut Reader<'a>,
+    pool: &ConstantPool<'a>,
+    originals: &[Member<'_>],
+    mut changed: Option<&mut Vec<(usize, Member<'a>)>>,
+) -> Result<Vec<Member<'a>>> {
     let count = r.count(8)?;
     let mut members = Vec::with_capacity(if KEEP { count } else { 0 });
-    for _ in 0..count {
-        let offset = r.offset();
-        let start = r.position();
-        let access_flags = r.u16()?;
-        let name_index = r.u16()?;
-        let name = ConstantPool::at(pool.utf8_bytes(name_index), offset + 2)?;
-        let descriptor_index = r.u16()?;
-        let descriptor = ConstantPool::at(pool.utf8_bytes(descriptor_index), offset + 4)?;
-        let attributes = read_attributes_keeping::<KEEP>(r, pool)?;
+    for index in 0..count {
+        if originals.get(index).is_some_and(|original| r.skip_if_next(original.raw)) {
+            continue;
+        }
         if KEEP {
-            let raw = r.data().get(start..r.position()).unwrap_or_default();
-            members.push(Member { offset, raw, access_flags, name_index, descriptor_index, name, descriptor, attributes });
+            members.push(read_member::<true>(r, pool)?);
+        } else if let Some(changed) = changed.as_deref_mut() {
+            changed.push((index, read_member::<true>(r, pool)?));
+        } else {
+            read_member::<false>(r, pool)?;
         }
     }
     Ok(members)
+}
+
+/// One `field_info` or `method_info`; with `KEEP` false its attributes are
+/// checked and not kept.
+#[inline]
+fn read_member<'a, const KEEP: bool>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Member<'a>> {
+    let offset = r.offset();
+    let start = r.position();
+    let access_flags = r.u16()?;
+    let name_index = r.u16()?;
+    let name = ConstantPool::at(pool.utf8_bytes(name_index), offset + 2)?;
+    let descriptor_index = r.u16()?;
+    let descriptor = ConstantPool::at(pool.utf8_bytes(descriptor_index), offset + 4)?;
+    let attributes = read_attributes_keeping::<KEEP>(r, pool)?;
+    let raw = if KEEP { r.data().get(start..r.position()).unwrap_or_default() } else { &[] };
+    Ok(Member { offset, raw, access_flags, name_index, descriptor_index, name, descriptor, attributes })
 }

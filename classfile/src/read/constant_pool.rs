@@ -305,6 +305,15 @@ pub struct PoolLayout {
     /// A hash of the pool's bytes: a layout handed other bytes than its own
     /// (same length, same count) is refused too.
     hash: u64,
+    /// The `this_class` index checked against this pool when the layout was made.
+    this_class: u16,
+}
+
+impl PoolLayout {
+    /// The `this_class` index checked against the pool when the layout was made.
+    pub(crate) fn this_class(&self) -> u16 {
+        self.this_class
+    }
 }
 
 fn hash_bytes(bytes: &[u8]) -> u64 {
@@ -317,7 +326,7 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 impl<'a> ConstantPool<'a> {
     /// Reads `constant_pool_count` and the entries after it.
     pub(crate) fn parse(reader: &mut Reader<'a>) -> Result<Self> {
-        Self::parse_after(reader, None)
+        Self::parse_after(reader, None).map(|(pool, _)| pool)
     }
 
     /// [`ConstantPool::parse`] of a pool that may begin with the entries of
@@ -325,14 +334,18 @@ impl<'a> ConstantPool<'a> {
     /// one is an edit), byte for byte and at the same file offset: those are
     /// taken as they are (their references point among themselves, at the
     /// same entries), and only the entries after them are read and checked.
-    /// Any other pool is parsed in full.
-    pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<Self> {
+    /// Any other pool is parsed in full. Also tells whether the pool began
+    /// with `known`'s entries: then each index below `known`'s count names
+    /// the same entry in both.
+    pub(crate) fn parse_extending(reader: &mut Reader<'a>, known: &ConstantPool<'_>) -> Result<(Self, bool)> {
         Self::parse_after(reader, Some(known))
     }
 
-    /// Where this pool's entries are, for a later parse of the same bytes.
-    pub(crate) fn into_layout(self) -> PoolLayout {
+    /// Where this pool's entries are, for a later parse of the same bytes,
+    /// with the `this_class` index checked against it.
+    pub(crate) fn into_layout(self, this_class: u16) -> PoolLayout {
         PoolLayout {
+            this_class,
             hash: hash_bytes(self.raw_bytes()),
             offsets: self.offsets.into_owned(),
             tags: self.tags.into_owned(),
@@ -343,8 +356,9 @@ impl<'a> ConstantPool<'a> {
 
     /// [`ConstantPool::parse`] of the pool `layout` describes, taken as it is
     /// (it was checked when the layout was made); a pool it does not fit
-    /// (another count, start, file length or content) is parsed in full.
-    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &'a PoolLayout) -> Result<Self> {
+    /// (another count, start, file length or content) is parsed in full. Also
+    /// tells whether the layout fit.
+    pub(crate) fn parse_laid_out(reader: &mut Reader<'a>, layout: &'a PoolLayout) -> Result<(Self, bool)> {
         let data = reader.data();
         let (from, to) = layout.range;
         let fits = layout.file_len == data.len()
@@ -352,18 +366,19 @@ impl<'a> ConstantPool<'a> {
             && data.get(reader.position()..reader.position() + 2) == Some(&(layout.offsets.len() as u16).to_be_bytes()[..])
             && data.get(from..to).is_some_and(|pool| hash_bytes(pool) == layout.hash);
         if !fits {
-            return Self::parse(reader);
+            return Self::parse(reader).map(|pool| (pool, false));
         }
         reader.skip(2 + layout.range.1 - layout.range.0)?;
-        Ok(ConstantPool {
+        let pool = ConstantPool {
             data: reader.data(),
             offsets: Cow::Borrowed(&layout.offsets),
             tags: Cow::Borrowed(&layout.tags),
             range: layout.range,
-        })
+        };
+        Ok((pool, true))
     }
 
-    fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<Self> {
+    fn parse_after(reader: &mut Reader<'a>, known: Option<&ConstantPool<'_>>) -> Result<(Self, bool)> {
         let count = reader.u16()?;
         let start = reader.offset();
         // Each entry takes at least 3 bytes: never reserve more than the input can hold.
@@ -414,7 +429,7 @@ impl<'a> ConstantPool<'a> {
         let (offsets, tags) = (Cow::Owned(offsets), Cow::Owned(tags));
         let pool = ConstantPool { data: reader.data(), offsets, tags, range: (start, reader.offset()) };
         pool.check_references(checked_entries)?;
-        Ok(pool)
+        Ok((pool, known.is_some()))
     }
 
     /// Records the offsets of well-formed entries straight from the bytes,

@@ -78,6 +78,16 @@ impl<'a> Reader<'a> {
         self.bytes(len).map(|_| ())
     }
 
+    /// Moves past the next bytes if they are `bytes`; otherwise reads nothing.
+    #[inline]
+    pub fn skip_if_next(&mut self, bytes: &[u8]) -> bool {
+        let next = bytes.len() <= self.remaining() && self.data.get(self.pos..self.pos + bytes.len()) == Some(bytes);
+        if next {
+            self.pos += bytes.len();
+        }
+        next
+    }
+
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])

@@ -36,7 +36,7 @@ pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck, SplicedMethod};
 pub use spliced::SplicedRegions;
 pub use state::CheckCache;
 
-use crate::read::class_file::{ClassFile, Member};
+use crate::read::class_file::{ClassFile, Member, ReadBack};
 use crate::read::code_attribute::CodeAttribute;
 use crate::code::code_model::{decode_at, Insn};
 use crate::read::descriptor;
@@ -309,9 +309,10 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
     Ok(())
 }
 
-/// Checks every method of `written` whose Code attribute is not the one of
-/// the method at the same index of `original` (or that `original` lacks):
-/// each failing method's index in `written` with its offence. `spliced`
+/// Checks every method of `written` (an edit of `original` read back) whose
+/// Code attribute is not the one of the method at the same index of
+/// `original` (or that `original` lacks); every method but those read back
+/// as changed is byte for byte the original's. Gives each failing method's index in `written` with its offence. `spliced`
 /// lists the methods (by index, ascending) a splice wrote, with what it
 /// tells of them; with [`PreWriteCheck::Targeted`] those copied from a
 /// template get the targeted check of [`scope`] once their template's code
@@ -321,7 +322,7 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
 /// `counts`; `cache` is what the check keeps from one class to the next.
 pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
     original: &ClassFile<'_>,
-    written: &ClassFile<'w>,
+    written: &ReadBack<'w>,
     spliced: &[(usize, SplicedMethod)],
     which: PreWriteCheck,
     counts: &mut CheckCounts,
@@ -330,7 +331,8 @@ pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
     // What the full check reads of the pool, made for the first method it follows.
     let mut full: Option<(P, Constants)> = None;
     let mut offences = Vec::new();
-    for (index, member) in written.methods().iter().enumerate() {
+    let (changed, written) = (written.changed_methods(), written.class());
+    for &(index, ref member) in changed {
         let Some(code) = member.attribute(crate::read::attribute::name::CODE) else { continue };
         let before = original.methods().get(index).and_then(|m| m.attribute(crate::read::attribute::name::CODE));
         if before.is_some_and(|b| b.data() == code.data()) {
