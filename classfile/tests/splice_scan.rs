@@ -34,6 +34,9 @@ fn sites(code: &[u8]) -> Option<Vec<(u32, SiteKind)>> {
 #[test]
 fn the_scan_finds_what_decoding_every_instruction_finds_on_java_base() {
     let (mut methods, mut ready, mut declined) = (0usize, 0usize, Vec::new());
+    // One set of lists for every method, as a worker keeps them: what one
+    // method left in them changes nothing for the next.
+    let mut lists = splice::SpliceLists::default();
     for (path, bytes) in support::java_base_classes() {
         let class = ClassFile::parse(&bytes).expect("parse");
         let mut pool = PoolBuilder::new(class.constant_pool().clone());
@@ -44,10 +47,11 @@ fn the_scan_finds_what_decoding_every_instruction_finds_on_java_base() {
             let descriptor = method.descriptor().expect("descriptor");
             let parameters = descriptor::parse_method(&descriptor).expect("descriptor").parameters;
             let name = format!("{} {}{descriptor}", path.display(), method.name().expect("name"));
-            match splice::prepare(&class, method, parameters.into_iter(), &mut pool).expect("prepare") {
+            match splice::prepare_reusing(&class, method, parameters.into_iter(), &mut pool, &mut lists).expect("prepare") {
                 Prepared::Ready(_, splice) => {
                     let scanned: Vec<(u32, SiteKind)> = splice.sites().iter().map(|s| (s.offset, s.kind)).collect();
                     assert_eq!(Some(scanned), expected, "{name}");
+                    splice.recycle(&mut lists);
                     ready += 1;
                 }
                 Prepared::Declined if expected.is_some() => declined.push(name),

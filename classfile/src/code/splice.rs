@@ -113,6 +113,27 @@ pub struct Splice<'a> {
     /// Which code offsets are instruction starts (the other bits are the
     /// scan's, kept rather than copied out).
     starts: Vec<OffsetBits>,
+    /// Room for the [`Layout`]'s lists.
+    spare: LayoutLists,
+}
+
+/// The lists a splice fills for each method, kept by the caller from one
+/// method to the next ([`prepare_reusing`], [`Splice::recycle`]): a worker
+/// splices thousands of methods, and each list was an allocation for each.
+/// What they held before is never read: each is cleared as it is taken.
+#[derive(Debug, Default)]
+pub struct SpliceLists {
+    sites: Vec<Site>,
+    branches: Vec<u32>,
+    starts: Vec<OffsetBits>,
+    layout: LayoutLists,
+}
+
+/// A [`Layout`]'s lists, kept as room while no layout holds them.
+#[derive(Debug, Default)]
+struct LayoutLists {
+    placed: Vec<(u32, i32)>,
+    generated: Vec<Option<u32>>,
 }
 
 /// What [`prepare`] made of a method. Not boxed: it is taken apart at
@@ -136,6 +157,18 @@ pub fn prepare<'a, 'd>(
     parameters: impl ExactSizeIterator<Item = FieldType<'d>>,
     pool: &mut impl CodePool<'a>,
 ) -> Result<Prepared<'a>> {
+    prepare_reusing(class, method, parameters, pool, &mut SpliceLists::default())
+}
+
+/// [`prepare`], filling the lists `lists` holds (see [`SpliceLists`]);
+/// [`Splice::recycle`] gives them back.
+pub fn prepare_reusing<'a, 'd>(
+    class: &ClassFile<'a>,
+    method: &Member<'a>,
+    parameters: impl ExactSizeIterator<Item = FieldType<'d>>,
+    pool: &mut impl CodePool<'a>,
+    lists: &mut SpliceLists,
+) -> Result<Prepared<'a>> {
     let Some(code) = class.code(method)? else {
         return Ok(Prepared::NoCode);
     };
@@ -147,10 +180,17 @@ pub fn prepare<'a, 'd>(
     if !frames_required || has_type_annotations {
         return Ok(Prepared::Declined);
     }
-    let Some(Scanned { sites, branches, starts }) = scan(code.code) else {
-        return Ok(Prepared::Declined);
+    let mut scanned = Scanned {
+        sites: std::mem::take(&mut lists.sites),
+        branches: std::mem::take(&mut lists.branches),
+        starts: std::mem::take(&mut lists.starts),
     };
-    let splice = Splice { code, sites, branches, starts };
+    if scan_into(code.code, &mut scanned).is_none() {
+        (lists.sites, lists.branches, lists.starts) = (scanned.sites, scanned.branches, scanned.starts);
+        return Ok(Prepared::Declined);
+    }
+    let Scanned { sites, branches, starts } = scanned;
+    let splice = Splice { code, sites, branches, starts, spare: std::mem::take(&mut lists.layout) };
     let Ok(initial_frame) = Frame::initial_with(
         class.this_class_index(),
         method.access_flags & ACC_STATIC != 0,
@@ -245,7 +285,15 @@ struct Scanned {
 
 /// Finds every instruction start, site and branch; `None` for code a splice
 /// does not handle (or that is malformed: the general path reports it).
+#[cfg(test)]
 fn scan(code: &[u8]) -> Option<Scanned> {
+    let mut scanned = Scanned { sites: Vec::new(), branches: Vec::new(), starts: Vec::new() };
+    scan_into(code, &mut scanned)?;
+    Some(scanned)
+}
+
+/// [`scan`] into the lists of `scanned`, whatever they held before.
+fn scan_into(code: &[u8], scanned: &mut Scanned) -> Option<()> {
     let len = code.len();
     if len == 0 || len > MAX_CODE_LENGTH {
         return None;
@@ -253,7 +301,9 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     // Every instruction sets its bits, whatever it is: whether it is a
     // branch or a site decides no jump (they follow no pattern a branch
     // predictor learns), and the lists are read off the bits at the end.
-    let mut bits: Vec<OffsetBits> = vec![[0; 3]; len / 64 + 1];
+    let bits = &mut scanned.starts;
+    bits.clear();
+    bits.resize(len / 64 + 1, [0; 3]);
     let mut switches = Vec::new();
     let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
     let mut at = 0usize;
@@ -311,10 +361,9 @@ fn scan(code: &[u8]) -> Option<Scanned> {
     if let Some(slot) = bits.get_mut(word_at) {
         *slot = word;
     }
-    let count = |kind: usize| bits.iter().map(|b| b[kind].count_ones() as usize).sum::<usize>();
-    let mut branches = Vec::with_capacity(count(BRANCHES));
-    // Room for the prologue's place, which the assembly inserts.
-    let mut sites = Vec::with_capacity(count(SITES) + switches.len() + 1);
+    let (sites, branches) = (&mut scanned.sites, &mut scanned.branches);
+    sites.clear();
+    branches.clear();
     for (i, word) in bits.iter().enumerate() {
         for_each_bit(word[BRANCHES], |bit| branches.push((i * 64 + bit) as u32));
         for_each_bit(word[SITES], |bit| {
@@ -328,7 +377,7 @@ fn scan(code: &[u8]) -> Option<Scanned> {
         sites.extend_from_slice(&switches);
         sites.sort_unstable_by_key(|s| s.offset);
     }
-    Some(Scanned { sites, branches, starts: bits })
+    Some(())
 }
 
 /// `f` of the index of each bit set in `word`, lowest first.
@@ -436,6 +485,11 @@ impl SplicedCode {
 }
 
 impl<'a> Splice<'a> {
+    /// Gives this splice's lists back to `lists`, for the next method.
+    pub fn recycle(self, lists: &mut SpliceLists) {
+        (lists.sites, lists.branches, lists.starts, lists.layout) = (self.sites, self.branches, self.starts, self.spare);
+    }
+
     pub fn sites(&self) -> &[Site] {
         &self.sites
     }
@@ -546,8 +600,9 @@ impl<'a> Splice<'a> {
         let i = self.sites.partition_point(|s| s.offset < edits.insert_at);
         self.sites.insert(i, Site { offset: edits.insert_at, kind: SiteKind::Insert, length: 0 });
         let sites = std::mem::take(&mut self.sites);
-        let assembled = self.assemble_at(&sites, model, edits, slots, pool);
-        self.sites = sites;
+        let mut spare = std::mem::take(&mut self.spare);
+        let assembled = self.assemble_at(&sites, model, edits, slots, pool, &mut spare);
+        (self.sites, self.spare) = (sites, spare);
         self.sites.remove(i);
         assembled
     }
@@ -559,10 +614,25 @@ impl<'a> Splice<'a> {
         edits: &Edits<'_>,
         slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
+        spare: &mut LayoutLists,
     ) -> Result<Option<SplicedCode>> {
-        let Some(layout) = self.layout(model, sites, edits) else {
+        let Some(layout) = self.layout(model, sites, edits, std::mem::take(spare)) else {
             return Ok(None);
         };
+        let assembled = self.assemble_laid_out(sites, &layout, model, edits, slots, pool);
+        *spare = LayoutLists { placed: layout.placed, generated: layout.generated };
+        assembled
+    }
+
+    fn assemble_laid_out(
+        &self,
+        sites: &[Site],
+        layout: &Layout,
+        model: &CodeModel<'a>,
+        edits: &Edits<'_>,
+        slots: &mut SlotCache,
+        pool: &mut impl CodePool<'a>,
+    ) -> Result<Option<SplicedCode>> {
         let Some(max_stack) = self.max_stack(model, sites, edits, slots, pool)? else {
             return Ok(None);
         };
@@ -686,9 +756,12 @@ impl<'a> Splice<'a> {
         Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None, regions: Some(regions) }))
     }
 
-    fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>) -> Option<Layout> {
+    fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>, room: LayoutLists) -> Option<Layout> {
         let code_len = self.code_len();
-        let mut generated = vec![None; (model.next_label - code_len - 1) as usize];
+        let LayoutLists { mut placed, mut generated } = room;
+        generated.clear();
+        generated.resize((model.next_label - code_len - 1) as usize, None);
+        placed.clear();
         let mut bind = |chunk: Placed<'_>, offset: u32| -> Option<u32> {
             for (l, at) in chunk.labels() {
                 let slot = generated.get_mut(l.0.checked_sub(code_len + 1)? as usize)?;
@@ -700,7 +773,6 @@ impl<'a> Splice<'a> {
             Some(offset + chunk.len())
         };
         let mut shift = 0i64;
-        let mut placed = Vec::with_capacity(sites.len());
         for site in sites {
             let new_offset = u32::try_from(i64::from(site.offset) + shift).ok()?;
             let new_length = match site.kind {

@@ -220,6 +220,34 @@ fn plain_effect<'p>(
     })
 }
 
+/// Length and stack effect of the field access or invocation at `at` when
+/// `slots` knows its entry's sizes; `None` for any other instruction, or an
+/// entry not looked up yet ([`plain_effect`] then finds it). Most of what a
+/// walk meets that no constant decides is such an access, met again: this
+/// reads the known sizes in place, without [`plain_effect`]'s two calls.
+#[inline]
+fn known_member_effect(code: &[u8], at: usize, opcode: u8, slots: &SlotCache) -> Option<(usize, i32)> {
+    if !(op::GETSTATIC..=op::INVOKEDYNAMIC).contains(&opcode) {
+        return None;
+    }
+    let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
+    if opcode <= op::PUTFIELD {
+        let size = slots.get(index, Slots::FIELD)? as i32;
+        let effect = match opcode {
+            op::GETSTATIC => size,
+            op::PUTSTATIC => -size,
+            op::GETFIELD => size - 1,
+            _ => -size - 1,
+        };
+        return Some((3, effect));
+    }
+    let sizes = slots.get(index, Slots::METHOD)?;
+    let (parameters, returns) = ((sizes >> 4) as i32, (sizes & 0xF) as i32);
+    let receiver = i32::from(!matches!(opcode, op::INVOKESTATIC | op::INVOKEDYNAMIC));
+    let length = if opcode >= op::INVOKEINTERFACE { 5 } else { 3 };
+    Some((length, returns - parameters - receiver))
+}
+
 /// The operand stack depth at `end`, reached from `start` (where it is
 /// `depth`) by falling through every instruction in between; `None` if one
 /// of them never falls through (a `goto`, return, `athrow`, switch, `jsr`,
@@ -238,6 +266,8 @@ pub(crate) fn depth_by_fall_through<'p>(
         let opcode = code.get(at).copied().unwrap_or(op::NOP);
         let (length, effect) = if let (length @ 1.., effect) = FIXED_PLAIN[usize::from(opcode)] {
             (usize::from(length), i32::from(effect))
+        } else if let Some(known) = known_member_effect(code, at, opcode, slots) {
+            known
         } else if op::is_conditional_branch(opcode) {
             (3, op::fixed_stack_effect(opcode))
         } else if op::ends_block(opcode) || matches!(opcode, op::JSR | op::JSR_W) {
@@ -617,6 +647,32 @@ mod tests {
         }
         // The ASCII descriptors of the pool as read: five members, the invokedynamic, the Dynamic.
         assert_eq!(read_in_place, 7);
+    }
+
+    #[test]
+    fn a_member_access_read_from_the_cache_has_the_effect_the_plain_look_up_gives() {
+        let mut bytes = Vec::new();
+        pool_of_every_kind(&mut bytes);
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        add_every_kind(&mut pool, "2");
+        let count = pool.count() as u16;
+        let mut known = 0;
+        for opcode in (op::GETSTATIC..=op::INVOKEDYNAMIC).chain([op::LDC_W, op::NEW, op::NOP, op::CHECKCAST]) {
+            let mut slots = SlotCache::default();
+            for index in 0..count + 2 {
+                let [high, low] = index.to_be_bytes();
+                let code = [opcode, high, low, 1, 0];
+                // Nothing known before the plain look-up has been made.
+                assert_eq!(known_member_effect(&code, 0, opcode, &slots), None, "{opcode:#x} {index} first");
+                let plain = plain_effect(&code, 0, &mut slots, &mut pool).ok();
+                let is_member = (op::GETSTATIC..=op::INVOKEDYNAMIC).contains(&opcode);
+                let found = known_member_effect(&code, 0, opcode, &slots);
+                // Every access the plain look-up sizes is read from the cache after it.
+                assert_eq!(found, plain.filter(|_| is_member), "{opcode:#x} of entry {index}");
+                known += usize::from(found.is_some());
+            }
+        }
+        assert_eq!(known, 65, "accesses read from the cache");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::paths::depths::DepthsByShape;
 use super::paths::template;
+use crate::classfile::splice::SpliceLists;
 
 /// What a worker remembers of generated code from one class to the next:
 /// the templates by shape, the numbering of their constants and the stack
@@ -17,6 +18,8 @@ pub struct Memory {
     pub(crate) depths: DepthsByShape,
     /// Methods given generated code copied from a template.
     pub(crate) copied: u64,
+    /// The splice's lists, kept from one method to the next.
+    pub(crate) splice_lists: SpliceLists,
 }
 
 impl Memory {

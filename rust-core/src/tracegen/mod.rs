@@ -86,7 +86,9 @@ pub fn apply<'a>(
         let spliceable = (method.name != "<clinit>" || pending.is_some()) && bodies.may_splice(method.index);
         if let (true, Some(member)) = (spliceable, class.methods().get(method.index)) {
             let parameters = signature.parameters.iter().map(|t| t.field_type());
-            if let Prepared::Ready(mut model, mut splice) = splice::prepare(class, member, parameters, &mut editor.pool).in_method(method.index)? {
+            let prepared = splice::prepare_reusing(class, member, parameters, &mut editor.pool, &mut memory.splice_lists)
+                .in_method(method.index)?;
+            if let Prepared::Ready(mut model, mut splice) = prepared {
                 let registration = pending.as_ref();
                 let spliced = instrument_spliced(
                     class,
@@ -101,6 +103,7 @@ pub fn apply<'a>(
                     memory,
                 )
                 .in_method(method.index)?;
+                splice.recycle(&mut memory.splice_lists);
                 if let Some(code) = spliced {
                     bodies.insert_spliced(method.index, code);
                     continue;

@@ -39,7 +39,7 @@ pub(crate) fn instrument_from_template<'a>(
     let is_static = method.access_flags & ACC_STATIC != 0;
     let shape = Shape::of(signature, method, true);
     let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature, method, shape };
-    let Memory { templates, symbols, depths: known_depths, copied } = memory;
+    let Memory { templates, symbols, depths: known_depths, copied, .. } = memory;
     let Some(template) = template::for_method(templates, symbols, known_depths, &wanted) else {
         return Ok(None);
     };
