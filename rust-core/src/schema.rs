@@ -115,13 +115,74 @@ struct RegistrationShape {
 /// A worker's registration sequences by shape, each with the pre-write
 /// check's verdict on the first `<clinit>` made of it alone: as a template's
 /// copies (`tracegen`'s), the `<clinit>`s after it get the targeted check.
+/// And each sequence encoded once per layout, the later ones copied from it.
 #[derive(Debug, Default)]
-pub struct RegistrationVerdicts(std::collections::HashMap<RegistrationShape, GeneratedCode>);
+pub struct RegistrationVerdicts {
+    verdicts: std::collections::HashMap<RegistrationShape, GeneratedCode>,
+    chunks: rustc_hash::FxHashMap<ChunkLayout, EncodedRegistration>,
+}
+
+/// What decides the bytes of an encoded registration but for its pool
+/// indexes: its shape, which `ldc`s are `ldc_w`, and the `return` after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ChunkLayout {
+    shape: RegistrationShape,
+    /// A bit per `ldc`, in order: set for an index past 255.
+    wide_ldcs: u64,
+    returns: bool,
+}
+
+/// A registration encoded, with where each of its pool indexes is.
+#[derive(Debug)]
+struct EncodedRegistration {
+    chunk: Chunk,
+    sites: Box<[u32]>,
+}
 
 impl RegistrationVerdicts {
     fn of(&mut self, shape: RegistrationShape) -> GeneratedCode {
         // A new `<clinit>` is static and takes no argument: no local slot.
-        self.0.entry(shape).or_insert_with(|| GeneratedCode::unchecked(0)).clone()
+        self.verdicts.entry(shape).or_insert_with(|| GeneratedCode::unchecked(0)).clone()
+    }
+
+    /// `sequence` encoded, followed by a `return` if `returns`: the first of
+    /// its layout by the writer, the others copied from it with their own
+    /// pool indexes (every class has one; encoding them one instruction at
+    /// a time cost more than the rest of the stage but the pool).
+    fn chunk(&mut self, sequence: &Registration, returns: bool) -> Option<Chunk> {
+        let then = returns.then_some(Insn::Simple(op::RETURN));
+        let Some(wide_ldcs) = sequence.wide_ldcs() else { return sequence.chunk(then) };
+        let layout = ChunkLayout { shape: sequence.shape, wide_ldcs, returns };
+        if let Some(encoded) = self.chunks.get(&layout) {
+            let mut chunk = encoded.chunk.clone();
+            for (&at, (index, wide)) in encoded.sites.iter().zip(sequence.pool_operands()) {
+                let at = at as usize;
+                let place = if wide { chunk.bytes.get_mut(at..at + 2) } else { chunk.bytes.get_mut(at..at + 1) };
+                match place {
+                    Some(place) if wide => place.copy_from_slice(&index.to_be_bytes()),
+                    Some(place) => place.copy_from_slice(&[index as u8]),
+                    None => return sequence.chunk(then),
+                }
+            }
+            debug_assert_eq!(Some(&chunk.bytes), sequence.chunk(then).as_ref().map(|c| &c.bytes), "{layout:?}");
+            return Some(chunk);
+        }
+        let chunk = sequence.chunk(then)?;
+        // Kept only if the sites found are where the writer put each index.
+        if let Some(sites) = sequence.operand_sites(returns).filter(|(sites, len)| {
+            *len == chunk.bytes.len()
+                && sites.iter().zip(sequence.pool_operands()).all(|(&at, (index, wide))| {
+                    let at = at as usize;
+                    if wide {
+                        chunk.bytes.get(at..at + 2) == Some(&index.to_be_bytes()[..])
+                    } else {
+                        chunk.bytes.get(at) == Some(&(index as u8))
+                    }
+                })
+        }) {
+            self.chunks.insert(layout, EncodedRegistration { chunk: chunk.clone(), sites: sites.0.into_boxed_slice() });
+        }
+        Some(chunk)
     }
 }
 
@@ -131,6 +192,55 @@ impl Registration {
         let mut writer = ChunkWriter::new(false);
         writer.push_all(self.insns.iter().cloned().chain(then));
         writer.finish(self.peak)
+    }
+
+    /// The pool index of each instruction that has one, in order, and
+    /// whether it takes two bytes.
+    fn pool_operands(&self) -> impl Iterator<Item = (u16, bool)> + '_ {
+        self.insns.iter().filter_map(|insn| match *insn {
+            Insn::Pool { index, .. } => Some((index, true)),
+            Insn::Ldc { index, .. } => Some((index, index > 255)),
+            _ => None,
+        })
+    }
+
+    /// A bit per `ldc`, set for one that must be `ldc_w`; `None` past 64.
+    fn wide_ldcs(&self) -> Option<u64> {
+        let mut bits = 0u64;
+        let mut n = 0u32;
+        for insn in &self.insns {
+            if let Insn::Ldc { index, .. } = *insn {
+                bits |= u64::from(index > 255).checked_shl(n)?;
+                n += 1;
+            }
+        }
+        (n <= 64).then_some(bits)
+    }
+
+    /// Where each of [`Registration::pool_operands`] is in the encoded
+    /// sequence, and its length (with a `return` if `returns`); `None` for
+    /// an instruction of a kind a registration has not.
+    fn operand_sites(&self, returns: bool) -> Option<(Vec<u32>, usize)> {
+        let mut sites = Vec::with_capacity(self.insns.len());
+        let mut at = 0u32;
+        for insn in &self.insns {
+            let size = match *insn {
+                Insn::Simple(_) => 1,
+                Insn::Push { opcode: op::BIPUSH, .. } => 2,
+                Insn::Push { .. } => 3,
+                Insn::Pool { .. } => {
+                    sites.push(at + 1);
+                    3
+                }
+                Insn::Ldc { index, .. } => {
+                    sites.push(at + 1);
+                    if index > 255 { 3 } else { 2 }
+                }
+                _ => return None,
+            };
+            at += size;
+        }
+        Some((sites, at as usize + usize::from(returns)))
     }
 }
 
@@ -215,7 +325,7 @@ fn register_in_clinit<'a>(
                 bodies.pending_registration = Some((index, sequence));
                 return Ok(());
             }
-            if !monitored && splice_registration(class, index, &sequence, editor, bodies)? {
+            if !monitored && splice_registration(class, index, &sequence, editor, bodies, registrations)? {
                 return Ok(());
             }
             insert_registration(class, index, sequence.insns, editor, bodies)?;
@@ -225,7 +335,7 @@ fn register_in_clinit<'a>(
             let index = editor.methods.len() - 1;
             if bodies.splicing {
                 // Straight code: encoded at once, without a code model.
-                let body = sequence.chunk(Some(Insn::Simple(op::RETURN)));
+                let body = registrations.chunk(&sequence, true);
                 if let Some(code) = body.and_then(|c| SplicedCode::straight(&c, 0)) {
                     bodies.insert_spliced(index, code.copied_from(registrations.of(sequence.shape)));
                     return Ok(());
@@ -262,6 +372,7 @@ fn splice_registration<'a>(
     sequence: &Registration,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
+    registrations: &mut RegistrationVerdicts,
 ) -> Result<bool> {
     let Some(method) = class.methods().get(index) else { return Ok(false) };
     if bodies.models.contains_key(&index) || !bodies.splicing {
@@ -269,7 +380,7 @@ fn splice_registration<'a>(
     }
     // The caller found it by its descriptor, `()V`.
     let Ok(Prepared::Ready(model, mut splice)) = splice::prepare(class, method, std::iter::empty(), &mut editor.pool) else { return Ok(false) };
-    let Some(prologue) = sequence.chunk(None) else { return Ok(false) };
+    let Some(prologue) = registrations.chunk(sequence, false) else { return Ok(false) };
     let no_tail = Chunk::default();
     let edits = Edits {
         insert_at: 0,
@@ -592,6 +703,46 @@ mod tests {
             }
         }
         assert!(by_shape.keys().any(|s| s.name_pieces > 2), "names long enough for three constants");
+    }
+
+    /// A registration encoded once per layout and copied after that, with
+    /// the pool indexes of each class, is what the writer encodes for it.
+    #[test]
+    fn registrations_copied_from_one_of_their_layout_are_those_encoded_alone() {
+        let class = ClassFile::parse(CLASS).expect("a class");
+        let names: Vec<String> = (0..40).map(|i| format!("m{i}")).collect();
+        let mut registrations = RegistrationVerdicts::default();
+        let mut copies = 0;
+        for (c, groups) in [&["a.A"][..], &["a.A", "b.B"], &["a.A"], &["a.A", "b.B"]].into_iter().enumerate() {
+            // Pools of growing size: the later classes' indexes pass 255.
+            for filler in [0, 150, 300, 600] {
+                let mut pool = PoolBuilder::new(class.constant_pool().clone());
+                for i in 0..filler {
+                    pool.utf8(&format!("filler{i}")).expect("a filler");
+                }
+                let tf = TfClass {
+                    internal_name: format!("p/C{c}").into(),
+                    class_groups: Vec::new(),
+                    holder_groups: groups.to_vec(),
+                    methods: Vec::new(),
+                    without_code: Vec::new(),
+                    tracing_names: names.iter().map(|n| n.as_str().into()).collect(),
+                    enhanced: None,
+                };
+                let holders: Vec<String> = (0..groups.len()).map(protocol::holder_field).collect();
+                let sequence = registration(&tf, &holders, &mut pool).expect("registration");
+                for returns in [false, true] {
+                    let copied = sequence.wide_ldcs().is_some_and(|wide_ldcs| {
+                        registrations.chunks.contains_key(&ChunkLayout { shape: sequence.shape, wide_ldcs, returns })
+                    });
+                    copies += usize::from(copied);
+                    let chunk = registrations.chunk(&sequence, returns).expect("encoded");
+                    let alone = sequence.chunk(returns.then_some(Insn::Simple(op::RETURN))).expect("encoded alone");
+                    assert_eq!(chunk.bytes, alone.bytes, "class {c}, {filler} fillers, return: {returns}");
+                }
+            }
+        }
+        assert!(copies >= 8, "{copies} copies");
     }
 
     #[test]

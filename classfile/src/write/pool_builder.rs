@@ -322,7 +322,7 @@ enum Key<'k> {
 /// index is built, and the bytes of any entry are two reads where it is in
 /// the file, whatever its kind. A weak hash (a text's middle is not read)
 /// only makes a chain longer, never a lookup wrong: entries are compared in
-/// full. The plain form, which [`Key::hash`] and [`Key::hash_in_file`] follow.
+/// full. The plain form, which [`Key::hash`] and [`Key::hash_sized`] follow.
 #[cfg(test)]
 fn entry_hash(entry: &[u8]) -> u64 {
     let number = |bytes: &[u8]| bytes.iter().fold(0u64, |n, &b| (n << 8) | u64::from(b));
@@ -373,31 +373,20 @@ impl Key<'_> {
         x ^ (x >> 29)
     }
 
-    /// [`entry_hash`] of the entry whose tag is at `at` in `file`, read with
-    /// no jump on the entry's kind: its size is found both ways (a Utf8
-    /// entry's, any other's) and one kept. (Building a pool's index, the
-    /// kinds follow no order a predictor learns, and a jump on them missed
-    /// for every other entry.) `None` where the file ends before a read (the
-    /// caller hashes that entry as read) or for a byte that is no tag.
+    /// [`entry_hash`] of the entry of `size` bytes whose tag is at `at` in
+    /// `file`. `None` for a size no entry has or where the file ends before
+    /// eight bytes from the tag (the caller hashes that entry as read).
     #[inline]
-    fn hash_in_file(file: &[u8], at: usize) -> Option<u64> {
-        // A pool is followed by at least fourteen bytes of the class file
-        // (flags, names, counts): every entry has eight from its tag on.
-        let first = u64::from_be_bytes(*file.get(at..)?.first_chunk::<8>()?);
-        let tag = (first >> 56) as u8;
-        let utf8 = 3 + ((first >> 40) & 0xFFFF) as usize;
-        let fixed = usize::from(ENTRY_SIZE[usize::from(tag)]);
-        let size = if tag == tag::UTF8 { utf8 } else { fixed };
-        if size == 0 {
+    fn hash_sized(file: &[u8], at: usize, size: usize) -> Option<u64> {
+        // From a Class entry (three bytes) to a Utf8 entry of 65,535 bytes.
+        if size.wrapping_sub(3) > usize::from(u16::MAX) {
             return None;
         }
-        // The last eight bytes of an entry of more than eight, else the
-        // first eight again, not used.
-        let end = at + size.max(8);
-        let last = u64::from_be_bytes(*file.get(end - 8..end)?.first_chunk::<8>()?);
+        let bytes = file.get(at..at.checked_add(size.max(8))?)?;
+        let first = u64::from_be_bytes(*bytes.first_chunk::<8>()?);
+        let last = u64::from_be_bytes(*bytes.last_chunk::<8>()?);
         let head = first >> (64 - 8 * size.min(8));
-        let tail = if size > 8 { last } else { 0 };
-        Some(Self::mix(head, tail))
+        Some(Self::mix(head, if size > 8 { last } else { 0 }))
     }
 
     /// The key of an entry added or about to be.
@@ -443,23 +432,41 @@ impl Index {
         let mut links = Vec::with_capacity(count + ADDITIONS_ROOM);
         links.resize(count, Link::default());
         let mask = buckets - 1;
+        let (file, offsets) = original.file_and_offsets();
+        // The entries lie end to end: each one's size is where the next
+        // starts less where it starts, and the last one's where the pool
+        // ends. No entry's kind is read to size it.
+        let mut next = offsets.get(1).map_or(0, |&first| first as usize + original.raw_bytes().len());
         // Linked from the last entry to the first, so that the first of
         // equal entries heads its chain and is the one reused.
-        let (file, offsets) = original.file_and_offsets();
         for (i, (&at, link)) in offsets.iter().zip(links.iter_mut()).enumerate().skip(1).rev() {
-            // A slot with no entry (`u32::MAX`) is past the file's end too.
-            let hash = match Key::hash_in_file(file, at as usize) {
-                Some(hash) => hash,
-                None => match original.raw_entry(i as u16) {
-                    Some((tag, content)) => Key::of_raw(tag, content).hash(),
-                    None => continue,
-                },
+            let (at, size) = (at as usize, next.wrapping_sub(at as usize));
+            next = at;
+            // A Long or Double, followed by a slot with no entry (`u32::MAX`),
+            // or that slot, gets a size no entry has, and is hashed as read.
+            let hash = if let Some(hash) = Key::hash_sized(file, at, size) {
+                hash
+            } else if let Some(hash) = Self::hash_as_read(original, i) {
+                hash
+            } else {
+                continue;
             };
+            debug_assert_eq!(Some(hash), Self::hash_as_read(original, i), "entry {i} sized by the next one");
             let Some(head) = heads.get_mut((hash >> 32) as usize & mask) else { continue };
             *link = Link { next: *head, check: hash as u16 };
             *head = i as u16; // a pool has at most 65,535 slots
         }
         Index { heads, links, mask }
+    }
+
+    /// The hash of entry `i` from its value (a Long or Double, or an entry
+    /// the file ends less than eight bytes after); `None` for a slot with no entry. Out of line:
+    /// the loop over every entry keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn hash_as_read(original: &ConstantPool<'_>, i: usize) -> Option<u64> {
+        let (tag, content) = original.raw_entry(u16::try_from(i).ok()?)?;
+        Some(Key::of_raw(tag, content).hash())
     }
 
     /// Puts index `i`, of hash `hash`, at the head of its chain (an
@@ -1034,7 +1041,8 @@ mod tests {
             let written = file.get(at as usize..at as usize + 1 + content.len() + if tag == tag::UTF8 { 2 } else { 0 });
             let expected = entry_hash(written.expect("the entry's bytes"));
             assert_eq!(Key::of_raw(tag, content).hash(), expected, "entry {i} by its value");
-            assert_eq!(Key::hash_in_file(file, at as usize), Some(expected), "entry {i} where it is");
+            let size = written.map_or(0, <[u8]>::len);
+            assert_eq!(Key::hash_sized(file, at as usize, size), Some(expected), "entry {i} where it is");
             hashed += 1;
         }
         assert_eq!(hashed, entries.len());
