@@ -3,9 +3,7 @@
 //! `pipeline::run` does it, minus the file reads and writes.
 #![forbid(unsafe_code)]
 
-use crate::corpus::Corpus;
-use std::path::Path;
-use std::sync::Mutex;
+use crate::corpus::{ClassFileInput, Corpus};
 use tf_core::enhance::{self, Outcome, Settings};
 use tf_core::filter::{FilterError, FilterSpec};
 use tf_core::model::{Groups, Selection};
@@ -88,29 +86,14 @@ enum ClassResult {
     Failed(String),
 }
 
-/// One pass's input: a copy of every class's bytes, made before the pass is
-/// timed. The pipeline hands `scan_class` the buffer a file read filled; the
-/// ASM baseline's passes read bytes loaded before them; neither times reading.
-pub struct PassInput<'c> {
-    classes: Vec<(&'c Path, Mutex<Vec<u8>>)>,
-}
-
-impl<'c> PassInput<'c> {
-    pub fn of(corpus: &'c Corpus) -> PassInput<'c> {
-        PassInput { classes: corpus.classes.iter().map(|c| (c.path.as_path(), Mutex::new(c.bytes.clone()))).collect() }
-    }
-}
-
-/// Enhances every class of `input` on the current rayon pool, one of
+/// Enhances every class of `corpus` on the current rayon pool, one of
 /// `workspaces` per worker, as the pipeline does (kept from pass to pass, as
 /// a build daemon's workers keep theirs); with a one-thread pool this is the
 /// sequential run.
-pub fn enhance_all(input: PassInput<'_>, job: &Job, workspaces: &mut [Workspace]) -> Tally {
+pub fn enhance_all(corpus: &Corpus, job: &Job, workspaces: &mut [Workspace]) -> Tally {
     let run = job.run();
-    let results: Vec<ClassResult> = workspace::map_per_worker(&input.classes, workspaces, |workspace, (path, bytes)| {
-        // Each class is taken once; a poisoned lock only means a panic elsewhere, which the pool re-raises.
-        let bytes = std::mem::take(&mut *bytes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        enhance_one(path, bytes, &run, workspace).map_or_else(|r| r, |b| ClassResult::Enhanced(b.len()))
+    let results: Vec<ClassResult> = workspace::map_per_worker(&corpus.classes, workspaces, |workspace, input| {
+        enhance_one(input, &run, workspace).map_or_else(|r| r, |b| ClassResult::Enhanced(b.len()))
     });
     results.into_iter().fold(Tally::default(), Tally::add)
 }
@@ -121,7 +104,7 @@ pub fn dump_all(corpus: &Corpus, job: &Job, root: &std::path::Path, out: &std::p
     let mut tally = Tally::default();
     let (run, mut workspace) = (job.run(), Workspace::default());
     for input in &corpus.classes {
-        match enhance_one(&input.path, input.bytes.clone(), &run, &mut workspace) {
+        match enhance_one(input, &run, &mut workspace) {
             Ok(bytes) => {
                 let relative = input.path.strip_prefix(root).unwrap_or(&input.path);
                 let target = out.join(relative);
@@ -138,8 +121,10 @@ pub fn dump_all(corpus: &Corpus, job: &Job, root: &std::path::Path, out: &std::p
 }
 
 /// One class through scan and enhance: the enhanced bytes, or what became of it.
-fn enhance_one(path: &Path, bytes: Vec<u8>, run: &enhance::Run, workspace: &mut Workspace) -> Result<Vec<u8>, ClassResult> {
-    let scanned = scan::scan_class(path, bytes).map_err(|d| ClassResult::Failed(show(&d)))?;
+fn enhance_one(input: &ClassFileInput, run: &enhance::Run, workspace: &mut Workspace) -> Result<Vec<u8>, ClassResult> {
+    // scan_class takes ownership of the bytes, as the pipeline hands it a
+    // freshly read file; the copy stands in for that read.
+    let scanned = scan::scan_class(&input.path, input.bytes.clone()).map_err(|d| ClassResult::Failed(show(&d)))?;
     match enhance::enhance_class(&scanned, run, workspace) {
         Ok(Outcome::Enhanced { bytes, .. }) => Ok(bytes),
         Ok(Outcome::Untouched | Outcome::Current | Outcome::Skipped(_)) => Err(ClassResult::Untouched),

@@ -21,7 +21,7 @@ mod corpus;
 mod enhancer;
 
 use corpus::Corpus;
-use enhancer::{Job, PassInput, Tally};
+use enhancer::{Job, Tally};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -121,13 +121,13 @@ fn run() -> Result<(), String> {
             .map_err(|e| format!("could not start {threads} threads: {e}"))?;
         let job = job(run != Run::General)?;
         let mut workspaces = pool.install(workspace::per_worker);
-        let mut pass = |input: PassInput<'_>| {
+        let mut pass = || {
             if run == Run::Cold {
                 workspaces.iter_mut().for_each(workspace::Workspace::forget_generated_code);
             }
-            pool.install(|| enhancer::enhance_all(input, &job, &mut workspaces))
+            pool.install(|| enhancer::enhance_all(&corpus, &job, &mut workspaces))
         };
-        let warm_up = pass(PassInput::of(&corpus));
+        let warm_up = pass();
         if options.paced {
             tell_the_driver("READY")?;
         }
@@ -136,9 +136,8 @@ fn run() -> Result<(), String> {
             if options.paced {
                 wait_for_a_line()?;
             }
-            let input = PassInput::of(&corpus);
             let start = Instant::now();
-            let tally = pass(input);
+            let tally = pass();
             let time = start.elapsed();
             times.push(time);
             if options.paced {
