@@ -407,6 +407,32 @@ impl Key<'_> {
         }
     }
 
+    /// Is the entry whose tag is at `at` in `file` the one this key stands
+    /// for? Its bytes are compared where they are, not decoded first: the
+    /// tag, then a text's length and bytes or the key's bytes. False where
+    /// the file ends first, as for the slot after a Long or Double.
+    fn is_written_at(self, file: &[u8], at: usize) -> bool {
+        match self {
+            Key::Utf8(text) => {
+                let Ok(n) = u16::try_from(text.len()) else { return false };
+                let entry = at.checked_add(3 + text.len()).and_then(|end| file.get(at..end));
+                let Some(([tag, high, low], bytes)) = entry.and_then(<[u8]>::split_first_chunk::<3>) else {
+                    return false;
+                };
+                *tag == tag::UTF8 && u16::from_be_bytes([*high, *low]) == n && bytes == text
+            }
+            Key::Other(tag, key) => {
+                let size = usize::from(ENTRY_SIZE[usize::from(tag)]);
+                let Some((&written, content)) =
+                    at.checked_add(size).and_then(|end| file.get(at..end)).and_then(<[u8]>::split_first)
+                else {
+                    return false;
+                };
+                written == tag && raw_key(tag, content).1 == key
+            }
+        }
+    }
+
     fn is(self, other: Key<'_>) -> bool {
         match (self, other) {
             (Key::Utf8(a), Key::Utf8(b)) => a == b,
@@ -639,13 +665,18 @@ impl<'a> PoolBuilder<'a> {
     /// walk along a chain small.
     #[inline(never)]
     fn holds(&self, i: u16, key: Key<'_>) -> bool {
-        let entry = match i.checked_sub(self.original.count()) {
-            None => self.original.raw_entry(i).map(|(tag, content)| Key::of_raw(tag, content)),
-            Some(past) => {
-                self.added_at.get(usize::from(past)).and_then(|&at| self.added.get(at as usize)).and_then(Key::of)
+        match i.checked_sub(self.original.count()) {
+            None => {
+                let (file, offsets) = self.original.file_and_offsets();
+                offsets.get(usize::from(i)).is_some_and(|&at| key.is_written_at(file, at as usize))
             }
-        };
-        entry.is_some_and(|entry| entry.is(key))
+            Some(past) => self
+                .added_at
+                .get(usize::from(past))
+                .and_then(|&at| self.added.get(at as usize))
+                .and_then(Key::of)
+                .is_some_and(|entry| entry.is(key)),
+        }
     }
 
     /// Adds `constant`, of hash `hash` and taking `slots` pool slots, found
@@ -1046,6 +1077,47 @@ mod tests {
             hashed += 1;
         }
         assert_eq!(hashed, entries.len());
+    }
+
+    #[test]
+    fn an_entry_compared_where_it_is_in_the_file_compares_as_its_value() {
+        use crate::tag;
+        // Entries alike but for their kind, their length or one byte; the
+        // last one ends the pool.
+        let entries = [
+            utf8_entry("java/lang/Object"),
+            utf8_entry("java/lang/Objects"),
+            utf8_entry(""),
+            (tag::INTEGER, vec![0x40, 0, 0, 0]),
+            (tag::FLOAT, vec![0x40, 0, 0, 0]),
+            (tag::LONG, vec![0, 0, 0, 0, 0x40, 0, 0, 0]),
+            (tag::DOUBLE, vec![0, 0, 0, 0, 0x40, 0, 0, 0]),
+            (tag::CLASS, vec![0, 1]),
+            (tag::STRING, vec![0, 1]),
+            (tag::CLASS, vec![0, 2]),
+            (tag::NAME_AND_TYPE, vec![0, 1, 0, 2]),
+            (tag::FIELDREF, vec![0, 10, 0, 13]),  // #14
+            (tag::METHODREF, vec![0, 10, 0, 13]),
+            (tag::METHOD_HANDLE, vec![1, 0, 14]),
+            utf8_entry("java/lang/Objecu"),
+        ];
+        let bytes = [vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52], pool_of(&entries)].concat();
+        let mut reader = Reader::new(&bytes);
+        reader.skip(8).expect("header");
+        let original = ConstantPool::parse(&mut reader).expect("pool");
+        let (file, offsets) = original.file_and_offsets();
+        let keys: Vec<(usize, Option<Key<'_>>)> = (1..offsets.len())
+            .map(|i| (i, original.raw_entry(i as u16).map(|(tag, content)| Key::of_raw(tag, content))))
+            .collect();
+        for &(i, entry) in &keys {
+            for &(_, key) in &keys {
+                let Some(key) = key else { continue };
+                let expected = entry.is_some_and(|entry| entry.is(key));
+                assert_eq!(key.is_written_at(file, offsets[i] as usize), expected, "entry {i}");
+            }
+        }
+        // A key longer than what is left of the file.
+        assert!(!Key::Utf8(b"java/lang/Objecu and more").is_written_at(file, offsets[keys.len()] as usize));
     }
 
     #[test]
