@@ -651,13 +651,9 @@ mod tests {
         0, 0,
     ];
 
-    /// The registration of a class named `name` with `groups` holder groups
-    /// (and as many holders) and these tracing names, as opcodes: what does
-    /// not depend on pool indexes (`ldc_w` counted as `ldc`).
-    fn registration_opcodes(name: &str, groups: &[&'static str], names: &[String]) -> (RegistrationShape, u16, Vec<String>) {
-        let class = ClassFile::parse(CLASS).expect("a class");
-        let mut pool = PoolBuilder::new(class.constant_pool().clone());
-        let tf = TfClass {
+    /// A class named `name` whose registration has `groups` holder groups and these tracing names.
+    fn registered_class<'n>(name: &str, groups: &[&'static str], names: &'n [String]) -> TfClass<'n> {
+        TfClass {
             internal_name: name.to_string().into(),
             class_groups: Vec::new(),
             holder_groups: groups.to_vec(),
@@ -665,7 +661,16 @@ mod tests {
             without_code: Vec::new(),
             tracing_names: names.iter().map(|n| n.as_str().into()).collect(),
             enhanced: None,
-        };
+        }
+    }
+
+    /// The registration of a class named `name` with `groups` holder groups
+    /// (and as many holders) and these tracing names, as opcodes: what does
+    /// not depend on pool indexes (`ldc_w` counted as `ldc`).
+    fn registration_opcodes(name: &str, groups: &[&'static str], names: &[String]) -> (RegistrationShape, u16, Vec<String>) {
+        let class = ClassFile::parse(CLASS).expect("a class");
+        let mut pool = PoolBuilder::new(class.constant_pool().clone());
+        let tf = registered_class(name, groups, names);
         let holders: Vec<String> = (0..groups.len()).map(protocol::holder_field).collect();
         let sequence = registration(&tf, &holders, &mut pool).expect("registration");
         let shown = sequence
@@ -720,15 +725,7 @@ mod tests {
                 for i in 0..filler {
                     pool.utf8(&format!("filler{i}")).expect("a filler");
                 }
-                let tf = TfClass {
-                    internal_name: format!("p/C{c}").into(),
-                    class_groups: Vec::new(),
-                    holder_groups: groups.to_vec(),
-                    methods: Vec::new(),
-                    without_code: Vec::new(),
-                    tracing_names: names.iter().map(|n| n.as_str().into()).collect(),
-                    enhanced: None,
-                };
+                let tf = registered_class(&format!("p/C{c}"), groups, &names);
                 let holders: Vec<String> = (0..groups.len()).map(protocol::holder_field).collect();
                 let sequence = registration(&tf, &holders, &mut pool).expect("registration");
                 for returns in [false, true] {
