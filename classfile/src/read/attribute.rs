@@ -84,21 +84,84 @@ pub(crate) fn read_attributes_keeping<'a, const KEEP: bool>(
     let count = reader.count(6)?;
     let mut attributes = Vec::with_capacity(if KEEP { count } else { 0 });
     for _ in 0..count {
+        // Every attribute of a well-formed file is whole: its header and
+        // content are taken in one bounds check, and only one cut short is
+        // read field by field, to report where.
         let offset = reader.offset();
-        let start = reader.position();
-        let name_index = reader.u16()?;
-        let name = ConstantPool::at(pool.utf8_bytes(name_index), offset)?;
-        let len = reader.u32()? as usize;
-        reader.skip(len)?;
-        let raw = reader.data().get(start..reader.position()).unwrap_or_default();
+        let attribute = match reader.sized_item() {
+            Some((name_index, raw)) => {
+                let name = ConstantPool::at(pool.utf8_bytes(name_index), offset)?;
+                Attribute { name_index, name, offset, raw }
+            }
+            None => read_attribute(reader, pool)?,
+        };
         if KEEP {
-            attributes.push(Attribute { name_index, name, offset, raw });
+            attributes.push(attribute);
         }
     }
     Ok(attributes)
 }
 
+/// One attribute read field by field: what [`read_attributes_keeping`]
+/// reads at once, and how it reports an attribute cut short.
+#[cold]
+#[inline(never)]
+fn read_attribute<'a>(reader: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Attribute<'a>> {
+    let offset = reader.offset();
+    let start = reader.position();
+    let name_index = reader.u16()?;
+    let name = ConstantPool::at(pool.utf8_bytes(name_index), offset)?;
+    let len = reader.u32()? as usize;
+    reader.skip(len)?;
+    let raw = reader.data().get(start..reader.position()).unwrap_or_default();
+    Ok(Attribute { name_index, name, offset, raw })
+}
+
 /// The first attribute called `name`.
 pub fn find<'a>(attributes: &[Attribute<'a>], name: &str) -> Option<Attribute<'a>> {
     attributes.iter().find(|a| a.is(name)).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Attributes read field by field, as they were before the fast path.
+    fn read_plainly<'a>(reader: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<Attribute<'a>>> {
+        let count = reader.count(6)?;
+        (0..count).map(|_| read_attribute(reader, pool)).collect()
+    }
+
+    #[test]
+    fn attributes_read_at_once_are_those_read_field_by_field() {
+        // #1 Utf8 "Code", #2 Integer 5.
+        let pool_bytes = [0, 3, 1, 0, 4, b'C', b'o', b'd', b'e', 3, 0, 0, 0, 5];
+        let pool = ConstantPool::parse(&mut Reader::new(&pool_bytes)).expect("a well-formed pool");
+        let well_formed: &[u8] = &[0, 2, 0, 1, 0, 0, 0, 3, 7, 8, 9, 0, 1, 0, 0, 0, 0];
+        let mut lists = vec![well_formed.to_vec()];
+        for (at, value) in [(3, 2), (3, 9), (11, 2), (4, 0xFF), (12, 0xFF), (7, 4), (7, 2)] {
+            let mut list = well_formed.to_vec();
+            list[at] = value;
+            lists.push(list);
+        }
+        for list in &lists {
+            for len in 0..=list.len() {
+                let bytes = &list[..len];
+                let (mut fast, mut plain) = (Reader::at_offset(bytes, 100), Reader::at_offset(bytes, 100));
+                let read = read_attributes(&mut fast, &pool);
+                let expected = read_plainly(&mut plain, &pool);
+                assert_eq!(read, expected, "{bytes:?}");
+                if read.is_ok() {
+                    assert_eq!(fast.offset(), plain.offset(), "{bytes:?}");
+                }
+                let checked = read_attributes_keeping::<false>(&mut Reader::at_offset(bytes, 100), &pool);
+                assert_eq!(checked.map(|_| ()), expected.map(|_| ()), "{bytes:?}");
+            }
+        }
+        let read = read_attributes(&mut Reader::at_offset(well_formed, 100), &pool).expect("two attributes");
+        assert_eq!(read.iter().map(|a| (a.name, a.offset, a.data())).collect::<Vec<_>>(), [
+            (&b"Code"[..], 102, &[7, 8, 9][..]),
+            (&b"Code"[..], 111, &[][..])
+        ]);
+    }
 }

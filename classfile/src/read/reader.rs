@@ -88,6 +88,20 @@ impl<'a> Reader<'a> {
         next
     }
 
+    /// The next item laid out as an attribute is (a `u16`, a `u32` length,
+    /// that many bytes), taken at once when all of it is in the window:
+    /// the `u16` and the whole item. `None`, nothing read, when it is cut
+    /// short; reading it field by field then reports where.
+    #[inline]
+    pub fn sized_item(&mut self) -> Option<(u16, &'a [u8])> {
+        let window = self.data.get(self.pos..self.end)?;
+        let &[high, low, l0, l1, l2, l3] = window.first_chunk::<6>()?;
+        let len = usize::try_from(u32::from_be_bytes([l0, l1, l2, l3])).ok()?.checked_add(6)?;
+        let item = window.get(..len)?;
+        self.pos += len;
+        Some((u16::from_be_bytes([high, low]), item))
+    }
+
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
