@@ -143,7 +143,8 @@ fn unpack_field(word: u32) -> i32 {
 /// A method's parameter and return slots in a word of [`SlotCache`]; `None`
 /// for sizes that do not fit it (no valid descriptor has them).
 fn pack_method((parameters, returns): (i32, i32)) -> Option<u32> {
-    ((0..1 << 24).contains(&parameters) && (0..16).contains(&returns)).then(|| (parameters as u32) << 4 | returns as u32)
+    let fits = (0..1 << 24).contains(&parameters) && (0..16).contains(&returns);
+    fits.then(|| (parameters as u32) << 4 | returns as u32)
 }
 
 fn unpack_method(word: u32) -> (i32, i32) {
@@ -155,12 +156,17 @@ fn field_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'
     if let Some(size) = slots.get(index, Slots::FIELD) {
         return Ok(size as i32);
     }
-    let original =
-        original_descriptor_slots(pool.original(), index, slots, Slots::FIELD_DESCRIPTOR, field_descriptor_slots, pack_field, unpack_field);
-    let counted = match original {
-        Some(counted) => Some(counted),
-        None => pool.with_ascii_reference_descriptor(index, |d| field_descriptor_slots(d.as_bytes())),
-    };
+    let original = original_descriptor_slots(
+        pool.original(),
+        index,
+        slots,
+        Slots::FIELD_DESCRIPTOR,
+        field_descriptor_slots,
+        pack_field,
+        unpack_field,
+    );
+    let counted =
+        original.or_else(|| pool.with_ascii_reference_descriptor(index, |d| field_descriptor_slots(d.as_bytes())));
     let size = match counted {
         Some(Some(size)) => size,
         // Errors are reported as the decoding path reports them.
@@ -397,10 +403,8 @@ fn method_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<
         pack_method,
         unpack_method,
     );
-    let counted = match original {
-        Some(counted) => Some(counted),
-        None => pool.with_ascii_reference_descriptor(index, |d| method_descriptor_slots(d.as_bytes())),
-    };
+    let counted =
+        original.or_else(|| pool.with_ascii_reference_descriptor(index, |d| method_descriptor_slots(d.as_bytes())));
     let sizes = match counted {
         Some(Some(sizes)) => sizes,
         _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
@@ -767,13 +771,14 @@ mod tests {
         let mut slots = SlotCache::default();
         let (mut methods, mut fields) = (0, 0);
         for index in 0..count + 2 {
-            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d));
-            let plain_field = pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots())));
+            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d)).ok();
+            let plain_field =
+                pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots()))).ok();
             // Both look-ups of every entry, through one cache.
-            assert_eq!(method_slots(index, &mut slots, &mut pool).ok(), plain_method.as_ref().ok().copied(), "method slots of entry {index}");
-            assert_eq!(field_slots(index, &mut slots, &mut pool).ok(), plain_field.as_ref().ok().copied(), "field slots of entry {index}");
-            methods += usize::from(plain_method.is_ok());
-            fields += usize::from(plain_field.is_ok());
+            assert_eq!(method_slots(index, &mut slots, &mut pool).ok(), plain_method, "method slots of entry {index}");
+            assert_eq!(field_slots(index, &mut slots, &mut pool).ok(), plain_field, "field slots of entry {index}");
+            methods += usize::from(plain_method.is_some());
+            fields += usize::from(plain_field.is_some());
         }
         // By descriptor, whatever the reference: `m`, `i` and `g` of each owner; `f`, `h` and `u`.
         assert_eq!((methods, fields), (6, 6));
