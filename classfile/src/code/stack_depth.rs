@@ -38,6 +38,12 @@ impl Slots {
     /// What an `ldc`/`ldc_w` of the entry pushes (kept apart from `FIELD`:
     /// code that loads a field reference with `ldc` must not get its size).
     const LOADED: u32 = 0x3000_0000;
+    /// Kept under a Utf8 entry's index: what it gives as a field descriptor
+    /// ([`Slots::FIELD`]'s form) or as a method descriptor ([`Slots::METHOD`]'s).
+    /// Members of a class share descriptors (fields of a type, methods of a
+    /// signature): each is counted once.
+    const FIELD_DESCRIPTOR: u32 = 0x4000_0000;
+    const METHOD_DESCRIPTOR: u32 = 0x5000_0000;
 
     /// The sizes under `kind` of word `word`, if it holds that kind.
     fn of(word: u32, kind: u32) -> Option<u32> {
@@ -69,8 +75,17 @@ impl SlotCache {
 /// plain ASCII: read from the file's bytes, as
 /// [`CodePool::with_ascii_reference_descriptor`] reads them, without making
 /// text of them. `None` for anything else (an addition, another kind, a
-/// descriptor to decode), which takes that look-up.
+/// descriptor to decode), which takes that look-up. The depth pass makes it
+/// in two steps ([`original_descriptor_slots`]).
+#[cfg(test)]
 fn original_ascii_descriptor<'a>(pool: &ConstantPool<'a>, index: u16) -> Option<&'a [u8]> {
+    original_ascii_utf8(pool, original_descriptor_index(pool, index)?)
+}
+
+/// The index of the descriptor's Utf8 entry named by field or method
+/// reference (or (Invoke)Dynamic) `index` of the pool as read; `None` for
+/// an addition or another kind.
+fn original_descriptor_index(pool: &ConstantPool<'_>, index: u16) -> Option<u16> {
     let second_index = |content: &[u8]| content.get(2..4).map(|b| u16::from_be_bytes([b[0], b[1]]));
     let (kind, content) = pool.raw_entry(index)?;
     if !matches!(kind, tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF | tag::DYNAMIC | tag::INVOKE_DYNAMIC) {
@@ -79,10 +94,61 @@ fn original_ascii_descriptor<'a>(pool: &ConstantPool<'a>, index: u16) -> Option<
     let (tag::NAME_AND_TYPE, name_and_type) = pool.raw_entry(second_index(content)?)? else {
         return None;
     };
-    let (tag::UTF8, descriptor) = pool.raw_entry(second_index(name_and_type)?)? else {
+    second_index(name_and_type)
+}
+
+/// The bytes of Utf8 entry `index` of the pool as read, if they are plain ASCII.
+fn original_ascii_utf8<'a>(pool: &ConstantPool<'a>, index: u16) -> Option<&'a [u8]> {
+    let (tag::UTF8, text) = pool.raw_entry(index)? else {
         return None;
     };
-    descriptor.is_ascii().then_some(descriptor)
+    text.is_ascii().then_some(text)
+}
+
+/// What `count` gives for the descriptor of reference `index` of the pool
+/// as read, counted once per descriptor entry and kept in `slots` under
+/// `kind` (in the word's form, `pack`/`unpack`); `None` where the entry is
+/// not one whose descriptor is read in place (an addition, another kind, a
+/// descriptor that is not plain ASCII: the pool's look-up then decides),
+/// `Some(None)` where `count` fails.
+fn original_descriptor_slots<T: Copy>(
+    pool: &ConstantPool<'_>,
+    index: u16,
+    slots: &mut SlotCache,
+    kind: u32,
+    count: fn(&[u8]) -> Option<T>,
+    pack: fn(T) -> Option<u32>,
+    unpack: fn(u32) -> T,
+) -> Option<Option<T>> {
+    let at = original_descriptor_index(pool, index)?;
+    if let Some(word) = slots.get(at, kind) {
+        return Some(Some(unpack(word)));
+    }
+    let counted = count(original_ascii_utf8(pool, at)?);
+    if let Some(word) = counted.and_then(pack) {
+        slots.put(at, kind, word);
+    }
+    Some(counted)
+}
+
+/// A field's size in a word of [`SlotCache`].
+fn pack_field(size: i32) -> Option<u32> {
+    u32::try_from(size).ok()
+}
+
+fn unpack_field(word: u32) -> i32 {
+    word as i32
+}
+
+/// A method's parameter and return slots in a word of [`SlotCache`]; `None`
+/// for sizes that do not fit it (no valid descriptor has them).
+fn pack_method((parameters, returns): (i32, i32)) -> Option<u32> {
+    let fits = (0..1 << 24).contains(&parameters) && (0..16).contains(&returns);
+    fits.then(|| (parameters as u32) << 4 | returns as u32)
+}
+
+fn unpack_method(word: u32) -> (i32, i32) {
+    ((word >> 4) as i32, (word & 0xF) as i32)
 }
 
 /// Slots of the field descriptor of entry `index` (a field reference or Dynamic).
@@ -90,10 +156,17 @@ fn field_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'
     if let Some(size) = slots.get(index, Slots::FIELD) {
         return Ok(size as i32);
     }
-    let counted = match original_ascii_descriptor(pool.original(), index) {
-        Some(descriptor) => Some(field_descriptor_slots(descriptor)),
-        None => pool.with_ascii_reference_descriptor(index, |d| field_descriptor_slots(d.as_bytes())),
-    };
+    let original = original_descriptor_slots(
+        pool.original(),
+        index,
+        slots,
+        Slots::FIELD_DESCRIPTOR,
+        field_descriptor_slots,
+        pack_field,
+        unpack_field,
+    );
+    let counted =
+        original.or_else(|| pool.with_ascii_reference_descriptor(index, |d| field_descriptor_slots(d.as_bytes())));
     let size = match counted {
         Some(Some(size)) => size,
         // Errors are reported as the decoding path reports them.
@@ -319,21 +392,28 @@ fn local_used_at(code: &[u8], at: usize) -> u32 {
 /// Parameter and return slots of the method descriptor of entry `index`.
 fn method_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<(i32, i32)> {
     if let Some(sizes) = slots.get(index, Slots::METHOD) {
-        return Ok(((sizes >> 4) as i32, (sizes & 0xF) as i32));
+        return Ok(unpack_method(sizes));
     }
-    let counted = match original_ascii_descriptor(pool.original(), index) {
-        Some(descriptor) => Some(method_descriptor_slots(descriptor)),
-        None => pool.with_ascii_reference_descriptor(index, |d| method_descriptor_slots(d.as_bytes())),
-    };
-    let (parameters, returns) = match counted {
+    let original = original_descriptor_slots(
+        pool.original(),
+        index,
+        slots,
+        Slots::METHOD_DESCRIPTOR,
+        method_descriptor_slots,
+        pack_method,
+        unpack_method,
+    );
+    let counted =
+        original.or_else(|| pool.with_ascii_reference_descriptor(index, |d| method_descriptor_slots(d.as_bytes())));
+    let sizes = match counted {
         Some(Some(sizes)) => sizes,
         _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
     };
     // Sizes that do not fit the word (no valid descriptor has them) are not kept.
-    if (0..1 << 24).contains(&parameters) && (0..16).contains(&returns) {
-        slots.put(index, Slots::METHOD, (parameters as u32) << 4 | returns as u32);
+    if let Some(word) = pack_method(sizes) {
+        slots.put(index, Slots::METHOD, word);
     }
-    Ok((parameters, returns))
+    Ok(sizes)
 }
 
 /// The slots of the field type that starts `bytes` at `at`, and where it
@@ -349,10 +429,30 @@ fn type_slots(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
         b'J' | b'D' => (2, element + 1),
         // An array's element class may not be named as an array.
         b'L' if dims > 0 && bytes.get(element + 1) == Some(&b'[') => return None,
-        b'L' => (1, element + 1 + bytes.get(element + 1..)?.iter().position(|&b| b == b';')? + 1),
+        b'L' => (1, element + 1 + semicolon(bytes.get(element + 1..)?)? + 1),
         _ => return None,
     };
     Some((if dims > 0 { 1 } else { slots }, end))
+}
+
+/// Where the first `;` of `bytes` is, eight bytes at a time (as the
+/// descriptor parser finds it): most of a descriptor is class names, and
+/// looking at them a byte at a time was most of counting its slots.
+fn semicolon(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    const SEMICOLONS: u64 = ONES * b';' as u64;
+    let (words, rest) = bytes.as_chunks::<8>();
+    for (i, word) in words.iter().enumerate() {
+        let w = u64::from_le_bytes(*word) ^ SEMICOLONS;
+        // A high bit for each zero byte of `w`, and maybe for bytes after
+        // one (`w - 1` borrows upwards from it): the lowest is exact.
+        let zeros = w.wrapping_sub(ONES) & !w & HIGH_BITS;
+        if zeros != 0 {
+            return Some(i * 8 + (zeros.trailing_zeros() / 8) as usize);
+        }
+    }
+    rest.iter().position(|&b| b == b';').map(|at| words.len() * 8 + at)
 }
 
 /// [`descriptor::parse_field`]'s slots, counted on the bytes: every field
@@ -649,6 +749,46 @@ mod tests {
         assert_eq!(read_in_place, 7);
     }
 
+    /// References naming one descriptor entry (fields of one type, methods
+    /// of one signature, a field and a method naming the same text) share
+    /// its count, kept once: each gets what the plain look-up gives it.
+    #[test]
+    fn references_sharing_a_descriptor_get_what_the_plain_look_up_gives_each() {
+        let empty = [0u8, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
+        for owner in ["p/A", "p/B"] {
+            pool.method_ref(owner, "m", "(IJ[D)D").expect("method");
+            pool.interface_method_ref(owner, "i", "(IJ[D)D").expect("interface method");
+            pool.field_ref(owner, "f", "J").expect("field");
+            pool.field_ref(owner, "g", "(IJ[D)D").expect("a method descriptor on a field");
+            pool.method_ref(owner, "h", "J").expect("a field descriptor on a method");
+            pool.field_ref(owner, "u", "Lp/\u{e9};").expect("a descriptor to decode");
+        }
+        let mut bytes = Vec::new();
+        pool.write(&mut bytes);
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        let count = pool.count() as u16;
+        let mut slots = SlotCache::default();
+        let (mut methods, mut fields) = (0, 0);
+        for index in 0..count + 2 {
+            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d)).ok();
+            let plain_field =
+                pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots()))).ok();
+            // Both look-ups of every entry, through one cache.
+            assert_eq!(method_slots(index, &mut slots, &mut pool).ok(), plain_method, "method slots of entry {index}");
+            assert_eq!(field_slots(index, &mut slots, &mut pool).ok(), plain_field, "field slots of entry {index}");
+            methods += usize::from(plain_method.is_some());
+            fields += usize::from(plain_field.is_some());
+        }
+        // By descriptor, whatever the reference: `m`, `i` and `g` of each owner; `f`, `h` and `u`.
+        assert_eq!((methods, fields), (6, 6));
+        // Kept under each descriptor entry: `(IJ[D)D`, `J`, and nothing for the one to decode.
+        let kept = (0..count).filter(|&i| {
+            slots.get(i, Slots::METHOD_DESCRIPTOR).is_some() || slots.get(i, Slots::FIELD_DESCRIPTOR).is_some()
+        });
+        assert_eq!(kept.count(), 2);
+    }
+
     #[test]
     fn a_member_access_read_from_the_cache_has_the_effect_the_plain_look_up_gives() {
         let mut bytes = Vec::new();
@@ -709,6 +849,20 @@ mod tests {
             ]
             .map(String::from),
         );
+        // Class names of every length up to a few words, at every alignment,
+        // ended or not: the `;` is looked for eight bytes at a time.
+        for prefix in ["(", "(I", "(JZ", "([[", "(BCSI", "(IIIIIII", "Ljava/la"] {
+            for len in 0..=27 {
+                let name: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+                descriptors.push(format!("{prefix}L{name};)V"));
+                descriptors.push(format!("{prefix}L{name})V"));
+                descriptors.push(format!("{prefix})L{name};"));
+                descriptors.push(format!("{prefix})L{name}"));
+                descriptors.push(format!("L{name};"));
+                descriptors.push(format!("[L{name};"));
+                descriptors.push(format!("L{name}"));
+            }
+        }
         descriptors.push(format!("({}I)V", "[".repeat(255)));
         descriptors.push(format!("({}I)V", "[".repeat(256)));
         descriptors.push(format!("{}J", "[".repeat(256)));
