@@ -429,30 +429,10 @@ fn type_slots(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
         b'J' | b'D' => (2, element + 1),
         // An array's element class may not be named as an array.
         b'L' if dims > 0 && bytes.get(element + 1) == Some(&b'[') => return None,
-        b'L' => (1, element + 1 + semicolon(bytes.get(element + 1..)?)? + 1),
+        b'L' => (1, element + 1 + descriptor::semicolon(bytes.get(element + 1..)?)? + 1),
         _ => return None,
     };
     Some((if dims > 0 { 1 } else { slots }, end))
-}
-
-/// Where the first `;` of `bytes` is, eight bytes at a time (as the
-/// descriptor parser finds it): most of a descriptor is class names, and
-/// looking at them a byte at a time was most of counting its slots.
-fn semicolon(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-    const SEMICOLONS: u64 = ONES * b';' as u64;
-    let (words, rest) = bytes.as_chunks::<8>();
-    for (i, word) in words.iter().enumerate() {
-        let w = u64::from_le_bytes(*word) ^ SEMICOLONS;
-        // A high bit for each zero byte of `w`, and maybe for bytes after
-        // one (`w - 1` borrows upwards from it): the lowest is exact.
-        let zeros = w.wrapping_sub(ONES) & !w & HIGH_BITS;
-        if zeros != 0 {
-            return Some(i * 8 + (zeros.trailing_zeros() / 8) as usize);
-        }
-    }
-    rest.iter().position(|&b| b == b';').map(|at| words.len() * 8 + at)
 }
 
 /// [`descriptor::parse_field`]'s slots, counted on the bytes: every field

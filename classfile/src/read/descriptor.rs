@@ -156,8 +156,9 @@ fn java_type<'d>(text: &'d str, whole: &str) -> Result<(JavaType<'d>, &'d str)> 
 
 /// Where the first `;` of `bytes` is, eight bytes at a time: it ends the
 /// class name of every reference type of every descriptor read, and names
-/// are too short for `str::find`'s searcher to pay for its set-up.
-fn semicolon(bytes: &[u8]) -> Option<usize> {
+/// are too short for `str::find`'s searcher to pay for its set-up. The
+/// depth walk counts descriptors' slots with it too.
+pub(crate) fn semicolon(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
     const SEMICOLONS: u64 = ONES * b';' as u64;
