@@ -8,8 +8,9 @@
 //! Labels: `Label(offset)` names original code offset `offset` (up to the code
 //! length), and [`CodeModel::new_label`] gives generated code labels above
 //! those. The [`CodeModel`] a splice starts from holds no instructions, only
-//! what an edit changes besides code: the frames (by original offset), the
-//! exception handlers, max_locals.
+//! what an edit changes besides code: the exception handlers, max_locals,
+//! and the frames an edit adds; the original frames (by original offset) the
+//! [`Splice`] holds, as one [`FrameList`] rather than a list per frame.
 //!
 //! The Code attribute written is the one the general path (lift by runs,
 //! [`CodeModel::assemble_owned`]) writes for the same edits. Where the two
@@ -21,7 +22,6 @@
 //! the caller takes the general path, which also reports any error.
 #![forbid(unsafe_code)]
 
-use crate::code::assembler::frames_in_code_order;
 use crate::code::code_attribute_writer::{patch_u16, CodeAttributeWriter};
 use crate::read::attribute::name;
 use crate::code::chaining;
@@ -37,7 +37,7 @@ use crate::read::error::{ClassFileError, Result};
 use crate::read::opcodes::{self as op, Kind, Operands};
 use crate::code::pool::CodePool;
 use crate::code::stack_depth::{self, SlotCache};
-use crate::code::stack_map::{self, EncodedFrames, Frame};
+use crate::code::stack_map::{self, EncodedFrames, Frame, FrameList, FrameView, VType};
 
 /// An instruction a splice re-encodes or moves the code after (16-bit
 /// branches, which only get a new offset, are kept apart: see [`Splice`]).
@@ -113,6 +113,9 @@ pub struct Splice<'a> {
     /// Which code offsets are instruction starts (the other bits are the
     /// scan's, kept rather than copied out).
     starts: Vec<OffsetBits>,
+    /// The original frames, labelled by offset: the model holds only those
+    /// an edit adds.
+    frames: FrameList,
     /// Room for the [`Layout`]'s lists.
     spare: LayoutLists,
 }
@@ -126,6 +129,7 @@ pub struct SpliceLists {
     sites: Vec<Site>,
     branches: Vec<u32>,
     starts: Vec<OffsetBits>,
+    frames: FrameList,
     layout: LayoutLists,
 }
 
@@ -190,7 +194,8 @@ pub fn prepare_reusing<'a, 'd>(
         return Ok(Prepared::Declined);
     }
     let Scanned { sites, branches, starts } = scanned;
-    let splice = Splice { code, sites, branches, starts, spare: std::mem::take(&mut lists.layout) };
+    let frames = std::mem::take(&mut lists.frames);
+    let mut splice = Splice { code, sites, branches, starts, frames, spare: std::mem::take(&mut lists.layout) };
     let Ok(initial_frame) = Frame::initial_with(
         class.this_class_index(),
         method.access_flags & ACC_STATIC != 0,
@@ -200,7 +205,7 @@ pub fn prepare_reusing<'a, 'd>(
     ) else {
         return Ok(Prepared::Declined);
     };
-    let Some(frames) = splice.frames(&initial_frame, pool) else {
+    let Some(()) = splice.decode_frames(&initial_frame, pool) else {
         return Ok(Prepared::Declined);
     };
     let code_len = splice.code_len();
@@ -223,7 +228,7 @@ pub fn prepare_reusing<'a, 'd>(
         elements: Vec::new(),
         handlers,
         attributes: Vec::new(),
-        frames,
+        frames: Vec::new(),
         initial_frame,
         frames_required,
         this_class: class.this_class_index(),
@@ -403,7 +408,20 @@ impl Layout {
     /// The new offset of original offset `offset` (an instruction start or the end).
     fn remap(&self, sites: &[Site], offset: u32) -> u32 {
         // The last site at or before `offset`.
-        let i = sites.partition_point(|s| s.offset <= offset);
+        self.remap_after(sites, offset, sites.partition_point(|s| s.offset <= offset))
+    }
+
+    /// [`Layout::remap`] of offsets in increasing order: each looks for its
+    /// site from where the one before found its own (`i`, from 0).
+    fn remap_next(&self, sites: &[Site], offset: u32, i: &mut usize) -> u32 {
+        while sites.get(*i).is_some_and(|s| s.offset <= offset) {
+            *i += 1;
+        }
+        self.remap_after(sites, offset, *i)
+    }
+
+    /// `offset` moved as the site before `i` (the last at or before it) moves it.
+    fn remap_after(&self, sites: &[Site], offset: u32, i: usize) -> u32 {
         if i == 0 {
             return offset;
         }
@@ -488,6 +506,7 @@ impl<'a> Splice<'a> {
     /// Gives this splice's lists back to `lists`, for the next method.
     pub fn recycle(self, lists: &mut SpliceLists) {
         (lists.sites, lists.branches, lists.starts, lists.layout) = (self.sites, self.branches, self.starts, self.spare);
+        lists.frames = self.frames;
     }
 
     pub fn sites(&self) -> &[Site] {
@@ -508,15 +527,21 @@ impl<'a> Splice<'a> {
         offset == self.code_len() || self.is_start(offset)
     }
 
-    /// The original frames, labelled by offset; `None` if they are malformed
-    /// or off an instruction start.
-    fn frames<'p>(&self, initial: &Frame, pool: &mut impl CodePool<'p>) -> Option<Vec<(Label, Frame)>> {
+    /// The original frames, as [`stack_map::decode`] gives them, labelled by
+    /// offset; `None` if they are malformed or off an instruction start.
+    fn decode_frames<'p>(&mut self, initial: &Frame, pool: &mut impl CodePool<'p>) -> Option<()> {
+        let mut frames = std::mem::take(&mut self.frames);
+        let decoded = self.decode_frames_into(&mut frames, initial, pool);
+        self.frames = frames;
+        decoded
+    }
+
+    fn decode_frames_into<'p>(&self, frames: &mut FrameList, initial: &Frame, pool: &mut impl CodePool<'p>) -> Option<()> {
         let Some(attribute) = self.code.attribute(name::STACK_MAP_TABLE) else {
-            return Some(Vec::new());
+            frames.clear(initial);
+            return Some(());
         };
-        let mut r = attribute.reader();
         let budget = 64 * self.code.attribute.raw.len() + 65_536;
-        let room = (usize::from(self.code.max_locals) + 4).min(64);
         // Every frame, and every uninitialized type, at an instruction start.
         let mut label_at = |offset: u32, at: usize| {
             if self.is_start(offset) {
@@ -525,9 +550,13 @@ impl<'a> Splice<'a> {
                 Err(ClassFileError::malformed(at, "a frame names a code offset that is no instruction start"))
             }
         };
-        let frames = stack_map::decode(&mut r, initial, budget, room, pool, &mut label_at).ok()?;
-        r.finish().ok()?;
-        Some(frames)
+        frames.decode_table(&attribute, initial, budget, pool, &mut label_at).ok()
+    }
+
+    /// [`Frame::set_locals`] of `locals` on each original frame at an offset
+    /// from `from` on.
+    pub fn set_frame_locals(&mut self, from: u32, locals: &[(u16, VType)]) {
+        self.frames.set_locals(from, locals);
     }
 
     /// Where a constructor's body starts: after its `super(...)`/`this(...)`
@@ -540,7 +569,7 @@ impl<'a> Splice<'a> {
             Some(end) => end,
             None => self.followed_chaining_call_end(model, pool)?,
         };
-        let frame_before = model.frames.iter().any(|(l, _)| l.0 < end);
+        let frame_before = self.frames.count_before(end) > 0 || model.frames.iter().any(|(l, _)| l.0 < end);
         let handler_before = model.handlers.iter().any(|h| h.start.0 < end || h.handler.0 < end);
         (!frame_before && !handler_before).then_some(end)
     }
@@ -640,7 +669,7 @@ impl<'a> Splice<'a> {
         let code = self.code.code;
 
         // The code, the original attribute's tables, and room for the new frames.
-        let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * model.frames.len() + 64;
+        let capacity = layout.length as usize + self.code.attribute.raw.len() + 16 * (self.frames.len() + model.frames.len()) + 64;
         let mut writer = CodeAttributeWriter::new(capacity, max_stack, model.max_locals, layout.length);
         let base = writer.code_start();
         let out = writer.out();
@@ -707,16 +736,15 @@ impl<'a> Splice<'a> {
             return Ok(None);
         }
         let lent = edits.frames_after.map_or(&[][..], |after| after.lent);
-        let all_frames = model.frames.iter().map(|(l, f)| (*l, f)).chain(lent.iter().copied());
-        let Ok(frames) = frames_in_code_order(all_frames, &offset_of) else {
+        let Ok(frames) = self.frames_in_code_order(sites, layout, model, lent, &offset_of) else {
             return Ok(None);
         };
         // Two different frames at one offset: the general path puts a `nop` between.
-        if frames.windows(2).any(|w| w[0].0 == w[1].0) || frames.last().is_some_and(|(o, _)| *o >= layout.length) {
+        if frames.windows(2).any(|w| w[0].offset == w[1].offset) || frames.last().is_some_and(|v| v.offset >= layout.length) {
             return Ok(None);
         }
         if let Some(after) = edits.frames_after {
-            if frames.last().map(|(o, _)| *o) != Some(offset_of(after.label)?) {
+            if frames.last().map(|v| v.offset) != Some(offset_of(after.label)?) {
                 return Ok(None);
             }
         }
@@ -754,6 +782,49 @@ impl<'a> Splice<'a> {
             writer.end_attribute()?;
         }
         Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None, regions: Some(regions) }))
+    }
+
+    /// The original frames, the model's and those `lent`, at their new
+    /// offsets in code order, the same frame at one offset once (as
+    /// [`frames_in_code_order`](crate::code::assembler::frames_in_code_order) has them on the general path).
+    fn frames_in_code_order<'f>(
+        &'f self,
+        sites: &[Site],
+        layout: &Layout,
+        model: &'f CodeModel<'a>,
+        lent: &[(Label, &'f Frame)],
+        offset_of: &dyn Fn(Label) -> Result<u32>,
+    ) -> Result<Vec<FrameView<'f>>> {
+        let mut sorted: Vec<FrameView<'f>> = Vec::with_capacity(self.frames.len() + model.frames.len() + lent.len());
+        // The original frames keep their order (the code around them moves
+        // as a whole), each at an offset of its own.
+        let (mut site, mut in_order, mut before) = (0, true, None);
+        sorted.extend(self.frames.views(|label| {
+            let offset = layout.remap_next(sites, label.0, &mut site);
+            in_order &= before.is_none_or(|b| b < offset);
+            before = Some(offset);
+            offset
+        }));
+        // The few added go in after the frames at or before their offset, in
+        // the order they were added, and not at all after one just like them:
+        // as a stable sort of all, then dropping each frame equal to the one
+        // before, has them.
+        for (label, frame) in model.frames.iter().map(|(l, f)| (*l, f)).chain(lent.iter().copied()) {
+            let added = FrameView::of(offset_of(label)?, frame);
+            if !in_order {
+                sorted.push(added);
+                continue;
+            }
+            let at = sorted.partition_point(|v| v.offset <= added.offset);
+            if at.checked_sub(1).and_then(|b| sorted.get(b)).is_none_or(|b| !b.is(&added)) {
+                sorted.insert(at, added);
+            }
+        }
+        if !in_order {
+            sorted.sort_by_key(|v| v.offset);
+            sorted.dedup_by(|a, b| a.is(b));
+        }
+        Ok(sorted)
     }
 
     fn layout(&self, model: &CodeModel<'a>, sites: &[Site], edits: &Edits<'_>, room: LayoutLists) -> Option<Layout> {
@@ -807,11 +878,8 @@ impl<'a> Splice<'a> {
         slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<u16>> {
-        let code_len = self.code_len();
-        // The original frames, in offset order as decoded; an edit's frames
-        // (labels past the code) come after them.
-        let originals = model.frames.iter().position(|(l, _)| l.0 > code_len).unwrap_or(model.frames.len());
-        let frames = &model.frames[..originals];
+        // The original frames, in offset order as decoded.
+        let frames = &self.frames;
         let mut max = i32::from(edits.tail.peak());
         for site in sites {
             // The peak of the generated code over the depth it starts at.
@@ -832,9 +900,9 @@ impl<'a> Splice<'a> {
             let at_site = if site.offset == 0 {
                 0
             } else {
-                let i = frames.partition_point(|(label, _)| label.0 <= site.offset);
+                let i = frames.count_before(site.offset + 1);
                 let (from, depth) = match i.checked_sub(1).and_then(|i| frames.get(i)) {
-                    Some((label, frame)) => (label.0, frame.stack_slot_count() as i32),
+                    Some((label, _, stack)) => (label.0, stack.iter().map(VType::slots).sum::<usize>() as i32),
                     None => (0, 0),
                 };
                 match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, slots, pool)? {
@@ -962,14 +1030,14 @@ fn relative_target(code: &[u8], at: usize, width: usize) -> Option<u32> {
 /// The StackMapTable's content: the model's frames, then those the edits
 /// bring encoded.
 fn encode_frames(
-    frames: &[(u32, &Frame)],
+    frames: &[FrameView<'_>],
     model: &CodeModel<'_>,
     edits: &Edits<'_>,
     offset_of: &dyn Fn(Label) -> Result<u32>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let count_at = out.len();
-    stack_map::encode_into(frames, &model.initial_frame, offset_of, out)?;
+    stack_map::encode_views_into(frames, &model.initial_frame.locals, offset_of, out)?;
     if let Some(after) = edits.frames_after {
         let count = count16(frames.len() + usize::from(after.frames.count), "frames")?;
         write_patched(&after.frames.bytes, after.patches, out);

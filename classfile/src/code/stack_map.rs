@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 use crate::code::code_model::Label;
+use crate::read::attribute::Attribute;
 use crate::read::constant_pool::ConstantPool;
 use crate::read::descriptor::{self, FieldType};
 use crate::code::encode::Put;
@@ -320,6 +321,274 @@ pub(crate) fn decode<'p>(
     Ok(frames)
 }
 
+/// A method's frames as [`decode`] gives them, but held as records over one
+/// list of types rather than as two lists for each frame: what a splice
+/// decodes, edits and encodes for every method it takes, with no allocation
+/// for each frame (and, kept from one method to the next, none for each
+/// method once its lists have grown). A frame that keeps the locals of the
+/// frame before (most do), or some of them, names the same types rather
+/// than a copy of them. The plain [`Frame`] list is its oracle.
+#[derive(Debug, Default)]
+pub struct FrameList {
+    /// The first frame's locals, then the types the frames name.
+    types: Vec<VType>,
+    /// How many of `types` are the first frame's locals.
+    initial: usize,
+    records: Vec<FrameRecord>,
+    /// One frame in its plain form, for the edit only the plain form makes.
+    scratch: Frame,
+}
+
+/// One frame of a [`FrameList`]: `locals` types at `start` in the list of
+/// types, `stack` types at `stack_start`.
+#[derive(Debug, Clone, Copy)]
+struct FrameRecord {
+    label: Label,
+    start: u32,
+    locals: u32,
+    stack_start: u32,
+    stack: u32,
+}
+
+/// A frame to encode.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameView<'f> {
+    pub offset: u32,
+    pub locals: &'f [VType],
+    pub stack: &'f [VType],
+}
+
+impl<'f> FrameView<'f> {
+    /// `frame` at `offset`.
+    pub fn of(offset: u32, frame: &'f Frame) -> FrameView<'f> {
+        FrameView { offset, locals: &frame.locals, stack: &frame.stack }
+    }
+
+    /// The same frame at the same offset.
+    pub fn is(&self, other: &FrameView<'_>) -> bool {
+        self.offset == other.offset && self.locals == other.locals && self.stack == other.stack
+    }
+}
+
+impl FrameList {
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Frame `i`: its label, locals and stack.
+    pub fn get(&self, i: usize) -> Option<(Label, &[VType], &[VType])> {
+        self.records.get(i).map(|r| self.parts(r))
+    }
+
+    /// Each frame, in code order: its label, locals and stack.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Label, &[VType], &[VType])> + '_ {
+        self.records.iter().map(|r| self.parts(r))
+    }
+
+    /// Each frame with its label, and at its label's `offset`, in code order.
+    pub fn views<'f, F: FnMut(Label) -> u32>(&'f self, mut offset: F) -> impl Iterator<Item = FrameView<'f>> {
+        self.records.iter().map(move |r| {
+            let (label, locals, stack) = self.parts(r);
+            FrameView { offset: offset(label), locals, stack }
+        })
+    }
+
+    /// How many frames are at labels before `label` (labels go up with the frames).
+    pub fn count_before(&self, label: u32) -> usize {
+        self.records.partition_point(|r| r.label.0 < label)
+    }
+
+    fn parts(&self, r: &FrameRecord) -> (Label, &[VType], &[VType]) {
+        let types = |start: u32, n: u32| self.types.get(start as usize..(start + n) as usize).unwrap_or_default();
+        (r.label, types(r.start, r.locals), types(r.stack_start, r.stack))
+    }
+
+    /// No frame but the first, whose locals are `initial`'s.
+    pub fn clear(&mut self, initial: &Frame) {
+        self.types.clear();
+        self.records.clear();
+        self.types.extend_from_slice(&initial.locals);
+        self.initial = initial.locals.len();
+    }
+
+    /// [`decode_table`] into this list, whatever it held before.
+    pub fn decode_table<'p>(
+        &mut self,
+        table: &Attribute<'_>,
+        initial: &Frame,
+        budget: usize,
+        pool: &mut impl CodePool<'p>,
+        label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+    ) -> Result<()> {
+        let mut r = table.reader();
+        self.decode(&mut r, initial, budget, pool, label_at)?;
+        r.finish()
+    }
+
+    /// [`decode`] into this list, whatever it held before.
+    pub(crate) fn decode<'p>(
+        &mut self,
+        r: &mut Reader<'_>,
+        initial: &Frame,
+        budget: usize,
+        pool: &mut impl CodePool<'p>,
+        label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+    ) -> Result<()> {
+        self.clear(initial);
+        let FrameList { types, records, .. } = self;
+        let count = r.count(1)?;
+        // Room for the few frames an edit adds.
+        records.reserve(count + 8);
+        let mut offset: i64 = -1;
+        let mut spent = 0usize;
+        // The frame before's locals: where they start, and how many.
+        let (mut previous, mut previous_locals) = (0usize, initial.locals.len());
+        for _ in 0..count {
+            let at = r.offset();
+            let frame_type = r.u8()?;
+            let mut stack_start = types.len();
+            // (delta, where the locals start, how many)
+            let (delta, start, locals) = match frame_type {
+                0..=kind::SAME_MAX => (u16::from(frame_type), previous, previous_locals),
+                kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
+                    types.push(read_vtype(r, pool, label_at)?);
+                    (u16::from(frame_type - 64), previous, previous_locals)
+                }
+                kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
+                    let delta = r.u16()?;
+                    types.push(read_vtype(r, pool, label_at)?);
+                    (delta, previous, previous_locals)
+                }
+                kind::CHOP_MIN..=250 => {
+                    let delta = r.u16()?;
+                    let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
+                    let keep = previous_locals.checked_sub(chop).ok_or_else(|| {
+                        ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {previous_locals}"))
+                    })?;
+                    (delta, previous, keep)
+                }
+                kind::SAME_FRAME_EXTENDED => (r.u16()?, previous, previous_locals),
+                252..=kind::APPEND_MAX => {
+                    let delta = r.u16()?;
+                    // The locals before, then the new: where they are when
+                    // they end the list, else copied to its end.
+                    let start = if previous + previous_locals == types.len() {
+                        previous
+                    } else {
+                        types.extend_from_within(previous..previous + previous_locals);
+                        types.len() - previous_locals
+                    };
+                    for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
+                        types.push(read_vtype(r, pool, label_at)?);
+                    }
+                    stack_start = types.len();
+                    (delta, start, types.len() - start)
+                }
+                kind::FULL_FRAME => {
+                    let delta = r.u16()?;
+                    let start = types.len();
+                    for _ in 0..r.count(1)? {
+                        types.push(read_vtype(r, pool, label_at)?);
+                    }
+                    stack_start = types.len();
+                    for _ in 0..r.count(1)? {
+                        types.push(read_vtype(r, pool, label_at)?);
+                    }
+                    (delta, start, stack_start - start)
+                }
+                _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
+            };
+            let stack = types.len() - stack_start;
+            spent = spent.saturating_add(locals + stack + 1);
+            if spent > budget {
+                return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
+            }
+            offset += i64::from(delta) + 1;
+            let label = label_at(offset as u32, at)?;
+            // Within the budget, which keeps the list far below 2^32 types.
+            records.push(FrameRecord {
+                label,
+                start: start as u32,
+                locals: locals as u32,
+                stack_start: stack_start as u32,
+                stack: stack as u32,
+            });
+            (previous, previous_locals) = (start, locals);
+        }
+        Ok(())
+    }
+
+    /// [`Frame::set_locals`] of `locals` on each frame at a label from `from` on.
+    pub fn set_locals(&mut self, from: u32, locals: &[(u16, VType)]) {
+        let FrameList { types, records, scratch, .. } = self;
+        // The locals a frame before had (where, how many) and has now: a
+        // frame that names the same has the same.
+        let mut last: Option<((u32, u32), (u32, u32))> = None;
+        for record in records.iter_mut() {
+            if record.label.0 < from {
+                continue;
+            }
+            let own = (record.start, record.locals);
+            let (start, count) = match last {
+                Some((before, now)) if before == own => now,
+                _ => {
+                    let new_start = types.len();
+                    let (start, end) = (own.0 as usize, (own.0 + own.1) as usize);
+                    if !push_locals_past(types, start..end, locals) {
+                        // A local among the others: the plain form's slot edit.
+                        types.truncate(new_start);
+                        scratch.locals.clear();
+                        scratch.locals.extend_from_slice(types.get(start..end).unwrap_or_default());
+                        scratch.set_locals(locals);
+                        types.extend_from_slice(&scratch.locals);
+                    }
+                    let now = (new_start as u32, (types.len() - new_start) as u32);
+                    last = Some((own, now));
+                    now
+                }
+            };
+            (record.start, record.locals) = (start, count);
+        }
+    }
+}
+
+/// [`Frame::set_locals`] of `locals` on the frame locals at `own` in
+/// `list`, copied to its end, when each is past the ones before it (the
+/// locals instrumentation keeps across a body); `false` if one is not.
+fn push_locals_past(list: &mut Vec<VType>, own: std::ops::Range<usize>, locals: &[(u16, VType)]) -> bool {
+    let mut count: usize = list.get(own.clone()).unwrap_or_default().iter().map(VType::slots).sum();
+    list.extend_from_within(own);
+    for &(slot, t) in locals {
+        let slot = usize::from(slot);
+        if slot < count {
+            return false;
+        }
+        list.resize(list.len() + (slot - count), VType::Top);
+        list.push(t);
+        count = slot + t.slots();
+    }
+    true
+}
+
+/// The frames of StackMapTable `table`, as [`decode`] gives them with no
+/// room asked for; an error too if bytes are left after them.
+pub fn decode_table<'p>(
+    table: &Attribute<'_>,
+    initial: &Frame,
+    budget: usize,
+    pool: &mut impl CodePool<'p>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+) -> Result<Vec<(Label, Frame)>> {
+    let mut r = table.reader();
+    let frames = decode(&mut r, initial, budget, 0, pool, label_at)?;
+    r.finish()?;
+    Ok(frames)
+}
+
 /// A count and as many types, in a list with room for `room` at least:
 /// sized at once (collecting into a `Result` knows no length).
 fn read_vtypes<'p>(
@@ -376,7 +645,20 @@ pub fn encode_into(
 ) -> Result<()> {
     let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
     out.u16(count);
-    write_frames(frames, initial, None, offset_of, out)
+    write_frames(frames.iter().map(|&(o, f)| FrameView::of(o, f)), &initial.locals, None, offset_of, out)
+}
+
+/// [`encode_into`] of frames given as their parts (a [`FrameList`]'s among
+/// them), after the method's first frame, whose locals are `initial`.
+pub fn encode_views_into(
+    frames: &[FrameView<'_>],
+    initial: &[VType],
+    offset_of: &dyn Fn(Label) -> Result<u32>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+    out.u16(count);
+    write_frames(frames.iter().copied(), initial, None, offset_of, out)
 }
 
 /// Frames encoded ahead of the table they go in: they follow a known frame
@@ -397,7 +679,8 @@ impl EncodedFrames {
     ) -> Result<EncodedFrames> {
         let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
         let mut bytes = Vec::with_capacity(frames.len() * 8);
-        write_frames(frames, previous, Some(previous_offset), offset_of, &mut bytes)?;
+        let frames = frames.iter().map(|&(o, f)| FrameView::of(o, f));
+        write_frames(frames, &previous.locals, Some(previous_offset), offset_of, &mut bytes)?;
         Ok(EncodedFrames { count, bytes })
     }
 
@@ -452,14 +735,14 @@ impl EncodedFrames {
 /// `previous`, at `previous_offset` (`None`: the method's implicit frame).
 /// Their bytes are gathered on the stack and copied out in runs (see [`Staged`]).
 fn write_frames<'f>(
-    frames: &[(u32, &'f Frame)],
-    mut previous: &'f Frame,
+    frames: impl Iterator<Item = FrameView<'f>>,
+    mut previous: &'f [VType],
     mut previous_offset: Option<u32>,
     offset_of: &dyn Fn(Label) -> Result<u32>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let mut staged = Staged::new();
-    for &(offset, frame) in frames {
+    for FrameView { offset, locals, stack } in frames {
         let delta = match previous_offset {
             None => offset,
             Some(p) if offset > p => offset - p - 1,
@@ -468,26 +751,29 @@ fn write_frames<'f>(
             }
         };
         let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
-        write_frame(&mut staged, out, delta, previous, frame, offset_of)?;
-        previous = frame;
+        write_frame(&mut staged, out, delta, previous, (locals, stack), offset_of)?;
+        previous = locals;
         previous_offset = Some(offset);
     }
     staged.finish(out);
     Ok(())
 }
 
+// Inlined into each of the `write_frames` callers: a call per frame was a
+// cost every frame of every method paid.
+#[inline(always)]
 fn write_frame(
     staged: &mut Staged,
     out: &mut Vec<u8>,
     delta: u16,
-    previous: &Frame,
-    frame: &Frame,
+    previous: &[VType],
+    (locals, stack): (&[VType], &[VType]),
     offset_of: &dyn Fn(Label) -> Result<u32>,
 ) -> Result<()> {
-    let same_locals = frame.locals == previous.locals;
+    let same_locals = locals == previous;
     let short = delta <= u16::from(kind::SAME_MAX);
     let [high, low] = delta.to_be_bytes();
-    if same_locals && frame.stack.is_empty() {
+    if same_locals && stack.is_empty() {
         if short {
             staged.put(out, [delta as u8, 0, 0], 1);
         } else {
@@ -495,7 +781,7 @@ fn write_frame(
         }
         return Ok(());
     }
-    if let (true, [item]) = (same_locals, frame.stack.as_slice()) {
+    if let (true, [item]) = (same_locals, stack) {
         if short {
             staged.put(out, [kind::SAME_LOCALS_1_STACK_ITEM + delta as u8, 0, 0], 1);
         } else {
@@ -503,19 +789,19 @@ fn write_frame(
         }
         return staged.types(out, std::slice::from_ref(item), offset_of);
     }
-    if frame.stack.is_empty() {
-        let (now, before) = (frame.locals.len(), previous.locals.len());
-        if now > before && now - before <= 3 && frame.locals.starts_with(&previous.locals) {
+    if stack.is_empty() {
+        let (now, before) = (locals.len(), previous.len());
+        if now > before && now - before <= 3 && locals.starts_with(previous) {
             staged.put(out, [kind::SAME_FRAME_EXTENDED + (now - before) as u8, high, low], 3);
-            return staged.types(out, frame.locals.get(before..).unwrap_or_default(), offset_of);
+            return staged.types(out, locals.get(before..).unwrap_or_default(), offset_of);
         }
-        if now < before && before - now <= 3 && previous.locals.starts_with(&frame.locals) {
+        if now < before && before - now <= 3 && previous.starts_with(locals) {
             staged.put(out, [kind::SAME_FRAME_EXTENDED - (before - now) as u8, high, low], 3);
             return Ok(());
         }
     }
     staged.put(out, [kind::FULL_FRAME, high, low], 3);
-    for list in [&frame.locals, &frame.stack] {
+    for list in [locals, stack] {
         let count =
             u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
         let [high, low] = count.to_be_bytes();

@@ -63,7 +63,7 @@ pub(crate) fn instrument_from_template<'a>(
         return Ok(Some(None));
     };
     let live = template.live_locals(&resolved);
-    add_live_locals(code, insert_at, &live);
+    add_live_locals(code, splice, insert_at, &live);
     let entry = entry_frame(code, method, VType::Object(class.this_class_index()), &live);
     let values = template::MethodValues { constants: &resolved, monitor, id };
     let mut tail_first = std::mem::take(&mut constants.tail_first);

@@ -47,7 +47,7 @@ pub(crate) fn instrument_spliced<'a>(
     let Some(insert_at) = body_start_for_splice(class, method, code, splice, pool) else {
         return Ok(None);
     };
-    add_live_locals(code, insert_at, &plan.live_locals());
+    add_live_locals(code, splice, insert_at, &plan.live_locals());
     // The stack depths of the generated code depend on the method's shape
     // only: known after the first method of a shape, whose chunks keep their
     // instructions to find them. `<clinit>` starts with the registration,
@@ -117,8 +117,10 @@ pub(crate) fn body_start_for_splice<'a>(
     }
 }
 
-/// Frames in the body learn the locals that live across it.
-pub(crate) fn add_live_locals(code: &mut CodeModel<'_>, insert_at: u32, live: &[(u16, VType)]) {
+/// Frames in the body learn the locals that live across it: the method's
+/// own, which the splice holds, and any the model holds.
+pub(crate) fn add_live_locals(code: &mut CodeModel<'_>, splice: &mut Splice<'_>, insert_at: u32, live: &[(u16, VType)]) {
+    splice.set_frame_locals(insert_at, live);
     for (label, frame) in &mut code.frames {
         if label.id() >= insert_at {
             frame.set_locals(live);
