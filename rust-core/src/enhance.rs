@@ -36,8 +36,10 @@ pub struct Settings {
     /// compare the two). Shapes no output: not in the fingerprint.
     pub splice: bool,
     /// Whether the class may gain members (`Standard`) or only new method
-    /// bodies (`Retransformable`, for a running JVM).
+    /// bodies (`Guarded`, the agent's).
     pub shape: Shape,
+    /// The guarded shape's first site (see [`Shape::Guarded`]).
+    pub first_site: u32,
 }
 
 impl Settings {
@@ -51,6 +53,7 @@ impl Settings {
             pre_write_check: PreWriteCheck::Targeted,
             splice: true,
             shape: Shape::Standard,
+            first_site: 0,
         }
     }
 
@@ -63,7 +66,7 @@ impl Settings {
         // shapes existed keep their fingerprint.
         let shape = match self.shape {
             Shape::Standard => "",
-            Shape::Retransformable => "shape=retransformable\n",
+            Shape::Guarded => "shape=guarded\n",
         };
         let text = format!(
             "tf-core {} protocol {}\ntracegen={}\nfilters={}\n{shape}",
@@ -137,6 +140,13 @@ pub enum Outcome<'c> {
 /// runs never show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Description<'c>(model::TfClass<'c>);
+
+impl<'c> Description<'c> {
+    /// The model the class was written from.
+    pub fn model(&self) -> &model::TfClass<'c> {
+        &self.0
+    }
+}
 
 impl std::fmt::Display for Description<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -231,7 +241,7 @@ pub fn enhance_class<'c>(
         if mark.fingerprint == *fingerprint && mark.stage == settings.stage() {
             return Ok(Outcome::Current);
         }
-        if settings.shape == Shape::Retransformable && mark.stage == protocol::STAGE_TRACEGEN {
+        if settings.shape == Shape::Guarded && mark.stage == protocol::STAGE_TRACEGEN {
             return Err(vec![diagnostic(
                 None,
                 Rule::AlreadyTraced,
@@ -257,12 +267,12 @@ pub fn enhance_class<'c>(
             )]);
         }
     }
-    if settings.shape == Shape::Retransformable && !upgrade {
+    if settings.shape == Shape::Guarded && !upgrade {
         if !settings.tracegen {
-            let message = "the retransformable shape is stage 2 alone: it needs tracegen".to_string();
+            let message = "the guarded shape is stage 2 alone: it needs tracegen".to_string();
             return Err(vec![diagnostic(None, Rule::RetransformWithoutTracegen, message)]);
         }
-        if let Some((rule, message, method)) = tracegen::retransformable::refusal(parsed.major_version(), &tf) {
+        if let Some((rule, message, method)) = tracegen::guarded::refusal(parsed.major_version(), &tf) {
             return Err(vec![diagnostic(method, rule, message)]);
         }
     }
@@ -325,8 +335,7 @@ fn pre_write_check_disabled() -> bool {
 fn stages<'a>(
     parsed: &ClassFile<'a>,
     tf: &model::TfClass<'_>,
-    shape: Shape,
-    tracegen: bool,
+    settings: &Settings,
     upgrade: bool,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
@@ -335,12 +344,15 @@ fn stages<'a>(
 ) -> Result<(), StageError> {
     // A stage-1 class being upgraded has its holders and registration: it
     // gets the standard body in either shape.
-    let shape = if upgrade { Shape::Standard } else { shape };
-    if shape == Shape::Standard && !upgrade {
+    let source = match settings.shape {
+        Shape::Guarded if !upgrade => tracegen::MonitorSource::Guarded { first_site: settings.first_site },
+        _ => tracegen::MonitorSource::Standard,
+    };
+    if source == tracegen::MonitorSource::Standard && !upgrade {
         schema::apply(parsed, tf, editor, bodies, registrations)?;
     }
-    if tracegen {
-        tracegen::apply(parsed, tf, shape, editor, bodies, generated)?;
+    if settings.tracegen {
+        tracegen::apply(parsed, tf, source, editor, bodies, generated)?;
     }
     Ok(())
 }
@@ -371,13 +383,18 @@ fn write_class(
     editor.pool.set_known_texts(protocol::pool_texts());
     let lift = std::mem::take(&mut workspace.lift);
     let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
-    let staged = stages(parsed, tf, settings.shape, settings.tracegen, upgrade, &mut editor, &mut bodies, &mut workspace.generated, &mut workspace.registrations);
+    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, &mut workspace.generated, &mut workspace.registrations);
     workspace.lift = bodies.take_lift_scratch();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;
     let spliced = bodies.take_check_scopes();
     bodies.assemble_into(&mut editor).map_err(stage_error)?;
-    schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
+    // The guarded shape shows a program nothing it did not have; the agent
+    // never sees its own output again (the JVM hands a retransformation the
+    // class as loaded), so it needs no mark to recognize it.
+    if settings.shape != Shape::Guarded || upgrade {
+        schema::mark_enhanced(parsed, settings.stage(), fingerprint, &mut editor).map_err(Failed::Class)?;
+    }
     let bytes = editor.to_bytes().map_err(Failed::Class)?;
     // Never write a class the engine cannot read back, nor a method that would not verify.
     let unreadable = |e| Failed::Class(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}")));

@@ -19,7 +19,7 @@ use crate::enhance::{self, Outcome, Settings};
 use crate::model::{self, EnhancedMark, Groups};
 use crate::pipeline::{self, VERBOSE_CLASSES, VERBOSE_METHODS};
 use crate::protocol;
-use crate::request::{ClassInMemory, Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
+use crate::request::{ClassInMemory, Diagnostic, EnhanceReport, EnhanceRequest, Shape, FORMAT_VERSION};
 use crate::scan::{self, ScannedClass};
 use crate::workspace::Workspace;
 use std::path::PathBuf;
@@ -65,8 +65,12 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
         Err(errors) => return failed(report, errors),
     };
     let mut settings = settings(request.tracegen, &filters, request.fail_on_skip);
-    // Retransformable for a class already loaded (the agent's `start`).
+    // The agent's guarded shape, as a class loads and in a running JVM.
     settings.shape = request.shape;
+    settings.first_site = request.first_site;
+    // A class built at stage 1 gets the standard body (its holders and
+    // registration are there): nothing to declare.
+    let declares = request.shape == Shape::Guarded && mark.is_none();
     let scanned = ScannedClass {
         file: path,
         name: identity.name,
@@ -88,6 +92,9 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
             }
             report.classes_enhanced = 1;
             report.class_bytes = Some(bytes);
+            if declares {
+                report.registration = Some(crate::tracegen::guarded::registration(description.model()));
+            }
         }
         Ok(Outcome::Skipped(skipped)) => {
             report.methods_skipped = skipped.len() as u64;

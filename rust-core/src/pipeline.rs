@@ -134,6 +134,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         pre_write_check: PreWriteCheck::Targeted,
         splice: true,
         shape: request.shape,
+        first_site: request.first_site,
     };
     let environment = environment(&settings, &groups);
 

@@ -44,6 +44,8 @@ pub const SYNCHRONIZED_HOLDER: &str = "org/tracingfacility/runtime/SynchronizedH
 pub const TIMING_POINT_TYPE: &str = "org/tracingfacility/runtime/TimingPointType";
 /// The one class holding the helpers that only generated code calls.
 pub const ENHANCED_CODE_SUPPORT: &str = "org/tracingfacility/runtime/EnhancedCodeSupport";
+/// The runtime's table of the agent's sites ([`GUARDED_MONITOR`]).
+pub const GUARDED_SITES: &str = "org/tracingfacility/runtime/GuardedSites";
 
 /// A member that generated code references: owner, name, descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,20 +132,17 @@ pub const LINK_MONITOR: Member = Member {
     name: "linkMonitor",
     descriptor: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;",
 };
-/// Bootstrap of the same `invokedynamic` in the retransformable shape
-/// (`request::Shape::Retransformable`), where the class has no holder field and
-/// no `<clinit>` registration: the bootstrap registers the class on first link
-/// (once; every later link finds it registered) and returns the same call site
-/// as [`LINK_MONITOR`]. Static arguments, in order: the TF annotation's
-/// `CONSTANT_Class`; the number `n` of the class's groups (`CONSTANT_Integer`);
-/// the `n` groups' `CONSTANT_Class`es, sorted (what `registerClass`'s
-/// `annotations` carries); then one `CONSTANT_String` per tracing name, sorted (its
-/// `methodNames`: a name's index is its identifier). A varargs method, so the
-/// JVM collects the groups and names into the array.
-pub const LINK_RETRANSFORMED: Member = Member {
-    owner: ENHANCED_CODE_SUPPORT,
-    name: "linkRetransformed",
-    descriptor: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;I[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;",
+/// What a method in the guarded shape (`request::Shape::Guarded`, written
+/// by the agent) calls for its monitor: `static MethodMonitor monitor(Class
+/// cls, int site)`, with its own class (`ldc`) and its group's site, a slot
+/// the agent reserved and declared before the class was defined. It answers
+/// null when no monitor is attached and while the calling thread is inside
+/// monitoring code already; a non-null answer leaves the thread marked so
+/// until the `enterWithToken` that follows returns.
+pub const GUARDED_MONITOR: Member = Member {
+    owner: GUARDED_SITES,
+    name: "monitor",
+    descriptor: "(Ljava/lang/Class;I)Lorg/tracingfacility/runtime/MethodMonitor;",
 };
 /// Name and type of the `invokedynamic` call itself.
 pub const MONITOR_INDY_NAME: &str = "monitor";
@@ -254,7 +253,7 @@ pub const MEMBERS: &[Member] = &[
     REGISTER_CLASS,
     REGISTER_CLASS_WITH_NAME_ARRAY,
     LINK_MONITOR,
-    LINK_RETRANSFORMED,
+    GUARDED_MONITOR,
     THROWN,
     RETURNED[0],
     RETURNED[1],
@@ -294,6 +293,7 @@ pub fn pool_texts() -> &'static KnownTexts {
             METHOD_MONITOR,
             SYNCHRONIZED_HOLDER,
             ENHANCED_CODE_SUPPORT,
+            GUARDED_SITES,
             FILTERED_GROUP,
             TF_ENHANCED,
             TF_ENHANCED_STAGE,

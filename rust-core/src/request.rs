@@ -82,11 +82,15 @@ pub struct EnhanceRequest {
     /// reaches the JVM as an exception, not as an abort).
     #[serde(default)]
     pub inject_panic: Option<String>,
-    /// What enhanced classes may change: everything (`standard`, build time
-    /// and class-load time) or method bodies only (`retransformable`, what a
-    /// running JVM accepts when the agent retransforms a loaded class).
+    /// What enhanced classes may change: everything (`standard`, build time)
+    /// or method bodies only (`guarded`, the agent's, as classes load and
+    /// in a running JVM).
     #[serde(default)]
     pub shape: Shape,
+    /// The guarded shape's first site: the class's groups get this site
+    /// and those after it, in the order of the report's registration.
+    #[serde(default)]
+    pub first_site: u32,
 }
 
 /// How far enhancing may change a class.
@@ -97,11 +101,14 @@ pub enum Shape {
     /// info methods' signatures; stage 2 edits bodies.
     #[default]
     Standard,
-    /// Method bodies only (JVMTI `RetransformClasses` adds no field or
-    /// method and changes no signature): no stage 1; the monitor is reached
-    /// through an `invokedynamic` whose bootstrap registers the class. Needs
-    /// class files of version 51 or later, and no info methods.
-    Retransformable,
+    /// Method bodies only, what the agent writes as a class loads and into
+    /// a running JVM (JVMTI `RetransformClasses` adds no field or method and
+    /// changes no signature): no stage 1, no mark; the monitor is read from
+    /// the runtime's table of guarded sites, from
+    /// [`EnhanceRequest::first_site`] on, and the report's
+    /// [`EnhanceReport::registration`] says what the agent declares there.
+    /// Needs class files of version 49 or later, and no info methods.
+    Guarded,
 }
 
 /// A class as a JVM is about to define it.
@@ -141,6 +148,7 @@ impl EnhanceRequest {
             groups: Vec::new(),
             inject_panic: None,
             shape: Shape::Standard,
+            first_site: 0,
         }
     }
 }
@@ -216,4 +224,17 @@ pub struct EnhanceReport {
     /// it was (nothing of TF in it, already traced, or it failed: `errors`).
     #[serde(default, with = "serde_bytes")]
     pub class_bytes: Option<Vec<u8>>,
+    /// For a class in memory written in the guarded shape: what the agent
+    /// declares at the request's first site before the JVM defines it.
+    #[serde(default)]
+    pub registration: Option<Registration>,
+}
+
+/// A guarded class's registration, as the runtime's table takes it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
+pub struct Registration {
+    /// Its TF annotations (binary names), one site each, from the first on.
+    pub groups: Vec<String>,
+    /// Its tracing names, sorted: a name's index is its identifier.
+    pub tracing_names: Vec<String>,
 }

@@ -57,7 +57,7 @@ rules! {
     AlreadyTraced = "already-traced",
     EnhancedWithOtherSettings = "enhanced-with-other-settings",
     StageOneOtherSettings = "stage-one-other-settings",
-    // The retransformable shape.
+    // The guarded shape (the agent's: no member added).
     RetransformWithoutTracegen = "retransform-without-tracegen",
     RetransformClassVersion = "retransform-class-version",
     RetransformInfoMethod = "retransform-info-method",

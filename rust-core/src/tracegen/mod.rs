@@ -40,7 +40,6 @@ use crate::classfile::splice::{self, Prepared};
 use crate::classfile::{ClassEditor, ClassFile};
 use crate::codegen::Signature;
 use crate::model::TfClass;
-use crate::request;
 use crate::enhance::bodies::{Bodies, InMethod, StageError};
 use crate::schema;
 
@@ -49,7 +48,7 @@ mod generated;
 mod memory;
 mod paths;
 mod plan;
-pub mod retransformable;
+pub mod guarded;
 
 use constants::Constants;
 use generated::monitor::monitor_lookup;
@@ -57,15 +56,23 @@ pub use memory::Memory;
 use paths::general::instrument;
 use paths::spliced::instrument_spliced;
 
-/// Adds the monitoring code to every monitored method of `tf`. `shape`
-/// says how the code reaches its monitor: `Standard` through what stage 1
-/// added (the `<clinit>` registration, the holder fields before version 51),
-/// `Retransformable` through an `invokedynamic` whose bootstrap registers
-/// the class ([`retransformable`]).
+/// Where generated code finds its monitor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MonitorSource {
+    /// Through what stage 1 added (the `<clinit>` registration, the holder
+    /// fields before version 51).
+    Standard,
+    /// From the runtime's table of guarded sites, the class's groups at
+    /// `first_site` on ([`guarded`]).
+    Guarded { first_site: u32 },
+}
+
+/// Adds the monitoring code to every monitored method of `tf`, reaching its
+/// monitor from `source`.
 pub fn apply<'a>(
     class: &ClassFile<'a>,
     tf: &TfClass,
-    shape: request::Shape,
+    source: MonitorSource,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
     memory: &mut Memory,
@@ -73,7 +80,7 @@ pub fn apply<'a>(
     // The class's depth memo goes with the constants, back to the editor at the end.
     let mut constants = Constants { slots: std::mem::take(&mut editor.slots), ..Constants::default() };
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
-        let monitor = monitor_lookup(class, tf, shape, method, editor, &mut constants).in_method(method.index)?;
+        let monitor = monitor_lookup(class, tf, source, method, editor, &mut constants).in_method(method.index)?;
         // Read once: the splice's first frame, the template and the plan take it.
         let signature = Signature::parse(&method.descriptor).in_method(method.index)?;
         // Most methods are spliced: their code is copied, not lifted. The

@@ -1,6 +1,6 @@
 //! The instructions that leave a method's monitor on the stack: an
 //! `invokedynamic` (version 51 on) or the holder field's content, or the
-//! retransformable shape's own call site; one lookup per group and class.
+//! guarded shape's call of the runtime; one lookup per group and class.
 #![forbid(unsafe_code)]
 
 use crate::classfile::{BootstrapMethod, ClassEditor, ClassFile, Insn};
@@ -8,9 +8,8 @@ use crate::classfile::opcodes as op;
 use crate::model::{TfClass, TfMethod};
 use crate::protocol;
 use crate::classfile::handle_kind;
-use crate::request;
 use crate::tracegen::constants::Constants;
-use crate::tracegen::retransformable;
+use crate::tracegen::{guarded, MonitorSource};
 use std::rc::Rc;
 
 use crate::classfile::Result;
@@ -20,7 +19,7 @@ use crate::classfile::Result;
 pub(crate) fn monitor_lookup(
     class: &ClassFile<'_>,
     tf: &TfClass,
-    shape: request::Shape,
+    source: MonitorSource,
     method: &TfMethod,
     editor: &mut ClassEditor<'_>,
     constants: &mut Constants,
@@ -31,9 +30,9 @@ pub(crate) fn monitor_lookup(
     if let Some((_, lookup)) = constants.monitors.iter().find(|(g, _)| g == group) {
         return Ok(lookup.clone());
     }
-    let lookup: Rc<[Insn]> = match shape {
-        request::Shape::Standard => group_monitor_lookup(class, tf, group, editor)?,
-        request::Shape::Retransformable => retransformable::monitor_lookup(tf, group, editor)?,
+    let lookup: Rc<[Insn]> = match source {
+        MonitorSource::Standard => group_monitor_lookup(class, tf, group, editor)?,
+        MonitorSource::Guarded { first_site } => guarded::monitor_lookup(tf, group, first_site, editor)?,
     }
     .into();
     constants.monitors.push((group.to_string(), lookup.clone()));
@@ -75,6 +74,24 @@ pub(crate) fn group_monitor_lookup(
     }
 }
 
-pub(crate) fn is_indy(monitor: &[Insn]) -> bool {
-    matches!(monitor.first(), Some(Insn::InvokeDynamic { .. }))
+/// How a lookup finds the monitor, which the stack depths of the code
+/// around it depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum LookupKind {
+    /// One `invokedynamic`.
+    Indy,
+    /// The holder field's content: three instructions, one value deep.
+    Holder,
+    /// The guarded shape's call: two values pushed, one left.
+    Guarded,
+}
+
+impl LookupKind {
+    pub(crate) fn of(monitor: &[Insn]) -> LookupKind {
+        match monitor.first() {
+            Some(Insn::InvokeDynamic { .. }) => LookupKind::Indy,
+            Some(Insn::Ldc { .. }) => LookupKind::Guarded,
+            _ => LookupKind::Holder,
+        }
+    }
 }

@@ -7,6 +7,7 @@ use crate::classfile::splice;
 use crate::classfile::{Handler, Insn, PoolBuilder, SlotCache};
 use crate::codegen::Signature;
 use crate::model::TfMethod;
+use crate::tracegen::generated::monitor::LookupKind;
 
 use crate::classfile::Result;
 
@@ -18,11 +19,11 @@ pub(crate) struct Shape {
     pub(crate) has_parameters: bool,
     pub(crate) widest_parameter: u16,
     pub(crate) result_slots: u16,
-    pub(crate) indy: bool,
+    pub(crate) lookup: LookupKind,
 }
 
 impl Shape {
-    pub(crate) fn of(signature: &Signature<'_>, method: &TfMethod, indy: bool) -> Shape {
+    pub(crate) fn of(signature: &Signature<'_>, method: &TfMethod, lookup: LookupKind) -> Shape {
         let parameters = &signature.parameters;
         let widest_parameter = parameters
             .iter()
@@ -34,7 +35,7 @@ impl Shape {
             has_parameters: !parameters.is_empty(),
             widest_parameter,
             result_slots: signature.returns.map_or(0, |t| t.slots()),
-            indy,
+            lookup,
         }
     }
 }

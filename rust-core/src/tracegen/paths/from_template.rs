@@ -12,6 +12,7 @@ use crate::classfile::access::ACC_STATIC;
 use crate::codegen::Signature;
 use crate::model::TfMethod;
 use crate::tracegen::constants::Constants;
+use crate::tracegen::generated::monitor::LookupKind;
 use crate::tracegen::generated::prologue::entry_frame;
 use crate::tracegen::memory::Memory;
 use crate::tracegen::plan::method_id;
@@ -37,7 +38,7 @@ pub(crate) fn instrument_from_template<'a>(
     };
     let id = method_id(method);
     let is_static = method.access_flags & ACC_STATIC != 0;
-    let shape = Shape::of(signature, method, true);
+    let shape = Shape::of(signature, method, LookupKind::Indy);
     let wanted = template::Wanted { max_locals: code.max_locals, is_static, id, signature, method, shape };
     let Memory { templates, symbols, depths: known_depths, copied, .. } = memory;
     let Some(template) = template::for_method(templates, symbols, known_depths, &wanted) else {

@@ -12,7 +12,7 @@ use crate::model::TfMethod;
 use crate::schema::Registration;
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::generated::exits::replace_return;
-use crate::tracegen::generated::monitor::is_indy;
+use crate::tracegen::generated::monitor::LookupKind;
 use crate::tracegen::generated::surround;
 use crate::tracegen::generated::throws::replace_throw;
 use crate::tracegen::memory::Memory;
@@ -54,7 +54,7 @@ pub(crate) fn instrument_spliced<'a>(
     // which leaves the stack as it found it.
     let registration_peak = registration.map_or(0, |r| r.peak);
     let has_throw = splice.sites().iter().any(|s| s.kind == SiteKind::Throw);
-    let shape = Shape::of(&plan.signature, method, is_indy(monitor));
+    let shape = Shape::of(&plan.signature, method, LookupKind::of(monitor));
     let known = GeneratedDepths::remembered(&memory.depths, shape).filter(|d| d.throw.is_some() || !has_throw);
     let record = known.is_none();
     let thrown = constants.get(Shared::Thrown, pool)?;

@@ -32,6 +32,24 @@ final class BootstrapRuntime {
     /** The boot loader's unnamed module, where the runtime now lives. */
     private final Module runtimeModule;
     private final Set<Module> reading = ConcurrentHashMap.newKeySet();
+    /** Class loaders that resolved the classes traced code names already. */
+    private final Set<ClassLoader> resolving = java.util.Collections.synchronizedSet(
+            java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
+
+    /** What traced code names (the guarded shape): resolved once per loader, ahead of it. */
+    private static final String[] NAMED_BY_TRACED_CODE = {
+        "org.tracingfacility.runtime.GuardedSites",
+        "org.tracingfacility.runtime.MethodMonitor",
+        "org.tracingfacility.runtime.EnhancedCodeSupport",
+    };
+    /** Run by traced code's monitor lookup: initialized before the first class is traced. */
+    private static final String[] GUARD = {
+        "org.tracingfacility.runtime.ThreadsAtWork",
+        "org.tracingfacility.runtime.GuardedSites",
+        "org.tracingfacility.runtime.GuardedMonitor",
+        "org.tracingfacility.runtime.EnhancedCodeSupport",
+        "org.tracingfacility.runtime.MethodMonitorRegistry",
+    };
 
     private BootstrapRuntime(Instrumentation instrumentation, Module runtimeModule) {
         this.instrumentation = instrumentation;
@@ -60,6 +78,45 @@ final class BootstrapRuntime {
             instrumentation.redefineModule(module, Set.of(runtimeModule), Map.of(), Map.of(), Set.of(), Map.of());
         }
         reading.add(module);
+    }
+
+    /**
+     * Initializes the classes traced code runs to find its monitor, and has the JDK's loaders
+     * and the application's resolve what it names: a class initialized or resolved on first
+     * use would run JDK code (class initialization, a loader's {@code loadClass}) from inside
+     * a traced method before the guard could say that this is TF's work. Call after the
+     * monitors' system property is set: the registry reads it as it initializes.
+     */
+    void prepareGuard() throws ClassNotFoundException {
+        initializeGuard(null);
+        resolveAhead(ClassLoader.getPlatformClassLoader());
+        resolveAhead(ClassLoader.getSystemClassLoader());
+    }
+
+    /** Initializes the guard's classes as {@code loader} (null: the boot loader) sees them. */
+    static void initializeGuard(ClassLoader loader) throws ClassNotFoundException {
+        for (String name : GUARD) {
+            Class.forName(name, true, loader);
+        }
+    }
+
+    /**
+     * Has {@code loader} resolve the runtime classes traced code names, once: the JVM then
+     * finds them in its records of that loader when a traced class of it first runs, without
+     * calling the loader's Java code. Best effort: a loader that cannot see them is told by the
+     * core's check ({@code runtime-missing}) or by the failing class.
+     */
+    void resolveAhead(ClassLoader loader) {
+        if (loader == null || !resolving.add(loader)) {
+            return;
+        }
+        for (String name : NAMED_BY_TRACED_CODE) {
+            try {
+                Class.forName(name, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                return;
+            }
+        }
     }
 
     /**

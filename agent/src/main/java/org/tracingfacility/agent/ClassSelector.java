@@ -12,9 +12,11 @@ import java.util.List;
  * costs a few string comparisons. The core decides exactly; this only must not miss a class
  * the core would change.
  *
- * <p>The JDK's classes (boot and platform loaders) are selected only by a target naming their
- * class or package ({@code java.util.concurrent.**}): {@code **}, {@code ::method} and
- * {@code @Annotation} mean the application's classes.
+ * <p>The JDK's classes (boot and platform loaders) are selected by a target naming their class
+ * or package ({@code java.util.concurrent.**}), and, as they load, by {@code ::method} and
+ * {@code @Annotation} targets as JEP 520's filters are; {@code **} means the application's
+ * classes only. (A JDK class loaded before the agent started is reached by its name alone:
+ * its bytes are not at hand before it is retransformed.)
  */
 final class ClassSelector {
     /** In every class TF enhanced or must look at: its annotations' package. */
@@ -82,6 +84,22 @@ final class ClassSelector {
     boolean namesClass(String binaryName) {
         for (NamePattern pattern : names) {
             if (pattern.matches(binaryName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a JDK class loading now may be changed by the core: a target names it or its
+     * package, or a {@code ::method} or {@code @Annotation} target's text is in its class file.
+     */
+    boolean selectsJdkClass(String binaryName, byte[] classFile) {
+        if (selectsJdkClass(binaryName)) {
+            return true;
+        }
+        for (byte[] mark : contentMarks) {
+            if (contains(classFile, mark)) {
                 return true;
             }
         }

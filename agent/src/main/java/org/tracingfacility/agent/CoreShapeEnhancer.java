@@ -6,13 +6,12 @@ import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
 import org.tracingfacility.core.TfCore;
 
-/** {@link ShapeEnhancer} through the native core: one class in memory, shape retransformable. */
+/** {@link ShapeEnhancer} through the native core: one class in memory, the guarded shape. */
 final class CoreShapeEnhancer implements ShapeEnhancer {
     @Override
-    public byte[] retransformable(String className, byte[] bytes, List<String> groups, List<String> filters)
+    public byte[] guarded(String className, byte[] bytes, List<String> groups, List<String> filters)
             throws Refusal {
-        EnhanceReport report = TfCore.enhance(EnhanceRequest.forClass(className, bytes)
-                .filters(filters).groups(groups).retransformable(true).build());
+        EnhanceReport report = GuardedEnhancement.enhance(className, bytes, groups, filters, 0);
         if (!report.ok()) {
             StringBuilder reason = new StringBuilder();
             boolean badFilter = false;

@@ -2,15 +2,13 @@ package org.tracingfacility.agent;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
-import java.util.Collections;
 import java.util.Optional;
-import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
 import org.tracingfacility.core.TfCore;
+import org.tracingfacility.runtime.ThreadsAtWork;
 
 /**
  * Hands each loading class the filters or TF's marks select to the native core, one class in
@@ -25,12 +23,6 @@ final class EnhancingTransformer implements ClassFileTransformer {
     private final BootstrapRuntime runtime;
     /** Set while this thread enhances: classes the agent itself loads meanwhile are not looked at. */
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
-    /**
-     * Classes the JVM loaded before the agent started: they reach the transformer only by
-     * retransformation, which accepts new method bodies but no new members, so they get the
-     * retransformable shape, on every later retransformation too (another agent's included).
-     */
-    private final Set<Class<?>> loadedBefore = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     final AtomicLong enhanced = new AtomicLong();
     final AtomicLong leftAsTheyWere = new AtomicLong();
@@ -43,40 +35,48 @@ final class EnhancingTransformer implements ClassFileTransformer {
         this.runtime = runtime;
     }
 
-    /** Says that {@code loaded} was loaded before the agent started (before it is retransformed). */
-    void loadedBeforeTheAgent(Class<?> loaded) {
-        loadedBefore.add(loaded);
-    }
-
     @Override
     public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classFile) {
-        // Hidden classes have no name; and a class loaded by the agent's own work is never traced.
-        if (internalName == null || busy.get() != null) {
+        // Hidden classes have no name.
+        if (internalName == null) {
             return null;
         }
-        busy.set(Boolean.TRUE);
-        String name = internalName.replace('/', '.');
+        // At work before anything else: what the agent runs from here on (the thread-local
+        // below included) is its own work, which no traced method reports.
+        boolean recorded = ThreadsAtWork.enter();
         try {
-            boolean retransformable = classBeingRedefined != null && loadedBefore.contains(classBeingRedefined);
-            return enhance(module, loader, name, classFile, retransformable);
-        } catch (Throwable failure) { // never the application's failure: the class stays as it was
-            leftAsTheyWere.incrementAndGet();
-            AgentLog.leftAsItWasLater(name, String.valueOf(failure));
-            return null;
+            // A class loaded by the agent's own work is never traced.
+            if (busy.get() != null) {
+                return null;
+            }
+            busy.set(Boolean.TRUE);
+            String name = internalName.replace('/', '.');
+            try {
+                boolean retransforming = classBeingRedefined != null;
+                return enhance(module, loader, name, classFile, retransforming);
+            } catch (Throwable failure) { // never the application's failure: the class stays as it was
+                leftAsTheyWere.incrementAndGet();
+                AgentLog.leftAsItWasLater(name, String.valueOf(failure));
+                return null;
+            } finally {
+                busy.remove();
+                // Printing while a JDK class loads may need that very class (AgentLog).
+                if (loader != null && loader != PLATFORM) {
+                    AgentLog.flush();
+                }
+            }
         } finally {
-            busy.remove();
-            // Printing while a JDK class loads may need that very class (AgentLog).
-            if (loader != null && loader != PLATFORM) {
-                AgentLog.flush();
+            if (recorded) {
+                ThreadsAtWork.leave();
             }
         }
     }
 
-    private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile, boolean retransformable) {
+    private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile, boolean retransforming) {
         LoaderGroups groups;
         if (loader == null || loader == PLATFORM) {
-            if (!selector.selectsJdkClass(name)) {
+            if (!selector.selectsJdkClass(name, classFile)) {
                 return null;
             }
             String refusal = RefusedClasses.reason(name);
@@ -92,26 +92,35 @@ final class EnhancingTransformer implements ClassFileTransformer {
                 return null;
             }
         }
-        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups, retransformable);
+        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups, retransforming);
         if (enhancedBytes.isPresent()) {
             runtime.makeReadable(module);
+            runtime.resolveAhead(loader);
             enhanced.incrementAndGet();
         }
         return enhancedBytes.orElse(null);
     }
 
-    /** The core's answer for one class; its lines printed, its failure reported. */
-    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups, boolean retransformable) {
-        EnhanceRequest request = EnhanceRequest.forClass(name, classFile)
-                .retransformable(retransformable)
-                .filters(options.filters)
-                .groups(groups.names)
-                .verbose(options.verbose)
-                .build();
+    /**
+     * The core's answer for one class; its lines printed, its failure reported. Every class
+     * gets the guarded shape, which adds no member; one loading (not retransformed) that the
+     * guarded shape cannot take (info methods, which gain parameters; a class file too old to
+     * name its class in code) gets the standard shape instead.
+     */
+    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups, boolean retransforming) {
         long start = System.nanoTime();
-        EnhanceReport report = TfCore.enhance(request);
-        coreNanos.addAndGet(System.nanoTime() - start);
+        EnhanceReport report = GuardedEnhancement.enhance(name, classFile, groups.names, options.filters,
+                options.verbose);
         coreCalls.incrementAndGet();
+        if (!retransforming && needsMembers(report)) {
+            report = TfCore.enhance(EnhanceRequest.forClass(name, classFile)
+                    .filters(options.filters)
+                    .groups(groups.names)
+                    .verbose(options.verbose)
+                    .build());
+            coreCalls.incrementAndGet();
+        }
+        coreNanos.addAndGet(System.nanoTime() - start);
         // Loops, not lambdas: the first lambda costs a JVM milliseconds of start-up.
         for (String message : report.messages()) {
             AgentLog.lineLater(message);
@@ -128,5 +137,15 @@ final class EnhancingTransformer implements ClassFileTransformer {
             return Optional.empty();
         }
         return report.classBytes();
+    }
+
+    /** Whether the core refused the guarded shape for what only members added can carry. */
+    private static boolean needsMembers(EnhanceReport report) {
+        for (Diagnostic error : report.errors()) {
+            if (error.rule().equals("retransform-info-method") || error.rule().equals("retransform-class-version")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

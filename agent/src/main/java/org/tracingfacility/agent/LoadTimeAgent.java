@@ -30,6 +30,18 @@ final class LoadTimeAgent {
         if (!options.monitors.isEmpty()) {
             System.setProperty(MONITOR_PROPERTY, options.monitorProperty(System.getProperty(MONITOR_PROPERTY)));
         }
+        runtime.prepareGuard();
+        // From here on the agent's start is its own work: no traced class reports it.
+        org.tracingfacility.runtime.ThreadsAtWork.enter();
+        try {
+            startAtWork(options, instrumentation, runtime);
+        } finally {
+            org.tracingfacility.runtime.ThreadsAtWork.leave();
+        }
+    }
+
+    private static void startAtWork(AgentOptions options, Instrumentation instrumentation, BootstrapRuntime runtime)
+            throws Exception {
         ClassSelector selector = new ClassSelector(options.filters);
         EnhancingTransformer transformer = new EnhancingTransformer(options, selector, runtime);
         warmUp(options, selector);
@@ -97,7 +109,6 @@ final class LoadTimeAgent {
                 AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
             } else {
                 long enhancedBefore = transformer.enhanced.get();
-                transformer.loadedBeforeTheAgent(loaded);
                 try {
                     instrumentation.retransformClasses(loaded);
                 } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {

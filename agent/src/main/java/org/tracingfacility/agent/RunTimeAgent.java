@@ -57,6 +57,9 @@ final class RunTimeAgent {
             BootstrapRuntime runtime = null;
             if (!visible(ClassLoader.getSystemClassLoader())) {
                 runtime = BootstrapRuntime.install(instrumentation);
+                runtime.prepareGuard();
+            } else {
+                BootstrapRuntime.initializeGuard(ClassLoader.getSystemClassLoader());
             }
             tracing = new RunTimeTracing(instrumentation, new CoreShapeEnhancer(), runtime);
         }

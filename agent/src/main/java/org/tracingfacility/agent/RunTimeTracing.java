@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.tracingfacility.runtime.EnhancedCodeSupport;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
+import org.tracingfacility.runtime.ThreadsAtWork;
 import org.tracingfacility.runtime.TracingFacilityMXBean;
 
 /**
@@ -42,6 +43,18 @@ final class RunTimeTracing {
     }
 
     synchronized Reply handle(AttachRequest request) {
+        // The agent's own work: no traced class reports what a start or stop runs.
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            return handleAtWork(request);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    private Reply handleAtWork(AttachRequest request) {
         switch (request.command) {
             case START:
                 return start(request);
@@ -250,7 +263,7 @@ final class RunTimeTracing {
             throw new IllegalStateException("cannot read " + resource + " from the agent jar: " + e, e);
         }
         try {
-            enhancer.retransformable(RunTimeTracing.class.getName(), bytes, groups, filters);
+            enhancer.guarded(RunTimeTracing.class.getName(), bytes, groups, filters);
         } catch (ShapeEnhancer.Refusal e) {
             if (e.badFilter) {
                 throw new IllegalArgumentException(e.getMessage());
@@ -274,6 +287,9 @@ final class RunTimeTracing {
             Class<?> seen = Class.forName(EnhancedCodeSupport.class.getName(), false, cls.getClassLoader());
             if (seen != EnhancedCodeSupport.class) {
                 return "its class loader sees another copy of tf-runtime than the agent's";
+            }
+            if (runtime != null) {
+                runtime.resolveAhead(cls.getClassLoader());
             }
         } catch (ClassNotFoundException | LinkageError e) {
             return "its class loader (" + cls.getClassLoader() + ") does not see tf-runtime, which the traced code calls";

@@ -2,7 +2,7 @@ package org.tracingfacility.agent;
 
 import java.util.List;
 
-/** The core as a start uses it: one loaded class into the retransformable shape. */
+/** The core as a start uses it: one loaded class into the guarded shape. */
 interface ShapeEnhancer {
     /**
      * The class's bytes with tracing added, method bodies only.
@@ -14,7 +14,7 @@ interface ShapeEnhancer {
      * @return the new bytes, or null when nothing in the class is selected
      * @throws Refusal when the core cannot trace the class, with its one-line reason
      */
-    byte[] retransformable(String className, byte[] bytes, List<String> groups, List<String> filters)
+    byte[] guarded(String className, byte[] bytes, List<String> groups, List<String> filters)
             throws Refusal;
 
     /** Why a class stays as it was: the core's diagnostic, or what failed. */

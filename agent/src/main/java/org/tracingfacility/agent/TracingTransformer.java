@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The retransforming transformer of run-time tracing. A class being started gets the core's
- * retransformable shape of the bytes the JVM hands over; a traced class keeps getting the same
+ * guarded shape of the bytes the JVM hands over; a traced class keeps getting the same
  * traced bytes (whoever retransforms it next); any other class, and every class being loaded,
  * gets null: unchanged. Stopping is forgetting a class and retransforming it: the JVM then
  * gives it its bytes as before start. Never throws into the JVM.
@@ -93,7 +93,7 @@ final class TracingTransformer implements ClassFileTransformer {
             return mine;
         }
         try {
-            byte[] result = enhancer.retransformable(redefined.getName(), bytes, groups, filters);
+            byte[] result = enhancer.guarded(redefined.getName(), bytes, groups, filters);
             if (result != null) {
                 traced.put(redefined, result);
             }

@@ -26,6 +26,7 @@ public final class EnhanceReport {
     private final List<String> written;
     private final String summary;
     private final byte[] classBytes;
+    private final Registration registration;
 
     private EnhanceReport(Builder builder) {
         this.formatVersion = builder.formatVersion;
@@ -44,6 +45,7 @@ public final class EnhanceReport {
         this.written = List.copyOf(builder.written);
         this.summary = builder.summary;
         this.classBytes = builder.classBytes;
+        this.registration = builder.registration;
     }
 
     public int formatVersion() {
@@ -124,6 +126,35 @@ public final class EnhanceReport {
         return Optional.ofNullable(classBytes);
     }
 
+    /**
+     * For a class written in the guarded shape: what the agent declares at the request's first
+     * site before the JVM defines it.
+     */
+    public Optional<Registration> registration() {
+        return Optional.ofNullable(registration);
+    }
+
+    /** A guarded class's TF groups (one site each, from the first on) and tracing names. */
+    public static final class Registration {
+        private final List<String> groups;
+        private final List<String> tracingNames;
+
+        Registration(List<String> groups, List<String> tracingNames) {
+            this.groups = List.copyOf(groups);
+            this.tracingNames = List.copyOf(tracingNames);
+        }
+
+        /** Binary names; the {@code i}-th at the first site plus {@code i}. */
+        public List<String> groups() {
+            return groups;
+        }
+
+        /** Sorted: a name's index is its identifier. */
+        public List<String> tracingNames() {
+            return tracingNames;
+        }
+    }
+
     @Override
     public String toString() {
         return summary;
@@ -147,6 +178,7 @@ public final class EnhanceReport {
         final List<String> written = new ArrayList<>();
         String summary = "";
         byte[] classBytes;
+        Registration registration;
 
         EnhanceReport build() {
             return new EnhanceReport(this);

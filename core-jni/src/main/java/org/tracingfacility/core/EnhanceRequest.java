@@ -39,7 +39,8 @@ public final class EnhanceRequest {
     private final String className;
     private final byte[] classBytes;
     private final List<String> groups;
-    private final boolean retransformable;
+    /** The guarded shape's first site, or -1 for the standard shape. */
+    private final int firstSite;
     private final String injectPanic;
 
     private EnhanceRequest(Builder builder) {
@@ -61,7 +62,7 @@ public final class EnhanceRequest {
         this.className = builder.className;
         this.classBytes = builder.classBytes;
         this.groups = List.copyOf(builder.groups);
-        this.retransformable = builder.retransformable;
+        this.firstSite = builder.firstSite;
         this.injectPanic = builder.injectPanic;
     }
 
@@ -100,11 +101,16 @@ public final class EnhanceRequest {
     }
 
     /**
-     * Whether the class may get only new method bodies (the core's {@code shape =
-     * retransformable}, for a class already loaded in a running JVM) rather than new members.
+     * Whether the class may get only new method bodies (the core's {@code shape = guarded}: what
+     * the agent writes as a class loads and into a running JVM) rather than new members.
      */
-    public boolean retransformable() {
-        return retransformable;
+    public boolean guarded() {
+        return firstSite >= 0;
+    }
+
+    /** The guarded shape's first site (the runtime's {@code GuardedSites}), or -1. */
+    public int firstSite() {
+        return firstSite;
     }
 
     /** The class directory to scan and enhance in place. */
@@ -211,7 +217,7 @@ public final class EnhanceRequest {
         private String className;
         private byte[] classBytes;
         private final List<String> groups = new ArrayList<>();
-        private boolean retransformable;
+        private int firstSite = -1;
         private String injectPanic;
 
         private Builder(String classDir) {
@@ -317,9 +323,16 @@ public final class EnhanceRequest {
             return this;
         }
 
-        /** Method bodies only: what a running JVM accepts when it retransforms a loaded class. */
-        public Builder retransformable(boolean retransformable) {
-            this.retransformable = retransformable;
+        /**
+         * Method bodies only (what a running JVM accepts when it retransforms a loaded class, and
+         * what the agent writes as classes load), the monitor read from the runtime's guarded
+         * sites from {@code firstSite} on, which the caller reserved.
+         */
+        public Builder guarded(int firstSite) {
+            if (firstSite < 0) {
+                throw new IllegalArgumentException("a guarded site is not negative: " + firstSite);
+            }
+            this.firstSite = firstSite;
             return this;
         }
 

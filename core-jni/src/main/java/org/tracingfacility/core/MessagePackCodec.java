@@ -20,7 +20,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         try (MessageBufferPacker packer = MessagePack.newDefaultBufferPacker()) {
-            packer.packMapHeader(20);
+            packer.packMapHeader(21);
             key(packer, "format_version").packInt(EnhanceRequest.FORMAT_VERSION);
             key(packer, "class_dir").packString(request.classDir());
             optional(key(packer, "resource_file"), request.resourceFile());
@@ -53,7 +53,8 @@ final class MessagePackCodec {
                 packer.packNil();
             }
             strings(key(packer, "groups"), request.groups());
-            key(packer, "shape").packString(request.retransformable() ? "retransformable" : "standard");
+            key(packer, "shape").packString(request.guarded() ? "guarded" : "standard");
+            key(packer, "first_site").packInt(Math.max(0, request.firstSite()));
             optional(key(packer, "inject_panic"), request.injectPanic());
             return packer.toByteArray();
         } catch (IOException e) {
@@ -88,6 +89,7 @@ final class MessagePackCodec {
                     case "written": readStrings(unpacker, report.written); break;
                     case "summary": report.summary = unpacker.unpackString(); break;
                     case "class_bytes": report.classBytes = optionalBinary(unpacker); break;
+                    case "registration": report.registration = readRegistration(unpacker); break;
                     default: unpacker.skipValue();
                 }
             }
@@ -95,6 +97,23 @@ final class MessagePackCodec {
         } catch (IOException | MessagePackException e) {
             throw new NativeCoreException("TF could not decode the native core's report: " + e, e);
         }
+    }
+
+    private static EnhanceReport.Registration readRegistration(MessageUnpacker unpacker) throws IOException {
+        if (unpacker.tryUnpackNil()) {
+            return null;
+        }
+        List<String> groups = new ArrayList<>();
+        List<String> tracingNames = new ArrayList<>();
+        int fields = unpacker.unpackMapHeader();
+        for (int i = 0; i < fields; i++) {
+            switch (unpacker.unpackString()) {
+                case "groups": readStrings(unpacker, groups); break;
+                case "tracing_names": readStrings(unpacker, tracingNames); break;
+                default: unpacker.skipValue();
+            }
+        }
+        return new EnhanceReport.Registration(groups, tracingNames);
     }
 
     private static void readDiagnostics(MessageUnpacker unpacker, List<Diagnostic> into) throws IOException {

@@ -39,10 +39,10 @@ class MessagePackCodecTest {
         assertEquals(3, fields.get("threads").asIntegerValue().asInt());
         assertTrue(fields.get("fail_on_skip").asBooleanValue().getBoolean());
         assertEquals("standard", fields.get("shape").asStringValue().asString(), "the shape defaults to standard");
-        Value retransformable = MessagePack.newDefaultUnpacker(MessagePackCodec.encode(EnhanceRequest
-                .forClass("a.B", new byte[] {1}).retransformable(true).build())).unpackValue().asMapValue().map()
-                .get(org.msgpack.value.ValueFactory.newString("shape"));
-        assertEquals("retransformable", retransformable.asStringValue().asString());
+        Map<Value, Value> guarded = MessagePack.newDefaultUnpacker(MessagePackCodec.encode(EnhanceRequest
+                .forClass("a.B", new byte[] {1}).guarded(7).build())).unpackValue().asMapValue().map();
+        assertEquals("guarded", guarded.get(org.msgpack.value.ValueFactory.newString("shape")).asStringValue().asString());
+        assertEquals(7, guarded.get(org.msgpack.value.ValueFactory.newString("first_site")).asIntegerValue().asInt());
         assertTrue(fields.get("fail_on_error").asBooleanValue().getBoolean(), "failOnError defaults to true");
         assertTrue(fields.get("warn_unused_filters").asBooleanValue().getBoolean(), "warns by default");
         assertEquals("/tf-runtime.jar",

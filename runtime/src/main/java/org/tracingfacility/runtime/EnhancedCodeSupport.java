@@ -126,43 +126,6 @@ public final class EnhancedCodeSupport {
     }
 
     /**
-     * Bootstrap of the {@code invokedynamic "monitor" ()MethodMonitor} of a class that an agent
-     * retransformed in a running JVM: such a class gained no holder field and no static
-     * initializer code, so the arguments of this bootstrap carry what they carry at build time,
-     * and its first link registers the class. Every later link (another group's, the same
-     * method's after a new retransformation) finds it registered with the same names and keeps
-     * its monitors; a registration with other names (tracing restarted on other methods)
-     * replaces the old one.
-     *
-     * @param lookup the retransformed class's lookup, with private access
-     * @param annotation the TF annotation of the calling method's group
-     * @param groupCount how many of {@code groupsThenNames} are the class's TF annotations
-     * @param groupsThenNames the class's TF annotations ({@code Class}, sorted), then its tracing
-     *     names ({@code String}, sorted; a name's index is its identifier)
-     * @return the call site of the class and {@code annotation}, as {@link #linkMonitor} returns
-     */
-    public static CallSite linkRetransformed(MethodHandles.Lookup lookup, String name, MethodType type,
-            Class<?> annotation, int groupCount, Object... groupsThenNames) {
-        requireMonitorLink(lookup, type);
-        if (groupCount < 0 || groupCount > groupsThenNames.length) {
-            throw new IllegalArgumentException("TF: linkRetransformed of " + lookup.lookupClass().getName()
-                    + ": " + groupCount + " groups in " + groupsThenNames.length + " arguments");
-        }
-        List<Class<? extends Annotation>> groups = new ArrayList<>(groupCount);
-        for (int i = 0; i < groupCount; i++) {
-            groups.add(((Class<?>) groupsThenNames[i]).asSubclass(Annotation.class));
-        }
-        List<String> names = new ArrayList<>(groupsThenNames.length - groupCount);
-        for (int i = groupCount; i < groupsThenNames.length; i++) {
-            names.add((String) groupsThenNames[i]);
-        }
-        // Registered before its first call site exists, as a static initializer registers a
-        // class built with TF: its groups in their declared order.
-        MethodMonitorRegistry.registerRetransformed(lookup.lookupClass(), names, groups);
-        return MethodMonitorRegistry.callSite(lookup.lookupClass(), annotation.asSubclass(Annotation.class));
-    }
-
-    /**
      * Reports an explicit {@code throw t} in a monitored method, just before it happens. Generated
      * code calls this rather than branching on {@code monitor}, so that the throw site needs no
      * stack map frame whatever else is on the operand stack.
@@ -195,44 +158,138 @@ public final class EnhancedCodeSupport {
         monitor.exitWithToken(ident, monitor.wantsArguments() ? result : null, token);
     }
 
+    /*
+     * The primitive overloads box only for a monitor that wants values. A guarded monitor (a
+     * class the agent traced) boxes at work: Integer.valueOf may itself be traced, and boxing
+     * for a monitor is TF's work, which no monitor sees.
+     */
+
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code boolean} result. */
     public static void returned(MethodMonitor monitor, int ident, boolean result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Boolean.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Boolean.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code byte} result. */
     public static void returned(MethodMonitor monitor, int ident, byte result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Byte.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Byte.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code char} result. */
     public static void returned(MethodMonitor monitor, int ident, char result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Character.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Character.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code short} result. */
     public static void returned(MethodMonitor monitor, int ident, short result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Short.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Short.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of an {@code int} result. */
     public static void returned(MethodMonitor monitor, int ident, int result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Integer.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Integer.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code long} result. */
     public static void returned(MethodMonitor monitor, int ident, long result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Long.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Long.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code float} result. */
     public static void returned(MethodMonitor monitor, int ident, float result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Float.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Float.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code double} result. */
     public static void returned(MethodMonitor monitor, int ident, double result, long token) {
-        monitor.exitWithToken(ident, monitor.wantsArguments() ? Double.valueOf(result) : null, token);
+        if (!monitor.wantsArguments()) {
+            monitor.exitWithToken(ident, null, token);
+            return;
+        }
+        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, Double.valueOf(result), token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /**
@@ -249,13 +306,21 @@ public final class EnhancedCodeSupport {
     public static void failed(Throwable thrown, Throwable lastReported, MethodMonitor monitor, int ident,
             long token) {
         if (monitor != null) {
-            thrown(thrown, lastReported, monitor, ident);
-            Throwable outer = ENDING.get();
-            ENDING.set(thrown);
+            // At work for a guarded monitor: ENDING's ThreadLocal may itself be traced.
+            boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
             try {
-                monitor.exitWithToken(ident, token);
+                thrown(thrown, lastReported, monitor, ident);
+                Throwable outer = ENDING.get();
+                ENDING.set(thrown);
+                try {
+                    monitor.exitWithToken(ident, token);
+                } finally {
+                    ENDING.set(outer);
+                }
             } finally {
-                ENDING.set(outer);
+                if (recorded) {
+                    ThreadsAtWork.leave();
+                }
             }
         }
     }
@@ -264,13 +329,21 @@ public final class EnhancedCodeSupport {
     public static void failedWithResult(Throwable thrown, Throwable lastReported, MethodMonitor monitor,
             int ident, long token) {
         if (monitor != null) {
-            thrown(thrown, lastReported, monitor, ident);
-            Throwable outer = ENDING.get();
-            ENDING.set(thrown);
+            // At work for a guarded monitor: ENDING's ThreadLocal may itself be traced.
+            boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
             try {
-                monitor.exitWithToken(ident, null, token);
+                thrown(thrown, lastReported, monitor, ident);
+                Throwable outer = ENDING.get();
+                ENDING.set(thrown);
+                try {
+                    monitor.exitWithToken(ident, null, token);
+                } finally {
+                    ENDING.set(outer);
+                }
             } finally {
-                ENDING.set(outer);
+                if (recorded) {
+                    ThreadsAtWork.leave();
+                }
             }
         }
     }

@@ -43,6 +43,8 @@ final class ExitReports {
      * so that exit is never held up for long, and never throws.
      */
     private static void writeTimingTableWithin() {
+        // TF's own work, on threads of its own: no traced JDK class reports it.
+        ThreadsAtWork.enter();
         try {
             Thread writer = new Thread(ExitReports::writeTimingTable, "TF timing table writer");
             writer.setDaemon(true);
@@ -55,10 +57,13 @@ final class ExitReports {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
             System.err.println("TF: the timing table could not be written at exit: " + e);
+        } finally {
+            ThreadsAtWork.leave();
         }
     }
 
     private static void writeTimingTable() {
+        ThreadsAtWork.enter();
         try {
             String table = MethodMonitorFactoryDefaults.timing().report().toString();
             OutputProperty output = new OutputProperty(TIMING_OUTPUT_PROPERTY);
@@ -76,6 +81,8 @@ final class ExitReports {
             }
         } catch (RuntimeException | Error e) {
             System.err.println("TF: the timing table could not be written at exit: " + e);
+        } finally {
+            ThreadsAtWork.leave();
         }
     }
 }

@@ -26,9 +26,22 @@ final class GroupResolution {
     private static final Comparator<Class<?>> BY_NAME = Comparator.comparing(Class::getName);
 
     private final Map<Class<? extends Annotation>, List<MethodMonitorFactory>> effective;
+    /** The binary names of {@link #effective}'s groups. */
+    private final Set<String> names = new HashSet<>();
 
     private GroupResolution(Map<Class<? extends Annotation>, List<MethodMonitorFactory>> effective) {
         this.effective = effective;
+        for (Class<? extends Annotation> group : effective.keySet()) {
+            names.add(group.getName());
+        }
+    }
+
+    /**
+     * Whether a factory may apply to the group of this binary name: by name, since a class
+     * the agent declared has not resolved its groups yet (a name in two loaders counts once).
+     */
+    boolean mayApplyTo(String groupName) {
+        return names.contains(groupName);
     }
 
     static final GroupResolution NONE = new GroupResolution(Map.of());

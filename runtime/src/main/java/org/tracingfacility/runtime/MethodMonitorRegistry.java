@@ -56,18 +56,9 @@ public final class MethodMonitorRegistry {
         REGISTRY.registerClass(cls, methodNames, annoMM);
     }
 
-    /**
-     * Registers a class that an agent retransformed (it has no holder fields); called from
-     * the bootstrap of its monitor lookups only, not by users. Idempotent: a class already
-     * registered with these names and groups keeps its monitors.
-     *
-     * @param cls the retransformed class
-     * @param methodNames the sorted tracing names of its monitored methods
-     * @param groups its TF annotations, sorted
-     */
-    static void registerRetransformed(Class<?> cls, List<String> methodNames,
-            List<Class<? extends Annotation>> groups) {
-        REGISTRY.registerRetransformed(cls, methodNames, groups);
+    /** The state behind this facade, for the runtime's own entry points ({@link GuardedSites}). */
+    static Registry registry() {
+        return REGISTRY;
     }
 
     /**

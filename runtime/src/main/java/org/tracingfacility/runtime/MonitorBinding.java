@@ -17,6 +17,8 @@ final class MonitorBinding {
     SynchronizedHolder<MethodMonitor> holder;
     /** Null until a monitored method of the class first runs. */
     MutableCallSite callSite;
+    /** The guarded site of a class the agent traced ({@link GuardedSites}), or -1. */
+    int site = -1;
     /** The factories behind {@link #monitor}, compared by identity to detect changes. */
     List<MethodMonitorFactory> factories = List.of();
     MethodMonitor monitor;
@@ -46,6 +48,17 @@ final class MonitorBinding {
             callSite.setTarget(target(newMonitor));
             changedCallSites.add(callSite);
         }
+        if (site >= 0) {
+            GuardedSites.publish(site, newMonitor);
+        }
+    }
+
+    /** Moves this binding to another guarded site (the class traced anew), emptying the old one. */
+    void moveTo(int newSite) {
+        if (site >= 0 && site != newSite) {
+            GuardedSites.publish(site, null);
+        }
+        site = newSite;
     }
 
     /** A constant target lets the JIT fold the enhanced code's {@code mm != null} test. */

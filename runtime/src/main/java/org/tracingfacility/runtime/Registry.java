@@ -35,6 +35,18 @@ final class Registry {
 
     void registerClass(Class<?> cls, List<String> methodNames,
             Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> holders) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            registerAtWork(cls, methodNames, holders);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    private void registerAtWork(Class<?> cls, List<String> methodNames,
+            Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> holders) {
         MonitoredClass monitored = classes.get(cls);
         synchronized (lock) {
             monitored.setMethodNames(methodNames);
@@ -52,36 +64,64 @@ final class Registry {
     }
 
     /**
-     * Registers a retransformed class unless it is registered with these names and groups
-     * already. Its holders are the registry's own (no field of the class holds them): they
-     * mark the groups the class declared, as a build-time class's holders do.
+     * What the agent declared for the guarded sites whose class has not registered yet, by
+     * site: the class's groups and names, to register on the first call of a traced method.
      */
-    void registerRetransformed(Class<?> cls, List<String> methodNames,
-            List<Class<? extends Annotation>> groups) {
-        MonitoredClass monitored = classes.get(cls);
-        // One check and registration under the lock: threads linking the class's call
-        // sites at once register it once.
-        synchronized (lock) {
-            if (monitored.registered && monitored.methodNames.equals(methodNames)
-                    && declaresAll(monitored, groups)) {
-                return;
-            }
-            Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> holders = new LinkedHashMap<>();
-            for (Class<? extends Annotation> group : groups) {
-                holders.put(group, new SynchronizedHolder<>());
-            }
-            registerClass(cls, methodNames, holders);
+    private final Map<Integer, Declaration> declared = new HashMap<>();
+
+    /** A declared class: its TF groups (binary names, the i-th at {@code firstSite + i}) and names. */
+    private static final class Declaration {
+        final int firstSite;
+        final List<String> groups;
+        final List<String> tracingNames;
+
+        Declaration(int firstSite, List<String> groups, List<String> tracingNames) {
+            this.firstSite = firstSite;
+            this.groups = List.copyOf(groups);
+            this.tracingNames = List.copyOf(tracingNames);
         }
     }
 
-    private static boolean declaresAll(MonitoredClass monitored, List<Class<? extends Annotation>> groups) {
-        for (Class<? extends Annotation> group : groups) {
-            MonitorBinding binding = monitored.bindings.get(group);
-            if (binding == null || binding.holder == null) {
-                return false;
+    /** Records a class the agent is about to define or retransform at {@code firstSite} on. */
+    void declareGuarded(int firstSite, List<String> groups, List<String> tracingNames) {
+        synchronized (lock) {
+            Declaration declaration = new Declaration(firstSite, groups, tracingNames);
+            for (int i = 0; i < declaration.groups.size(); i++) {
+                declared.put(firstSite + i, declaration);
+                GuardedSites.publish(firstSite + i, pendingOrNull(declaration.groups.get(i)));
             }
         }
-        return true;
+    }
+
+    private MethodMonitor pendingOrNull(String group) {
+        return resolution.mayApplyTo(group) ? GuardedSites.PENDING : null;
+    }
+
+    /**
+     * Registers {@code cls} as the agent declared it at {@code site} (the first call of one of
+     * its traced methods), its groups resolved by its own loader; then every site of the class
+     * holds its monitor. A site declared no longer (registered by another thread) is left be.
+     */
+    void registerGuarded(Class<?> cls, int site) throws ClassNotFoundException {
+        synchronized (lock) {
+            Declaration declaration = declared.get(site);
+            if (declaration == null) {
+                return;
+            }
+            Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> holders = new LinkedHashMap<>();
+            List<Class<? extends Annotation>> groups = new ArrayList<>();
+            for (String name : declaration.groups) {
+                Class<?> group = Class.forName(name, false, cls.getClassLoader());
+                groups.add(group.asSubclass(Annotation.class));
+                holders.put(group.asSubclass(Annotation.class), new SynchronizedHolder<>());
+            }
+            MonitoredClass monitored = classes.get(cls);
+            for (int i = 0; i < groups.size(); i++) {
+                declared.remove(declaration.firstSite + i);
+                monitored.binding(groups.get(i)).moveTo(declaration.firstSite + i);
+            }
+            registerClass(cls, declaration.tracingNames, holders);
+        }
     }
 
     MutableCallSite callSite(Class<?> cls, Class<? extends Annotation> annotation) {
@@ -99,20 +139,34 @@ final class Registry {
     }
 
     void register(Class<? extends Annotation> annotation, MethodMonitorFactory factory) {
-        synchronized (lock) {
-            if (locked) {
-                throw new SecurityException("TF: the method monitor registry is locked; "
-                        + "cannot register a factory on " + annotation.getName());
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            synchronized (lock) {
+                if (locked) {
+                    throw new SecurityException("TF: the method monitor registry is locked; "
+                            + "cannot register a factory on " + annotation.getName());
+                }
+                registrations.put(annotation, factory);
+                refreshAll();
             }
-            registrations.put(annotation, factory);
-            refreshAll();
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
         }
     }
 
     void clear(Class<? extends Annotation> annotation) {
-        synchronized (lock) {
-            if (registrations.remove(annotation) != null) {
-                refreshAll();
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            synchronized (lock) {
+                if (registrations.remove(annotation) != null) {
+                    refreshAll();
+                }
+            }
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
             }
         }
     }
@@ -211,6 +265,11 @@ final class Registry {
 
     private void refreshAll() {
         resolution = GroupResolution.of(registrations);
+        for (Map.Entry<Integer, Declaration> site : declared.entrySet()) {
+            Declaration declaration = site.getValue();
+            GuardedSites.publish(site.getKey(),
+                    pendingOrNull(declaration.groups.get(site.getKey() - declaration.firstSite)));
+        }
         List<MutableCallSite> changed = new ArrayList<>();
         for (MonitoredClass monitored : liveClasses()) {
             for (MonitorBinding binding : monitored.bindings.values()) {

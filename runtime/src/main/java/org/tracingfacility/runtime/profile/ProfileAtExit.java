@@ -2,6 +2,7 @@ package org.tracingfacility.runtime.profile;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.tracingfacility.runtime.ThreadsAtWork;
 import java.nio.file.Paths;
 
 /**
@@ -34,6 +35,8 @@ public final class ProfileAtExit {
 
     /** The shutdown hook: writes on a daemon thread and waits for it a bounded time; never throws. */
     private static void writeWithin(ProfileFactory factory, Path output) {
+        // TF's own work, on threads of its own: no traced JDK class reports it.
+        ThreadsAtWork.enter();
         try {
             Thread writer = new Thread(() -> write(factory, output), "TF profile writer");
             writer.setDaemon(true);
@@ -47,10 +50,13 @@ public final class ProfileAtExit {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
             System.err.println("TF: the profile could not be written at exit: " + e);
+        } finally {
+            ThreadsAtWork.leave();
         }
     }
 
     private static void write(ProfileFactory factory, Path output) {
+        ThreadsAtWork.enter();
         try {
             if (factory.profile().children().stream().anyMatch(c -> c.calls() > 0)) {
                 Path written = factory.write(output);
@@ -58,6 +64,8 @@ public final class ProfileAtExit {
             }
         } catch (IOException | RuntimeException e) {
             System.err.println("TF: profile not written to " + output.toAbsolutePath() + ": " + e);
+        } finally {
+            ThreadsAtWork.leave();
         }
     }
 }

@@ -1,8 +1,9 @@
-//! The retransformable shape (stage 2 alone, for classes already loaded in a
-//! running JVM): at the byte level it adds no field or method and changes no
-//! signature, and HotSpot retransforms a loaded class into it, runs it with
-//! the exact events, and back to the original class file. What it cannot take
-//! is refused with the reason.
+//! The guarded shape (stage 2 alone, the agent's, as classes load and in a
+//! running JVM): at the byte level it adds no field, method or annotation and
+//! changes no signature, and HotSpot retransforms a loaded class into it, runs
+//! it with the exact events (its sites declared from the report, as the agent
+//! does), and back to the original class file. What it cannot take is refused
+//! with the reason.
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ fn compiled(work: &Path, release: &str) -> PathBuf {
 }
 
 /// `fx/<name>.class` of `classes` copied alone into `work/<dir>`, enhanced
-/// there in the retransformable shape (tracegen `true`) or at stage 1
+/// there in the guarded shape (tracegen `true`) or at stage 1
 /// (`false`, the standard shape) with the filter that selects `Counter.plain`.
 fn enhance_copy(work: &Path, classes: &Path, name: &str, dir: &str, shape: Shape) -> (PathBuf, EnhanceReport) {
     let out = work.join(dir);
@@ -48,6 +49,33 @@ fn enhance_copy(work: &Path, classes: &Path, name: &str, dir: &str, shape: Shape
     let file = format!("fx/{name}.class");
     std::fs::copy(classes.join(&file), out.join(&file)).unwrap();
     (out.clone(), enhance(&out, shape, true))
+}
+
+/// `fx/<name>.class` enhanced in memory, as the agent asks, at site 0: the
+/// class written into `work/<dir>/fx`, and the registration the agent would
+/// declare into `work/<dir>/registration.txt` (its groups on the first line,
+/// comma-separated, then one tracing name a line) for the program to declare.
+fn enhance_in_memory(work: &Path, classes: &Path, name: &str, dir: &str) -> PathBuf {
+    let out = work.join(dir);
+    std::fs::create_dir_all(out.join("fx")).unwrap();
+    let file = format!("fx/{name}.class");
+    let mut request = EnhanceRequest::new("");
+    request.filters = vec!["fx.Counter::plain".to_string()];
+    request.shape = Shape::Guarded;
+    // The agent lists the TF groups the class's loader knows of.
+    request.groups = vec!["fx.Traced".to_string()];
+    request.class = Some(ClassInMemory { name: format!("fx.{name}"), bytes: std::fs::read(classes.join(&file)).unwrap() });
+    let report = pipeline::run(&request);
+    assert!(report.ok, "{report:#?}");
+    std::fs::write(out.join(&file), report.class_bytes.expect("enhanced")).unwrap();
+    let registration = report.registration.expect("a guarded class's registration");
+    let mut text = registration.groups.join(",");
+    for tracing_name in &registration.tracing_names {
+        text.push('\n');
+        text.push_str(tracing_name);
+    }
+    std::fs::write(out.join("registration.txt"), text).unwrap();
+    out
 }
 
 fn enhance(dir: &Path, shape: Shape, tracegen: bool) -> EnhanceReport {
@@ -68,6 +96,7 @@ fn class_shape(bytes: &[u8]) -> Vec<String> {
         format!("version {}.{}", class.major_version(), class.minor_version()),
         format!("class {:#06x} {} extends {:?}", class.access_flags(), class.this_class().unwrap(), class.super_class().unwrap()),
         format!("implements {:?}", class.interfaces().unwrap()),
+        format!("annotations {:?}", class.annotations().unwrap().iter().map(|a| a.type_descriptor.to_string()).collect::<Vec<_>>()),
     ];
     for (kind, members) in [("field", class.fields()), ("method", class.methods())] {
         for m in members {
@@ -78,11 +107,11 @@ fn class_shape(bytes: &[u8]) -> Vec<String> {
 }
 
 #[test]
-fn retransformable_shape_adds_no_member_and_changes_no_signature() {
+fn guarded_shape_adds_no_member_and_changes_no_signature() {
     for release in ["8", "17", "25"] {
         let work = tempfile::tempdir().unwrap();
         let classes = compiled(work.path(), release);
-        let (enhanced, report) = enhance_copy(work.path(), &classes, "Counter", "enhanced", Shape::Retransformable);
+        let (enhanced, report) = enhance_copy(work.path(), &classes, "Counter", "enhanced", Shape::Guarded);
         assert!(report.ok, "{report:#?}");
         assert_eq!(report.classes_enhanced, 1, "{}", report.summary);
         let original = std::fs::read(classes.join("fx/Counter.class")).unwrap();
@@ -117,8 +146,7 @@ exit Counter.plain = plain 3
     for release in ["17", "25"] {
         let work = tempfile::tempdir().unwrap();
         let classes = compiled(work.path(), release);
-        let (enhanced, report) = enhance_copy(work.path(), &classes, "Counter", "enhanced", Shape::Retransformable);
-        assert!(report.ok, "{report:#?}");
+        let enhanced = enhance_in_memory(work.path(), &classes, "Counter", "enhanced");
         // premain is found on the class path; the jar only names it.
         let agent = work.path().join("agent.jar");
         let mut jar = zip::ZipWriter::new(std::fs::File::create(&agent).unwrap());
@@ -146,21 +174,21 @@ exit Counter.plain = plain 3
 }
 
 #[test]
-fn class_files_before_version_51_are_refused_with_the_reason_and_left_as_they_were() {
+fn class_files_before_version_49_are_refused_with_the_reason_and_left_as_they_were() {
     let work = tempfile::tempdir().unwrap();
     let classes = compiled(work.path(), "8");
     let dir = work.path().join("old");
     std::fs::create_dir_all(dir.join("fx")).unwrap();
     let mut bytes = std::fs::read(classes.join("fx/Counter.class")).unwrap();
-    bytes[6..8].copy_from_slice(&50u16.to_be_bytes());
+    bytes[6..8].copy_from_slice(&48u16.to_be_bytes());
     std::fs::write(dir.join("fx/Counter.class"), &bytes).unwrap();
-    let report = enhance(&dir, Shape::Retransformable, true);
+    let report = enhance(&dir, Shape::Guarded, true);
     assert!(!report.ok);
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
     let error = &report.errors[0];
     assert_eq!(error.class.as_deref(), Some("fx.Counter"));
     assert_eq!(error.rule, "retransform-class-version");
-    assert!(error.message.starts_with("class file version 50 has no invokedynamic"), "{}", error.message);
+    assert!(error.message.starts_with("class file version 48 cannot name its own class"), "{}", error.message);
     assert_eq!(std::fs::read(dir.join("fx/Counter.class")).unwrap(), bytes, "left as it was");
 }
 
@@ -168,7 +196,7 @@ fn class_files_before_version_51_are_refused_with_the_reason_and_left_as_they_we
 fn info_methods_are_refused_with_the_method_and_the_reason() {
     let work = tempfile::tempdir().unwrap();
     let classes = compiled(work.path(), "17");
-    let (dir, report) = enhance_copy(work.path(), &classes, "Shapes", "shapes", Shape::Retransformable);
+    let (dir, report) = enhance_copy(work.path(), &classes, "Shapes", "shapes", Shape::Guarded);
     assert!(!report.ok);
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
     let error = &report.errors[0];
@@ -190,7 +218,7 @@ fn a_class_built_at_stage_one_gets_the_standard_stage_two_and_keeps_its_shape() 
     assert!(report.ok, "{report:#?}");
     let stage_one = std::fs::read(dir.join("fx/Counter.class")).unwrap();
     assert!(class_shape(&stage_one).iter().any(|m| m.contains("__tf$holder$")), "stage 1 adds holders");
-    let report = enhance(&dir, Shape::Retransformable, true);
+    let report = enhance(&dir, Shape::Guarded, true);
     assert!(report.ok, "{report:#?}");
     assert_eq!(report.classes_enhanced, 1, "{}", report.summary);
     let stage_two = std::fs::read(dir.join("fx/Counter.class")).unwrap();
@@ -202,7 +230,7 @@ fn a_class_built_at_stage_one_gets_the_standard_stage_two_and_keeps_its_shape() 
 fn a_class_in_memory_gets_the_bytes_a_directory_run_writes() {
     let work = tempfile::tempdir().unwrap();
     let classes = compiled(work.path(), "17");
-    let (dir, report) = enhance_copy(work.path(), &classes, "Counter", "enhanced", Shape::Retransformable);
+    let (dir, report) = enhance_copy(work.path(), &classes, "Counter", "enhanced", Shape::Guarded);
     assert!(report.ok, "{report:#?}");
     let mut request = EnhanceRequest::new("");
     request.class = Some(ClassInMemory {
@@ -211,7 +239,7 @@ fn a_class_in_memory_gets_the_bytes_a_directory_run_writes() {
     });
     request.groups = vec!["fx.Traced".to_string()];
     request.filters = vec!["fx.Counter::plain".to_string()];
-    request.shape = Shape::Retransformable;
+    request.shape = Shape::Guarded;
     let report = pipeline::run(&request);
     assert!(report.ok, "{report:#?}");
     assert_eq!(report.class_bytes, Some(std::fs::read(dir.join("fx/Counter.class")).unwrap()));

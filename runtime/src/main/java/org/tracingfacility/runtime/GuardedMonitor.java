@@ -1,0 +1,142 @@
+package org.tracingfacility.runtime;
+
+/**
+ * The monitor a guarded site hands out (classes the agent traced): every call into the
+ * monitor it wraps runs with the thread {@linkplain ThreadsAtWork at work}, so that nothing the
+ * monitor does, nor the boxing TF does for it, reaches a monitor again.
+ *
+ * <p>The protocol with generated code: {@link GuardedSites#monitor} answers this only after
+ * recording the thread at work, and the {@link #enterWithToken} that follows (after the
+ * arguments are boxed, at work) leaves. Exits and exceptions enter and leave themselves; the
+ * support calls that box a result or keep the ending throwable ({@link EnhancedCodeSupport})
+ * enter first for the same reason.
+ */
+final class GuardedMonitor implements MethodMonitor {
+    private final MethodMonitor monitor;
+    /** Asked once, at work: generated code asks at every call. */
+    private final boolean wantsArguments;
+
+    GuardedMonitor(MethodMonitor monitor) {
+        this.monitor = monitor;
+        this.wantsArguments = monitor.wantsArguments();
+    }
+
+    /** The monitor this one guards. */
+    MethodMonitor guarded() {
+        return monitor;
+    }
+
+    @Override
+    public boolean wantsArguments() {
+        return wantsArguments;
+    }
+
+    @Override
+    public long enterWithToken(int ident, Object... args) {
+        // The thread is at work since GuardedSites.monitor answered.
+        try {
+            return monitor.enterWithToken(ident, args);
+        } finally {
+            ThreadsAtWork.leave();
+        }
+    }
+
+    @Override
+    public void exitWithToken(int ident, long token) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public void exitWithToken(int ident, Object result, long token) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.exitWithToken(ident, result, token);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public void exception(int ident, Throwable thr) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.exception(ident, thr);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public Class<?> myClass() {
+        return monitor.myClass();
+    }
+
+    @Override
+    public void enter(int ident, Object... args) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.enter(ident, args);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.info(args, callerIdent, selfIdent, tpType);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public void exit(int ident) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.exit(ident);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public void exit(int ident, Object result) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            monitor.exit(ident, result);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    @Override
+    public void clear() {
+        monitor.clear();
+    }
+
+    @Override
+    public String toString() {
+        return monitor.toString();
+    }
+}
