@@ -86,6 +86,9 @@ final class EnhancingTransformer implements ClassFileTransformer {
                 return null;
             }
             groups = LoaderGroups.of(null);
+            if (retransforming) {
+                classFile = JdkClassFiles.withFrames(module, name.replace('.', '/'), classFile);
+            }
         } else {
             groups = LoaderGroups.of(loader);
             if (!selector.worthACall(name, classFile, groups.descriptors) || RefusedClasses.reason(name) != null) {

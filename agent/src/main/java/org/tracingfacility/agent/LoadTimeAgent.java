@@ -99,7 +99,10 @@ final class LoadTimeAgent {
             String name = loaded.getName();
             ClassLoader loader = loaded.getClassLoader();
             boolean jdk = loader == null || loader == ClassLoader.getPlatformClassLoader();
-            if (loaded.isArray() || loaded.isPrimitive() || !(jdk ? selector.selectsJdkClass(name) : selector.namesClass(name))) {
+            // Hidden classes (a '/' in the name: lambdas, method handles' forms) are generated and never
+            // modifiable: skipped unsaid.
+            if (loaded.isArray() || loaded.isPrimitive() || name.indexOf('/') >= 0
+                    || !(jdk ? selector.selectsJdkClass(name) : selector.namesClass(name))) {
                 continue;
             }
             String refusal = RefusedClasses.reason(name);

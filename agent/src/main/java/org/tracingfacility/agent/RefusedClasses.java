@@ -12,6 +12,12 @@ package org.tracingfacility.agent;
 final class RefusedClasses {
     /** TF's own classes, and every package below. */
     private static final String OWN_PACKAGES = "org.tracingfacility.";
+    /**
+     * The one JDK class the JVM cannot run traced: every constructor chain ends in
+     * {@code Object.<init>}, which HotSpot treats as its own (an intrinsic; finalizer
+     * registration hangs on it). Traced, C2 crashed compiling it (JDK 17, {@code WholeJdkIT}).
+     */
+    private static final String JVM_OWN = "java.lang.Object";
 
     private RefusedClasses() {
     }
@@ -21,6 +27,10 @@ final class RefusedClasses {
         if (binaryName.startsWith(OWN_PACKAGES)) {
             return "a class of TF itself: it runs the guard that keeps monitoring code from reaching a monitor, "
                     + "and would run it inside itself";
+        }
+        if (binaryName.equals(JVM_OWN)) {
+            return "the JVM treats Object's constructor as its own (an intrinsic every constructor ends in); "
+                    + "its compiler cannot compile it traced";
         }
         return null;
     }

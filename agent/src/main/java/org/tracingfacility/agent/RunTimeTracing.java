@@ -110,8 +110,11 @@ final class RunTimeTracing {
         List<String> lines = new ArrayList<>();
         List<Class<?>> candidates = new ArrayList<>();
         for (Class<?> cls : instrumentation.getAllLoadedClasses()) {
-            List<String> tfGroups = cls.isArray() || cls.isPrimitive() ? List.of() : AttachSelection.tfGroupsOf(cls);
-            if (cls.isArray() || cls.isPrimitive() || !selection.selects(cls, tfGroups)) {
+            if (cls.isArray() || cls.isPrimitive() || cls.getName().indexOf('/') >= 0) {
+                continue; // nothing to trace; hidden classes ('/' in the name) are generated, never modifiable
+            }
+            List<String> tfGroups = AttachSelection.tfGroupsOf(cls);
+            if (!selection.selects(cls, tfGroups)) {
                 continue;
             }
             String refusal = whyNotRetransformable(cls);
@@ -159,6 +162,7 @@ final class RunTimeTracing {
         }
         started = request;
         refusals = List.copyOf(lines);
+        transformer.traceLoading(request.filters, runtime);
         lines.forEach(l -> out.append(l).append('\n'));
         out.append("TF: tracing ").append(traced).append(traced == 1 ? " class" : " classes")
                 .append(" (").append(selected).append(" selected, ").append(refusals.size())
@@ -171,6 +175,12 @@ final class RunTimeTracing {
             return Reply.ok("TF: nothing is traced\n");
         }
         List<Class<?>> classes = transformer.forgetAll();
+        for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
+            if (transformer.tracedAsItLoaded(loaded) && !classes.contains(loaded)) {
+                classes.add(loaded);
+            }
+        }
+        transformer.stopLoading();
         List<String> lines = new ArrayList<>();
         retransformEach(classes, lines, false);
         started = null;
@@ -196,6 +206,11 @@ final class RunTimeTracing {
                     .append(" since start ").append(String.join(" ", started.lines().subList(1, started.lines().size())))
                     .append('\n');
             names.forEach(n -> out.append("  ").append(n).append('\n'));
+            int loadedLater = transformer.tracedAsTheyLoaded();
+            if (loadedLater > 0) {
+                out.append("TF: and ").append(loadedLater).append(loadedLater == 1 ? " class" : " classes")
+                        .append(" traced as they loaded since start\n");
+            }
             refusals.forEach(r -> out.append(r).append('\n'));
         }
         for (Map.Entry<String, String> e : control.getRegistrations().entrySet()) {

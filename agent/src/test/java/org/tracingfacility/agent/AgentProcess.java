@@ -30,11 +30,24 @@ final class AgentProcess {
 
     /** Compiles {@code sources} (binary class name to text) against tf-runtime into {@code dir/classes}. */
     static Path compile(Path dir, Map<String, String> sources) throws IOException {
+        return compileRelease(dir, "11", sources);
+    }
+
+    /** {@link #compile} for Java {@code release}. */
+    static Path compileRelease(Path dir, String release, Map<String, String> sources) throws IOException {
+        return compileRelease(dir, release, sources, List.of());
+    }
+
+    /** {@link #compileRelease} with {@code libraries} on the class path beside tf-runtime. */
+    static Path compileRelease(Path dir, String release, Map<String, String> sources, List<Path> libraries)
+            throws IOException {
         Path src = dir.resolve("src");
         Path classes = dir.resolve("classes");
         Files.createDirectories(classes);
-        List<String> arguments = new ArrayList<>(List.of("-nowarn", "--release", "11", "-d", classes.toString(),
-                "-cp", runtimeJar().toString()));
+        List<String> classPath = new ArrayList<>(List.of(runtimeJar().toString()));
+        libraries.forEach(library -> classPath.add(library.toString()));
+        List<String> arguments = new ArrayList<>(List.of("-nowarn", "--release", release, "-d", classes.toString(),
+                "-cp", String.join(File.pathSeparator, classPath)));
         for (Map.Entry<String, String> source : sources.entrySet()) {
             Path file = src.resolve(source.getKey().replace('.', '/') + ".java");
             Files.createDirectories(file.getParent());
@@ -88,9 +101,16 @@ final class AgentProcess {
      * @param agentOptions the agent's argument; null runs without the agent
      */
     static Result run(String agentOptions, List<Path> classPath, String main) throws IOException, InterruptedException {
+        return run(agentOptions, List.of(), classPath, main);
+    }
+
+    /** {@link #run(String, List, String)} with more JVM options before the main class. */
+    static Result run(String agentOptions, List<String> jvmOptions, List<Path> classPath, String main, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xverify:all");
+        command.addAll(jvmOptions);
         command.add("-Dtf.native.dir=" + System.getProperty("tf.native.dir"));
         if (agentOptions != null) {
             command.add("-javaagent:" + agentJar() + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
@@ -100,13 +120,14 @@ final class AgentProcess {
         classPath.forEach(entry -> entries.add(entry.toString()));
         command.add(String.join(File.pathSeparator, entries));
         command.add(main);
+        command.addAll(List.of(args));
         Path out = Files.createTempFile("tf-agent-it", ".out");
         Path err = Files.createTempFile("tf-agent-it", ".err");
         try {
             Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            if (!process.waitFor(4, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new AssertionError("the JVM did not end within 2 minutes: " + command);
+                throw new AssertionError("the JVM did not end within 4 minutes: " + command);
             }
             return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,6 +123,7 @@ class AttachIT {
             + "    for (String line; (line = in.readLine()) != null; ) {\n"
             + "      switch (line) {\n"
             + "        case \"counts\": System.out.println(Balance.counts()); break;\n"
+            + "        case \"late\": System.out.println(Late.check(2) + \" \" + Balance.counts()); break;\n"
             + "        case \"quiesce\": running = false; for (Thread w : workers) w.join(); System.out.println(Balance.counts()); break;\n"
             + "        case \"exit\": System.exit(0);\n"
             + "        default: System.out.println(\"unknown \" + line);\n"
@@ -133,15 +135,55 @@ class AttachIT {
     @TempDir
     Path work;
 
+    /**
+     * Loaded only when the target is told "late": its method carries JUnit 5's {@code @Test}, an
+     * annotation from a real jar on the target's class path.
+     */
+    private static final String LATE = "package app;\n"
+            + "public class Late {\n"
+            + "  @org.junit.jupiter.api.Test public static int check(int n) { return n * 21; }\n"
+            + "}\n";
+
+    /** The jar of JUnit 5's {@code @Test}, as this test's own class path has it. */
+    private static Path junitApi() throws Exception {
+        return Paths.get(org.junit.jupiter.api.Test.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
     private Path compiled() throws Exception {
-        return AgentProcess.compile(work, Map.of("app.Shop", SHOP, "app.Balance", BALANCE, "app.Held", HELD,
-                "app.Audit", AUDIT, "app.Noted", NOTED, "app.Target", TARGET));
+        return AgentProcess.compileRelease(work, "11", Map.of("app.Shop", SHOP, "app.Balance", BALANCE, "app.Held", HELD,
+                "app.Audit", AUDIT, "app.Noted", NOTED, "app.Target", TARGET, "app.Late", LATE), List.of(junitApi()));
     }
 
     private AttachTarget target(boolean runtimeOnClassPath) throws Exception {
         Path classes = compiled();
         return AttachTarget.start(work, runtimeOnClassPath
-                ? List.of(classes, AgentProcess.runtimeJar()) : List.of(classes));
+                ? List.of(classes, junitApi(), AgentProcess.runtimeJar()) : List.of(classes, junitApi()));
+    }
+
+    /**
+     * As JFR's {@code JFR.start method-timing=} does, a start reaches classes loaded after it:
+     * here by an {@code @Annotation} filter naming JUnit 5's {@code @Test}; {@code stop} restores
+     * them too.
+     */
+    @Test
+    void startTracesClassesLoadedAfterItByAnAnnotationFromARealJar() throws Exception {
+        try (AttachTarget target = target(false)) {
+            AgentProcess.Result started = target.agent("start", "filter=@org.junit.jupiter.api.Test",
+                    "monitor=Filtered=app.Balance");
+            assertEquals(0, started.exitCode, started::describe);
+            // Late is not loaded yet: nothing to retransform.
+            assertTrue(started.stdout.endsWith("TF: tracing 0 classes (0 selected, 0 left as they were)\n"),
+                    started::describe);
+            assertEquals("42 enters=1 exits=1 open=0 unpaired=0", target.ask("late"));
+            AgentProcess.Result status = target.agent("status");
+            assertTrue(status.stdout.contains("TF: and 1 class traced as they loaded since start\n"), status::describe);
+
+            AgentProcess.Result stopped = target.agent("stop");
+            assertEquals(0, stopped.exitCode, stopped::describe);
+            assertEquals("TF: stopped tracing 1 class; their code is as it was before start\n", stopped.stdout,
+                    stopped::describe);
+            assertEquals("42 enters=1 exits=1 open=0 unpaired=0", target.ask("late"), "no event after stop");
+        }
     }
 
     private static long count(String counts, String name) {

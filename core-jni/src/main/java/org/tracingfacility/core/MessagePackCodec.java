@@ -1,6 +1,7 @@
 package org.tracingfacility.core;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.msgpack.core.MessageBufferPacker;

@@ -11,11 +11,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * thrown in a traced call, the calls it was thrown in, to standard error or to the file
  * {@code -Dtf.operationTracer.output} names.
  */
-final class ExitReports {
+public final class ExitReports {
     static final String TIMING_OUTPUT_PROPERTY = "tf.timing.output";
     static final String OPERATION_TRACER_OUTPUT_PROPERTY = "tf.operationTracer.output";
     /** How long exit may wait for the timing table; a stuck file system must not hold the JVM. */
+    /** How long exit waits for a report by default; {@value #EXIT_WAIT_PROPERTY} changes it. */
     private static final long EXIT_WAIT_MILLIS = 5_000;
+    /** Milliseconds exit waits for each report (a whole-JDK profile takes longer than 5 s to write). */
+    public static final String EXIT_WAIT_PROPERTY = "tf.exit.wait";
 
     private static final AtomicBoolean TIMING_ARMED = new AtomicBoolean();
     private static final AtomicBoolean TRACER_ARMED = new AtomicBoolean();
@@ -42,6 +45,15 @@ final class ExitReports {
      * The shutdown hook: writes the table on a daemon thread and waits for it a bounded time,
      * so that exit is never held up for long, and never throws.
      */
+    /** How long exit waits for each report, in milliseconds ({@value #EXIT_WAIT_PROPERTY}, else 5 s). */
+    public static long exitWaitMillis() {
+        try {
+            return Math.max(0, Long.parseLong(System.getProperty(EXIT_WAIT_PROPERTY, "").trim()));
+        } catch (NumberFormatException e) {
+            return EXIT_WAIT_MILLIS;
+        }
+    }
+
     private static void writeTimingTableWithin() {
         // TF's own work, on threads of its own: no traced JDK class reports it.
         ThreadsAtWork.enter();
@@ -49,9 +61,10 @@ final class ExitReports {
             Thread writer = new Thread(ExitReports::writeTimingTable, "TF timing table writer");
             writer.setDaemon(true);
             writer.start();
-            writer.join(EXIT_WAIT_MILLIS);
+            writer.join(exitWaitMillis());
             if (writer.isAlive()) {
-                System.err.println("TF: the timing table was not written within " + EXIT_WAIT_MILLIS + " ms; exiting without it");
+                System.err.println("TF: the timing table was not written within " + exitWaitMillis()
+                        + " ms; exiting without it (-D" + EXIT_WAIT_PROPERTY + "=<ms> waits longer)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

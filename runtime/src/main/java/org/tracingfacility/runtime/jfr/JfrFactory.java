@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.jfr;
 
 import jdk.jfr.FlightRecorder;
+import org.tracingfacility.runtime.ThreadsAtWork;
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.MethodMonitorFactory;
 import org.tracingfacility.runtime.timing.TimingFactory;
@@ -37,7 +38,19 @@ public final class JfrFactory implements MethodMonitorFactory {
         return "jfr";
     }
 
+    /** On JFR's periodic thread: TF's own work, which no traced JDK method reports. */
     private void emitTimingEvents() {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            emitTimingEventsAtWork();
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
+
+    private void emitTimingEventsAtWork() {
         for (TimingReport.Row row : timing.report().rows()) {
             MethodTimingEvent event = new MethodTimingEvent();
             event.method = row.name();

@@ -2,6 +2,7 @@ package org.tracingfacility.runtime.profile;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.tracingfacility.runtime.ExitReports;
 import org.tracingfacility.runtime.ThreadsAtWork;
 import java.nio.file.Paths;
 
@@ -10,13 +11,12 @@ import java.nio.file.Paths;
  * the JVM exits, to the file {@code -Dtf.profile.output} names: HTML for {@code .html}, folded
  * stacks otherwise; by default {@value #DEFAULT_OUTPUT} in the working directory. Nothing is
  * written when nothing was profiled. A failure is reported in one line on standard error, and
- * exit waits for the file at most {@value #EXIT_WAIT_MILLIS} ms (a stuck file system must not
+ * exit waits for the file at most {@code -Dtf.exit.wait} ms (5 s) (a stuck file system must not
  * hold the JVM).
  */
 public final class ProfileAtExit {
     public static final String OUTPUT_PROPERTY = "tf.profile.output";
     public static final String DEFAULT_OUTPUT = "tf-profile.html";
-    static final long EXIT_WAIT_MILLIS = 5_000;
 
     private ProfileAtExit() {
     }
@@ -41,10 +41,11 @@ public final class ProfileAtExit {
             Thread writer = new Thread(() -> write(factory, output), "TF profile writer");
             writer.setDaemon(true);
             writer.start();
-            writer.join(EXIT_WAIT_MILLIS);
+            writer.join(ExitReports.exitWaitMillis());
             if (writer.isAlive()) {
                 System.err.println("TF: the profile was not written to " + output.toAbsolutePath() + " within "
-                        + EXIT_WAIT_MILLIS + " ms; exiting without it");
+                        + ExitReports.exitWaitMillis() + " ms; exiting without it (-D" + ExitReports.EXIT_WAIT_PROPERTY
+                        + "=<ms> waits longer)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
