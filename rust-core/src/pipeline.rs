@@ -92,6 +92,10 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     // Every class file found is scanned, also when some cannot be read.
     let files_found = found.files.len() as u64;
     let (mut listed, unreadable) = pool.install(|| inventory::take(found.files, known, cache.is_some()));
+    if let Some(c) = cache.as_ref() {
+        // A lost state: the enhanced files get back the originals the store kept.
+        crate::cache::readopt::readopt_originals(&mut listed, c);
+    }
     report.classes_scanned = files_found;
     if !unreadable.is_empty() {
         report.classes_failed = unreadable.len() as u64;
