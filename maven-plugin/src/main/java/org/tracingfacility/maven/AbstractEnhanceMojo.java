@@ -100,6 +100,11 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     /** The class path the classes will run with, where tf-runtime must be. */
     abstract List<String> runtimeClasspathElements();
 
+    /** Mistakes of the project's setup that the core cannot see, one warning line each. */
+    List<String> setupWarnings() {
+        return List.of();
+    }
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Log log = getLog();
@@ -116,6 +121,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
             log.debug("TF: no class changed in " + classDirectory);
             return;
         }
+        setupWarnings().forEach(log::warn);
         EnhanceRequest.Builder builder = settings().requestFor(classDirectory.getPath(), cacheDirectory().getPath())
                 .classpath(classpathWithout(classDirectory, classpathElements()))
                 .warnUnusedFilters(warnsOfUnusedFilters());
