@@ -26,8 +26,7 @@ class AgentFlameGraphBrowserTest {
     @Test
     @Timeout(180)
     void chromiumDrawsTheProfileAnAgentRunWroteAtExit() throws Exception {
-        Path agent = Paths.get(System.getProperty("tf.agent.jar", "tf.agent.jar is not set"));
-        assertTrue(Files.isRegularFile(agent), agent + " is missing: package the agent first (mvn install -pl agent)");
+        Path agent = agentJar();
         Files.createDirectories(WORK);
         Path html = WORK.resolve("agent.html");
         Files.deleteIfExists(html);
@@ -51,5 +50,25 @@ class AgentFlameGraphBrowserTest {
                 && frames.get(PIPELINE + ".transform")[1] < frames.get(PIPELINE + ".validate")[1],
                 "callees above their callers");
         assertTrue(dom.contains(PIPELINE + ".run \u2014 3 calls, "), "frames carry their figures");
+    }
+
+    @Test
+    @Timeout(120)
+    void withoutAnOutputNameTheGraphIsTfProfileHtmlInTheWorkingDirectory() throws Exception {
+        Path agent = agentJar();
+        Path directory = Files.createDirectories(WORK.resolve("default-name"));
+        Path html = directory.resolve("tf-profile.html");
+        Files.deleteIfExists(html);
+        String console = BrowserCommands.runIn(directory, WORK, 90, BrowserCommands.java(),
+                "-javaagent:" + agent + "=filter=" + PIPELINE + "::run,monitor=Filtered=profile", "-Xshare:off",
+                "-Dtf.jmx=false", "-cp", Paths.get("target", "test-classes").toAbsolutePath().toString(), PIPELINE);
+        assertTrue(console.contains("TF: profile written to " + html + "\n"), console);
+        assertTrue(Files.readString(html).contains("\"n\":\"" + PIPELINE + ".run\",\"c\":3,"), "the page carries the tree");
+    }
+
+    private static Path agentJar() {
+        Path agent = Paths.get(System.getProperty("tf.agent.jar", "tf.agent.jar is not set"));
+        assertTrue(Files.isRegularFile(agent), agent + " is missing: package the agent first (mvn install -pl agent)");
+        return agent;
     }
 }

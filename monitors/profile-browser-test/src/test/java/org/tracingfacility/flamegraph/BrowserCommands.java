@@ -68,10 +68,16 @@ final class BrowserCommands {
      * for a JVM its standard error after it.
      */
     static String run(Path work, int seconds, String... command) throws IOException, InterruptedException {
+        return runIn(null, work, seconds, command);
+    }
+
+    /** {@link #run} in the working directory {@code directory} (null: this JVM's). */
+    static String runIn(Path directory, Path work, int seconds, String... command)
+            throws IOException, InterruptedException {
         Path stdout = Files.createTempFile(work, "stdout", ".txt");
         Path stderr = Files.createTempFile(work, "stderr", ".txt");
-        Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile()).start();
+        Process process = new ProcessBuilder(command).directory(directory == null ? null : directory.toFile())
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
         try {
             if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 throw new AssertionError(command[0] + " did not finish in " + seconds + " s");
