@@ -69,16 +69,25 @@ pub struct Selection {
     /// run (classes are modelled in parallel), so that the run can name the
     /// filters that selected nothing.
     matched: AtomicBool,
+    /// Set once the filter names a method with code that its own TF
+    /// annotation (or `@InfoMethod`) chose already, so that the warning for a
+    /// filter that selected nothing does not blame dependencies then.
+    named_annotated: AtomicBool,
 }
 
 impl Selection {
     pub fn new(spec: FilterSpec, group: String) -> Selection {
-        Selection { spec, group, matched: AtomicBool::new(false) }
+        Selection { spec, group, matched: AtomicBool::new(false), named_annotated: AtomicBool::new(false) }
     }
 
     /// Has the filter selected a method with code in a class modelled so far?
     pub fn has_matched(&self) -> bool {
         self.matched.load(Ordering::Relaxed)
+    }
+
+    /// Has the filter named a method that an annotation had chosen already?
+    pub fn has_named_annotated(&self) -> bool {
+        self.named_annotated.load(Ordering::Relaxed)
     }
 }
 
@@ -321,6 +330,9 @@ fn method_role<'a>(
             _ => None,
         });
     let name = member.name()?;
+    if info.is_some() || !tf_annotations.is_empty() {
+        note_filters_naming_annotated(member, selections, class_name, &name, class_annotation_names, &annotations);
+    }
     let role = if let Some(info) = info {
         Role::Info { tp_type: enum_element(info, "tpType").unwrap_or_else(|| "NONE".into()), tp_name: string_element(info, "tpName") }
     } else if let Some(&group) = tf_annotations.first() {
@@ -364,6 +376,26 @@ fn may_carry_annotations(member: &Member<'_>) -> bool {
     member.attributes.iter().any(|a| a.name.starts_with(b"Runtime"))
 }
 
+/// Marks the filters that name a method its annotation chose already: they
+/// select nothing there (the annotation decides the group), and the warning
+/// that they selected nothing should say so.
+fn note_filters_naming_annotated(
+    member: &Member<'_>,
+    selections: &[Selection],
+    class_name: &str,
+    method_name: &str,
+    class_annotations: &[String],
+    method_annotations: &[Annotation<'_>],
+) {
+    let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
+    if !has_code || selections.iter().all(|s| s.has_matched() || s.has_named_annotated()) {
+        return; // nothing left to learn (the common case after the first classes)
+    }
+    for_each_match(member, selections, class_name, method_name, class_annotations, method_annotations, |selection| {
+        selection.named_annotated.store(true, Ordering::Relaxed);
+    });
+}
+
 fn selected_group<'s>(
     member: &Member<'_>,
     selections: &'s [Selection],
@@ -372,9 +404,32 @@ fn selected_group<'s>(
     class_annotations: &[String],
     method_annotations: &[Annotation<'_>],
 ) -> Option<&'s str> {
+    // Every filter that matches is marked (not only the first, whose group
+    // the method joins), so a filter is reported unused only when it is.
+    let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
+    let mut chosen = None;
+    for_each_match(member, selections, class_name, method_name, class_annotations, method_annotations, |selection| {
+        if has_code {
+            selection.matched.store(true, Ordering::Relaxed);
+        }
+        chosen = chosen.or(Some(selection.group.as_str()));
+    });
+    chosen
+}
+
+/// Calls `found` with each filter that matches the method, in order.
+fn for_each_match<'s>(
+    member: &Member<'_>,
+    selections: &'s [Selection],
+    class_name: &str,
+    method_name: &str,
+    class_annotations: &[String],
+    method_annotations: &[Annotation<'_>],
+    mut found: impl FnMut(&'s Selection),
+) {
     // Bridges forward to the real method, and synthetic methods have no source.
     if member.access_flags & (ACC_BRIDGE | ACC_SYNTHETIC) != 0 || selections.is_empty() {
-        return None;
+        return;
     }
     // Their binary names only for a filter that asks for annotations.
     let method_annotations: Vec<String> = if selections.iter().any(|s| s.spec.names_annotations()) {
@@ -388,17 +443,7 @@ fn selected_group<'s>(
         class_annotations,
         method_annotations: &method_annotations,
     };
-    // Every filter that matches is marked (not only the first, whose group
-    // the method joins), so a filter is reported unused only when it is.
-    let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
-    let mut chosen = None;
-    for selection in selections.iter().filter(|s| s.spec.matches(&reference)) {
-        if has_code {
-            selection.matched.store(true, Ordering::Relaxed);
-        }
-        chosen = chosen.or(Some(selection.group.as_str()));
-    }
-    chosen
+    selections.iter().filter(|s| s.spec.matches(&reference)).for_each(&mut found);
 }
 
 /// Overloads that a filter selected (and that have no `@TracingName`) are told

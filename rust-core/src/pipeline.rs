@@ -92,6 +92,10 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     // Every class file found is scanned, also when some cannot be read.
     let files_found = found.files.len() as u64;
     let (mut listed, unreadable) = pool.install(|| inventory::take(found.files, known, cache.is_some()));
+    if let Some(c) = cache.as_ref() {
+        // A lost state: the enhanced files get back the originals the store kept.
+        crate::cache::readopt::readopt_originals(&mut listed, c);
+    }
     report.classes_scanned = files_found;
     if !unreadable.is_empty() {
         report.classes_failed = unreadable.len() as u64;
@@ -252,11 +256,18 @@ fn report_skipped(report: &mut EnhanceReport, skipped: Vec<Diagnostic>) {
 /// sees. Only a run that modelled every class can tell; one that took some
 /// from the cache says nothing (a changed filter redoes every class, so the
 /// warning shows on the first run with the filter).
+/// A filter that names only methods their own TF annotation chose already is
+/// told so instead: blaming dependencies would send the user looking elsewhere.
 fn report_unused_filters(report: &mut EnhanceReport, selections: &[Selection], class_dir: &str) {
     for selection in selections.iter().filter(|s| !s.has_matched()) {
+        let why = if selection.has_named_annotated() {
+            "the methods it names carry a TF annotation (or @InfoMethod) already, which chose them and their group \
+             before any filter: drop the filter, or the annotation for the filter's group to apply"
+        } else {
+            "TF enhances only the classes compiled here, not those of dependencies (README: \"Tracing dependencies\")"
+        };
         report.warnings.push(format!(
-            "TF: filter '{}' selected no method of the classes in {class_dir}: TF enhances only the classes compiled \
-             here, not those of dependencies (README: \"Tracing dependencies\")",
+            "TF: filter '{}' selected no method of the classes in {class_dir}: {why}",
             selection.spec.source
         ));
     }

@@ -195,6 +195,24 @@ fn a_damaged_or_deleted_cache_changes_nothing_but_the_time_taken() {
 }
 
 #[test]
+fn a_rebuilt_state_finds_the_kept_originals_when_the_settings_change() {
+    let mut p = Project::new();
+    p.compile(&[IO, A1, B, C]);
+    p.build();
+    std::fs::write(p.cache().join("state"), b"\x81\xa6format\x01 and then garbage").unwrap();
+    p.build();
+    p.assert_same_as_clean_build("state damaged and rebuilt");
+
+    // The class files hold TF's output of the old settings; the originals
+    // the cache kept are what the new settings start from.
+    p.filters = vec!["fx.B".into()];
+    let changed = pipeline::run(&p.request(&p.classes(), Some(&p.cache())));
+    assert!(changed.ok, "the rebuilt state still knows each class's original: {:#?}", changed.errors);
+    assert_eq!(changed.classes_enhanced, 3, "{changed:#?}");
+    p.assert_same_as_clean_build("settings changed after the state was rebuilt");
+}
+
+#[test]
 fn an_interrupted_build_is_finished_by_the_next() {
     let mut p = Project::new();
     p.compile(&[IO, A1, B, C]);

@@ -48,6 +48,31 @@ fn a_filter_that_selects_nothing_is_named_in_one_warning() {
 }
 
 #[test]
+fn a_filter_naming_only_annotated_methods_is_told_apart_from_one_naming_nothing_here() {
+    const TIMED: (&str, &str) =
+        ("t/Clock.java", "package t; @IO public class Clock { @IO public long now() { return 1L; } }");
+    let work = tempfile::tempdir().unwrap();
+    let classes = javac(work.path(), "17", &with_tf_api(&[GROUP, TIMED]));
+    let report = run(&classes, &["t.Clock::now", "t.Gone::now"]);
+    assert!(report.ok, "{:?}", report.errors);
+    let dir = classes.display();
+    assert_eq!(
+        report.warnings,
+        [
+            format!(
+                "TF: filter 't.Clock::now' selected no method of the classes in {dir}: the methods it names carry a \
+                 TF annotation (or @InfoMethod) already, which chose them and their group before any filter: drop \
+                 the filter, or the annotation for the filter's group to apply"
+            ),
+            format!(
+                "TF: filter 't.Gone::now' selected no method of the classes in {dir}: TF enhances only the classes \
+                 compiled here, not those of dependencies (README: \"Tracing dependencies\")"
+            ),
+        ]
+    );
+}
+
+#[test]
 fn a_run_asked_not_to_warn_of_unused_filters_does_not() {
     let work = tempfile::tempdir().unwrap();
     let classes = javac(work.path(), "17", &with_tf_api(&[GROUP, SHOP]));

@@ -9,11 +9,12 @@
 //! other bytes.
 #![forbid(unsafe_code)]
 
+pub mod readopt;
 pub mod state;
 
 use crate::output::{remove_if_present, remove_temporaries_in, write_atomically_via};
 use state::{digest, hex, Digest, State, STATE_FORMAT};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -93,6 +94,25 @@ impl Cache {
     pub fn original(&self, wanted: &Digest) -> Option<Vec<u8>> {
         let bytes = fs::read(self.original_path(wanted)).ok()?;
         (digest(&bytes) == *wanted).then_some(bytes)
+    }
+
+    /// The intact originals in the store, by binary class name: how
+    /// [`readopt::readopt_originals`] finds them again without a state.
+    pub fn originals_by_name(&self) -> HashMap<String, Vec<Digest>> {
+        let mut by_name: HashMap<String, Vec<Digest>> = HashMap::new();
+        let Ok(entries) = fs::read_dir(self.dir.join(ORIGINALS_DIR)) else { return by_name };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(bytes) = fs::read(&path) else { continue };
+            let kept = digest(&bytes);
+            if path != self.original_path(&kept) {
+                continue; // damaged, or not an original
+            }
+            if let Ok(identity) = crate::scan::identify(&path, &bytes) {
+                by_name.entry(identity.name).or_default().push(kept);
+            }
+        }
+        by_name
     }
 
     /// Stores an original. The caller knows which ones the store holds (every

@@ -2,6 +2,7 @@ package org.tracingfacility.agent;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.tracingfacility.core.FilterList;
 
 /**
  * What {@code -javaagent:tf-agent.jar=<options>} asks for. Options are separated by {@code ,}:
@@ -68,7 +69,12 @@ final class AgentOptions {
             if (entry.trim().isEmpty()) {
                 throw new IllegalArgumentException("'" + raw.trim() + "' names no value");
             }
-            current.add(entry.trim());
+            if (current == filters) {
+                // Read as the plugins read filters: ';' stays inside the filter.
+                filters.addAll(FilterList.split(List.of(entry)));
+            } else {
+                current.add(entry.trim());
+            }
         }
         return new AgentOptions(monitors, filters, verbose);
     }

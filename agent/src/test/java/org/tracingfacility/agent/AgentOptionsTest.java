@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tracingfacility.core.TfSettings;
 
 class AgentOptionsTest {
     @Test
@@ -16,6 +17,13 @@ class AgentOptionsTest {
         assertEquals(2, options.verbose);
         assertEquals("IO=timing,Filtered=dprint", options.monitorProperty(null));
         assertEquals("Lifecycle=jfr,IO=timing,Filtered=dprint", options.monitorProperty("Lifecycle=jfr"));
+    }
+
+    @Test
+    void filtersReadAsThePluginsReadThem() {
+        String filters = "IO=a.B::x;c.D::y,e.F";
+        assertEquals(new TfSettings().filters(List.of(filters)).requestFor("classes", null).build().filters(),
+                AgentOptions.parse("filter=" + filters).filters);
     }
 
     @Test

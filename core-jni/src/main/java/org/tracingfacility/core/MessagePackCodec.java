@@ -17,6 +17,10 @@ import org.msgpack.core.MessageUnpacker;
  * still reads, and leaves absent fields at their defaults.
  */
 final class MessagePackCodec {
+    static {
+        UnsafeFreeMessagePack.initialize();
+    }
+
     private MessagePackCodec() {}
 
     static byte[] encode(EnhanceRequest request) {

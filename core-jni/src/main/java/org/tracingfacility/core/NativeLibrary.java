@@ -101,6 +101,7 @@ final class NativeLibrary {
         Path copy = Files.createTempFile(extracted.getParent(), name.substring(0, dot) + "-", name.substring(dot));
         try {
             Files.write(copy, bytes);
+            NativeAccessNotice.beforeLoad(NativeLibrary.class.getModule(), System.err);
             System.load(copy.toAbsolutePath().toString());
         } finally {
             Files.deleteIfExists(copy);

@@ -3,7 +3,6 @@ package org.tracingfacility.core;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The settings both plugins offer (Maven parameters, Gradle's {@code tf { }} block), declared
@@ -64,9 +63,13 @@ public final class TfSettings {
         return this;
     }
 
-    /** Appends method filters (JEP 520 grammar, each optionally {@code Group=}). */
+    /**
+     * Appends method filters (JEP 520 grammar, each optionally {@code Group=}), read as
+     * {@link FilterList} reads them: {@code ;} between the targets of one filter, {@code ,}
+     * or separate elements between filters; null for none.
+     */
     public TfSettings filters(Collection<String> filters) {
-        filters.forEach(filter -> this.filters.add(Objects.requireNonNull(filter, "filter")));
+        this.filters.addAll(FilterList.split(filters));
         return this;
     }
 

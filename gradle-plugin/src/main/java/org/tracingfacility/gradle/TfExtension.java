@@ -98,7 +98,9 @@ public class TfExtension {
 
     /**
      * Methods to trace without annotating them, in JDK 25 method-timing filter grammar, each
-     * optionally prefixed by {@code Group=}. Default none.
+     * optionally prefixed by {@code Group=}; {@code ;} separates the targets of one filter
+     * ({@code 'IO=a.B::x;c.D::y'}: both in {@code IO}), {@code ,} or another element separates
+     * filters, as in the Maven plugin and the agent (core-jni's {@code FilterList}). Default none.
      */
     public ListProperty<String> getFilters() {
         return filters;

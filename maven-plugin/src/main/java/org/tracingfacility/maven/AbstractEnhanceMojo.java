@@ -55,8 +55,10 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
 
     /**
      * Methods to trace in addition to annotated ones, in JEP 520's filter grammar, each
-     * optionally prefixed by {@code Group=}. On the command line separate them with {@code ;}
-     * (as JFR does) or {@code ,}: {@code -Dtf.filters="com.example.Foo::bar;IO=com.example.Io::*"}.
+     * optionally prefixed by {@code Group=}; {@code ;} separates the targets of one filter, as in
+     * JFR and the Gradle plugin and the agent. Each filter its own element, or several separated
+     * by {@code ,}: {@code -Dtf.filters="IO=com.example.Io::read;com.example.Io::write,com.example.Foo::bar"}
+     * puts {@code read} and {@code write} in {@code IO}, {@code bar} in {@code Filtered}.
      */
     @Parameter(property = "tf.filters")
     List<String> filters;
@@ -98,6 +100,11 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     /** The class path the classes will run with, where tf-runtime must be. */
     abstract List<String> runtimeClasspathElements();
 
+    /** Mistakes of the project's setup that the core cannot see, one warning line each. */
+    List<String> setupWarnings() {
+        return List.of();
+    }
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Log log = getLog();
@@ -114,6 +121,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
             log.debug("TF: no class changed in " + classDirectory);
             return;
         }
+        setupWarnings().forEach(log::warn);
         EnhanceRequest.Builder builder = settings().requestFor(classDirectory.getPath(), cacheDirectory().getPath())
                 .classpath(classpathWithout(classDirectory, classpathElements()))
                 .warnUnusedFilters(warnsOfUnusedFilters());
@@ -129,10 +137,10 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
         }
     }
 
-    /** This goal's parameters as the settings both plugins share. */
-    private TfSettings settings() {
+    /** This goal's parameters as the settings both plugins share (the filters read by core-jni's FilterList). */
+    TfSettings settings() {
         return new TfSettings().tracegen(tracegen).verbose(verbose).failOnError(failOnError).failOnSkip(failOnSkip)
-                .filters(FilterList.split(filters)).dryRun(dryRun).threads(threads).useCache(useCache);
+                .filters(filters).dryRun(dryRun).threads(threads).useCache(useCache);
     }
 
     private Enhancement callCore(EnhanceRequest request) throws MojoExecutionException {

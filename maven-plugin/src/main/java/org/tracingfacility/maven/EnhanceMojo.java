@@ -2,6 +2,8 @@ package org.tracingfacility.maven;
 
 import java.io.File;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.maven.model.Dependency;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -25,6 +27,10 @@ public class EnhanceMojo extends AbstractEnhanceMojo {
     /** Where the enhanced classes will find tf-runtime when they run (not {@code provided}). */
     @Parameter(defaultValue = "${project.runtimeClasspathElements}", readonly = true, required = true)
     List<String> runtimeClasspath;
+
+    /** The POM's dependencies, for {@link OptionalRuntimeCheck}. */
+    @Parameter(defaultValue = "${project.dependencies}", readonly = true)
+    List<Dependency> dependencies;
 
     /** The incremental cache of these classes ({@code useCache}). */
     @Parameter(defaultValue = "${project.build.directory}/tf-cache/classes", required = true)
@@ -53,5 +59,11 @@ public class EnhanceMojo extends AbstractEnhanceMojo {
     @Override
     List<String> runtimeClasspathElements() {
         return runtimeClasspath;
+    }
+
+    /** The main classes are what other projects get: tf-runtime must reach them too. */
+    @Override
+    List<String> setupWarnings() {
+        return OptionalRuntimeCheck.warning(dependencies).stream().collect(Collectors.toList());
     }
 }

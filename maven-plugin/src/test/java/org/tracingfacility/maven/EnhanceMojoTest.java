@@ -17,6 +17,7 @@ import java.util.Properties;
 import javax.tools.JavaCompiler;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import org.apache.maven.model.Dependency;
 import org.apache.maven.plugin.MojoFailureException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -178,6 +179,37 @@ class EnhanceMojoTest {
 
         assertTrue(failure.getMessage().contains("com.example.Big.big(I)I: "), failure.getMessage());
         assertTrue(failure.getMessage().contains("failOnSkip is set"), failure.getMessage());
+    }
+
+    @Test
+    void anOptionalTfRuntimeIsAWarningNamingTheDependencyAndTheFix() throws Exception {
+        Dependency runtime = new Dependency();
+        runtime.setGroupId("org.tracingfacility");
+        runtime.setArtifactId("tf-runtime");
+        runtime.setVersion("0.1.0-SNAPSHOT");
+        runtime.setOptional(true);
+        mojo.dependencies = List.of(runtime);
+
+        mojo.execute();
+
+        assertEquals(List.of("TF: the dependency org.tracingfacility:tf-runtime:jar:0.1.0-SNAPSHOT is "
+                + "<optional>true</optional>: the enhanced classes call it at run time, and projects that depend on "
+                + "this one will not get it (NoClassDefFoundError: org/tracingfacility/runtime/...); remove "
+                + "<optional>true</optional> from it and keep the default (compile) scope (README, Quick start, "
+                + "step 3)"), log.at("warn"));
+    }
+
+    @Test
+    void aTfRuntimeOfTheDefaultScopeIsNoWarning() throws Exception {
+        Dependency runtime = new Dependency();
+        runtime.setGroupId("org.tracingfacility");
+        runtime.setArtifactId("tf-runtime");
+        runtime.setVersion("0.1.0-SNAPSHOT");
+        mojo.dependencies = List.of(runtime);
+
+        mojo.execute();
+
+        assertEquals(List.of(), log.at("warn"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import javax.management.JMX;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -192,6 +194,25 @@ class ProfileTest {
         } finally {
             // Nothing left for the process-wide profile to write into the module at exit.
             MethodMonitorFactoryDefaults.profile().clear();
+        }
+    }
+
+    @Test
+    void theWrittenFileIsReadableAsTheUmaskAllowsLikeAnyOtherOutput(@TempDir Path dir) throws Exception {
+        assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+        ProfileFactory profile = new ProfileFactory();
+        MethodMonitorRegistry.register(IO.class, profile);
+        new WriterFixture().copy(2);
+
+        Path ordinary = Files.writeString(dir.resolve("ordinary.txt"), "x");
+        Path html = profile.write(dir.resolve("tf-profile.html"));
+        Path folded = profile.write(dir.resolve("tf-profile.folded"));
+        assertEquals(Files.getPosixFilePermissions(ordinary), Files.getPosixFilePermissions(html));
+        assertEquals(Files.getPosixFilePermissions(ordinary), Files.getPosixFilePermissions(folded));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of("ordinary.txt", "tf-profile.folded", "tf-profile.html"),
+                    left.map(file -> file.getFileName().toString()).sorted().collect(Collectors.toList()),
+                    "no temporary file stays");
         }
     }
 

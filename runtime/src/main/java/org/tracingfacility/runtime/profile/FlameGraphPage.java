@@ -1,17 +1,12 @@
 package org.tracingfacility.runtime.profile;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One self-contained HTML page (inline script and style, nothing fetched) drawing a
- * {@link CallTree} as a flame graph: the template {@code flamegraph.html} beside this class,
- * with the tree inserted as JSON.
+ * {@link CallTree} as a flame graph: {@link FlameGraphTemplate}'s page with the tree inserted
+ * as JSON.
  */
 final class FlameGraphPage {
-    private static final String TEMPLATE = "flamegraph.html";
     private static final String DATA = "/*TF_PROFILE_DATA*/";
     private static final String TITLE = "/*TF_TITLE*/";
 
@@ -21,18 +16,7 @@ final class FlameGraphPage {
     static String render(CallTree tree, String title) {
         StringBuilder json = new StringBuilder();
         appendJson(tree, json);
-        return template().replace(TITLE, escapeHtml(title)).replace(DATA, json);
-    }
-
-    private static String template() {
-        try (InputStream in = FlameGraphPage.class.getResourceAsStream(TEMPLATE)) {
-            if (in == null) {
-                throw new IllegalStateException(TEMPLATE + " is missing beside " + FlameGraphPage.class.getName());
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading " + TEMPLATE, e);
-        }
+        return FlameGraphTemplate.PAGE.replace(TITLE, escapeHtml(title)).replace(DATA, json);
     }
 
     private static void appendJson(CallTree node, StringBuilder out) {

@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.MethodMonitorFactory;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
@@ -23,6 +25,9 @@ import org.tracingfacility.runtime.MethodMonitorRegistry;
  * first time its context (this method, reached through this path) is seen.
  */
 public final class ProfileFactory implements MethodMonitorFactory {
+    /** Tells apart the temporary files of writes running at once in this process. */
+    private static final AtomicLong TEMPORARY_NAMES = new AtomicLong();
+
     private final FrameTable frames = new FrameTable();
     private final List<ThreadProfile> threads = new ArrayList<>();
     /** The trees of threads that have ended, folded together so thread churn does not grow memory. */
@@ -76,9 +81,13 @@ public final class ProfileFactory implements MethodMonitorFactory {
                 : folded();
         Path parent = target.getParent();
         Files.createDirectories(parent);
-        Path temporary = Files.createTempFile(parent, ".tf-profile", ".tmp");
+        // Not Files.createTempFile, whose file is 0600: the profile is an output like any
+        // other, readable as the umask allows.
+        Path temporary = parent.resolve(".tf-profile-" + ProcessHandle.current().pid() + "-" + System.nanoTime()
+                + "-" + TEMPORARY_NAMES.incrementAndGet() + ".tmp");
         try {
-            Files.write(temporary, text.getBytes(StandardCharsets.UTF_8));
+            Files.write(temporary, text.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
             Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(temporary);
