@@ -53,8 +53,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
             busy.set(Boolean.TRUE);
             String name = internalName.replace('/', '.');
             try {
-                boolean retransforming = classBeingRedefined != null;
-                return enhance(module, loader, name, classFile, retransforming);
+                return enhance(module, loader, name, classFile, classBeingRedefined);
             } catch (Throwable failure) { // never the application's failure: the class stays as it was
                 leftAsTheyWere.incrementAndGet();
                 AgentLog.leftAsItWasLater(name, String.valueOf(failure));
@@ -73,7 +72,8 @@ final class EnhancingTransformer implements ClassFileTransformer {
         }
     }
 
-    private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile, boolean retransforming) {
+    private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile, Class<?> redefined) {
+        boolean retransforming = redefined != null;
         LoaderGroups groups;
         if (loader == null || loader == PLATFORM) {
             if (!selector.selectsJdkClass(name, classFile)) {
@@ -86,8 +86,8 @@ final class EnhancingTransformer implements ClassFileTransformer {
                 return null;
             }
             groups = LoaderGroups.of(null);
-            if (retransforming) {
-                classFile = JdkClassFiles.withFrames(module, name.replace('.', '/'), classFile);
+            if (redefined != null) {
+                classFile = JdkClassFiles.withFrames(redefined, name.replace('.', '/'), classFile);
             }
         } else {
             groups = LoaderGroups.of(loader);

@@ -18,10 +18,12 @@ final class JdkClassFiles {
 
     /**
      * The class read from its module in the runtime image, or {@code handed} when it cannot be
-     * (no named module, no such resource).
+     * (no named module, no such resource) or must not be (a JFR event class, which JFR gave
+     * fields of its own as it loaded: the image's copy lacks them, and the JVM would refuse it).
      */
-    static byte[] withFrames(Module module, String internalName, byte[] handed) {
-        if (module == null || !module.isNamed()) {
+    static byte[] withFrames(Class<?> loaded, String internalName, byte[] handed) {
+        Module module = loaded.getModule();
+        if (module == null || !module.isNamed() || isFlightRecorderEvent(loaded)) {
             return handed;
         }
         try (InputStream in = module.getResourceAsStream(internalName + ".class")) {
@@ -29,5 +31,15 @@ final class JdkClassFiles {
         } catch (IOException e) {
             return handed;
         }
+    }
+
+    private static boolean isFlightRecorderEvent(Class<?> loaded) {
+        for (Class<?> type = loaded; type != null; type = type.getSuperclass()) {
+            String name = type.getName();
+            if (name.equals("jdk.internal.event.Event") || name.equals("jdk.jfr.Event")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

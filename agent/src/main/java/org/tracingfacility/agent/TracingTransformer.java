@@ -136,7 +136,7 @@ final class TracingTransformer implements ClassFileTransformer {
         try {
             ClassLoader definer = redefined.getClassLoader();
             byte[] classFile = definer == null || definer == ClassLoader.getPlatformClassLoader()
-                    ? JdkClassFiles.withFrames(redefined.getModule(), internalName, bytes) : bytes;
+                    ? JdkClassFiles.withFrames(redefined, internalName, bytes) : bytes;
             byte[] result = enhancer.guarded(redefined.getName(), classFile, groups, filters);
             if (result != null) {
                 traced.put(redefined, result);

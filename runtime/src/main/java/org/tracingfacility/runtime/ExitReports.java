@@ -48,7 +48,8 @@ public final class ExitReports {
     /** How long exit waits for each report, in milliseconds ({@value #EXIT_WAIT_PROPERTY}, else 5 s). */
     public static long exitWaitMillis() {
         try {
-            return Math.max(0, Long.parseLong(System.getProperty(EXIT_WAIT_PROPERTY, "").trim()));
+            // At least 1: Thread.join(0) would wait for ever.
+            return Math.max(1, Long.parseLong(System.getProperty(EXIT_WAIT_PROPERTY, "").trim()));
         } catch (NumberFormatException e) {
             return EXIT_WAIT_MILLIS;
         }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The whole JDK traced at once (FERRARI's case): javac compiling a small program in process
+# on four threads (Compile.java, WholeJdkIT's workload), untraced, with the TF agent tracing
+# java.**;javax.**;jdk.**;sun.**;com.sun.** and the application under `profile` and under
+# `timing`, and with JDK 25's JFR method timing of what JFR can express (whole classes by
+# name: no package wildcards). Wall time of each JVM, median of the rounds, ratio to untraced.
+#
+#   mvn -B -pl agent -am install -DskipTests      # builds agent/target/tf-agent-*.jar
+#   bench/agent/whole-jdk/run.sh [rounds]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+jdk="${TF_JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+agent="$(ls "$root"/agent/target/tf-agent-*.jar | grep -v -e sources -e original | head -1)"
+rounds="${1:-3}"
+work="$(mktemp -d /dev/shm/tf-whole-jdk.XXXXXX 2>/dev/null || mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$jdk/bin/javac" -d "$work/classes" "$here/Compile.java"
+jdk_filter='java.**;javax.**;jdk.**;sun.**;com.sun.**;app.**'
+jfr_classes='java.util.HashMap;java.util.ArrayList;java.lang.String;java.lang.StringBuilder'
+
+run() { # name, java options...
+  local name="$1"; shift
+  local start end
+  rm -rf "$work/out"
+  start=$(date +%s%N)
+  "$jdk/bin/java" -Dtf.native.dir="$work/native" "$@" -cp "$work/classes" app.Compile "$work/out" >"$work/$name.out" 2>"$work/$name.err"
+  end=$(date +%s%N)
+  head -1 "$work/$name.out" | grep -q '^javac 0, 4 classes' || { echo "$name: javac failed"; cat "$work/$name.err" | tail -5; exit 1; }
+  echo "$name $(( (end - start) / 1000000 ))" >>"$work/times"
+}
+
+echo "JDK: $("$jdk/bin/java" -version 2>&1 | head -1); $(nproc) cores; $rounds rounds"
+for round in $(seq "$rounds"); do
+  run untraced
+  run "tf-profile" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=profile" \
+      -Dtf.profile.output="$work/p.folded" -Dtf.exit.wait=1
+  run "tf-timing" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=timing" -Dtf.timing.output="$work/t.txt"
+  run "tf-timing-4-classes" "-javaagent:$agent=filter=$jfr_classes,monitor=Filtered=timing" -Dtf.timing.output="$work/t4.txt"
+  run "jfr-timing-4-classes" "-XX:StartFlightRecording:method-timing=$jfr_classes,filename=$work/r.jfr"
+done
+python3 - "$work/times" <<'PY'
+import sys, statistics, collections
+times = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    name, ms = line.split(); times[name].append(int(ms))
+base = statistics.median(times["untraced"])
+for name, values in times.items():
+    m = statistics.median(values)
+    print(f"{name:22s} median {m:8.0f} ms  ({m / base:5.1f}x untraced)  rounds {values}")
+PY

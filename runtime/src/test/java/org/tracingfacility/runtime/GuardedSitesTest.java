@@ -1,0 +1,110 @@
+package org.tracingfacility.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.tracingfacility.annotation.Filtered;
+
+/**
+ * The guarded sites as a class the agent traced uses them (its methods call
+ * {@code GuardedSites.monitor(its class, site)} first): registration on the first call from
+ * what the agent declared, a null answer without a monitor, and none while the thread is at
+ * work, so a monitor that calls traced code never reaches a monitor again.
+ */
+class GuardedSitesTest {
+    /** Stands for a class the agent traced: its methods are 0 "outer" and 1 "inner". */
+    static final class Traced {
+    }
+
+    /** What a monitor saw, and what the guard answered when it called traced code itself. */
+    private final List<String> events = new ArrayList<>();
+
+    @AfterEach
+    void clear() {
+        MethodMonitorRegistry.clear(Filtered.class);
+    }
+
+    /** A method of {@link Traced}, as the guarded shape writes it. */
+    private long call(int site, int ident) {
+        MethodMonitor monitor = GuardedSites.monitor(Traced.class, site);
+        if (monitor == null) {
+            return -1;
+        }
+        long token = monitor.enterWithToken(ident, EnhancedCodeSupport.NO_ARGS);
+        monitor.exitWithToken(ident, token);
+        return token;
+    }
+
+    @Test
+    void aDeclaredClassRegistersOnItsFirstCallAndItsMonitorNeverReachesAMonitorAgain() {
+        int site = GuardedSites.reserve(1);
+        GuardedSites.declare(site, List.of(Filtered.class.getName()), List.of("outer", "inner"));
+        assertEquals(-1, call(site, 0), "no monitor attached: the site answers null");
+
+        MethodMonitorRegistry.register(Filtered.class, cls -> new Recording(cls, site));
+        assertEquals(7, call(site, 0));
+        assertEquals(List.of("enter outer (at work: true, nested: -1)", "exit outer"), events);
+        assertFalse(ThreadsAtWork.isAtWork(), "the enter left the thread idle again");
+        assertEquals(List.of("outer", "inner"), MethodMonitorRegistry.getMethodNames(Traced.class));
+
+        MethodMonitorRegistry.clear(Filtered.class);
+        assertEquals(-1, call(site, 1), "cleared: the site answers null again");
+    }
+
+    @Test
+    void atWorkNestsAndEndsAtTheOutermostLeave() {
+        assertFalse(ThreadsAtWork.isAtWork());
+        assertTrue(ThreadsAtWork.enterIfIdle());
+        assertFalse(ThreadsAtWork.enterIfIdle(), "already at work");
+        assertTrue(ThreadsAtWork.enter());
+        ThreadsAtWork.leave();
+        assertTrue(ThreadsAtWork.isAtWork(), "one level still open");
+        ThreadsAtWork.leave();
+        assertFalse(ThreadsAtWork.isAtWork());
+    }
+
+    @Test
+    void anotherThreadAtWorkDoesNotSilenceThisOne() throws Exception {
+        int site = GuardedSites.reserve(1);
+        GuardedSites.declare(site, List.of(Filtered.class.getName()), List.of("outer", "inner"));
+        MethodMonitorRegistry.register(Filtered.class, cls -> new Recording(cls, site));
+        Thread other = new Thread(ThreadsAtWork::enter);
+        other.start();
+        other.join();
+        MethodMonitor monitor = GuardedSites.monitor(Traced.class, site);
+        assertNotNull(monitor);
+        monitor.enterWithToken(1, EnhancedCodeSupport.NO_ARGS);
+        assertFalse(ThreadsAtWork.isAtWork());
+        assertNull(GuardedSites.monitor(Traced.class, Integer.MAX_VALUE), "a site never reserved answers null");
+    }
+
+    /** Records events; at entry, calls the traced method itself, as a monitor calling JDK code would. */
+    private final class Recording extends NoOpMonitor {
+        private final int site;
+
+        Recording(Class<?> cls, int site) {
+            super(cls);
+            this.site = site;
+        }
+
+        @Override
+        public long enterWithToken(int ident, Object... args) {
+            long nested = call(site, 1);
+            events.add("enter " + MethodMonitorRegistry.getMethodName(Traced.class, ident) + " (at work: "
+                    + ThreadsAtWork.isAtWork() + ", nested: " + nested + ")");
+            return 7;
+        }
+
+        @Override
+        public void exitWithToken(int ident, long token) {
+            events.add("exit " + MethodMonitorRegistry.getMethodName(Traced.class, ident));
+        }
+    }
+}
