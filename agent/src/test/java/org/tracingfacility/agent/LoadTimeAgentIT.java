@@ -27,7 +27,8 @@ class LoadTimeAgentIT {
             + "public final class Recording implements MethodMonitorFactory {\n"
             + "  public static final List<String> EVENTS = new ArrayList<>();\n"
             + "  public MethodMonitor create(Class<?> cls) { return new Monitor(cls); }\n"
-            + "  public static void dump() { for (String e : EVENTS) System.out.println(e); EVENTS.clear(); }\n"
+            // A copy first: with java.** traced, println itself adds events while they print.
+            + "  public static void dump() { List<String> l = new ArrayList<>(EVENTS); EVENTS.clear(); for (String e : l) System.out.println(e); }\n"
             + "  static final class Monitor implements MethodMonitor {\n"
             + "    private final Class<?> cls;\n"
             + "    Monitor(Class<?> cls) { this.cls = cls; }\n"

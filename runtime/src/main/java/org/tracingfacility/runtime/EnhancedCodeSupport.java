@@ -158,137 +158,102 @@ public final class EnhancedCodeSupport {
         monitor.exitWithToken(ident, monitor.wantsArguments() ? result : null, token);
     }
 
-    /*
-     * The primitive overloads box only for a monitor that wants values. A guarded monitor (a
-     * class the agent traced) boxes at work: Integer.valueOf may itself be traced, and boxing
-     * for a monitor is TF's work, which no monitor sees.
+    /**
+     * Whether a primitive result is boxed for {@code monitor} (it wants values); for a guarded
+     * monitor (a class the agent traced), the thread is then at work until {@link #exitBoxed}:
+     * {@code Integer.valueOf} may itself be traced, and boxing for a monitor is TF's work,
+     * which no monitor sees.
      */
+    private static boolean boxing(MethodMonitor monitor) {
+        if (!monitor.wantsArguments()) {
+            return false;
+        }
+        if (monitor instanceof GuardedMonitor) {
+            ThreadsAtWork.enter();
+        }
+        return true;
+    }
+
+    /** The exit with a result {@link #boxing} boxed; ends the work it began. */
+    private static void exitBoxed(MethodMonitor monitor, int ident, Object boxed, long token) {
+        try {
+            monitor.exitWithToken(ident, boxed, token);
+        } finally {
+            if (monitor instanceof GuardedMonitor) {
+                ThreadsAtWork.leave();
+            }
+        }
+    }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code boolean} result. */
     public static void returned(MethodMonitor monitor, int ident, boolean result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Boolean.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Boolean.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code byte} result. */
     public static void returned(MethodMonitor monitor, int ident, byte result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Byte.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Byte.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code char} result. */
     public static void returned(MethodMonitor monitor, int ident, char result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Character.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Character.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code short} result. */
     public static void returned(MethodMonitor monitor, int ident, short result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Short.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Short.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of an {@code int} result. */
     public static void returned(MethodMonitor monitor, int ident, int result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Integer.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Integer.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code long} result. */
     public static void returned(MethodMonitor monitor, int ident, long result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Long.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Long.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code float} result. */
     public static void returned(MethodMonitor monitor, int ident, float result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Float.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Float.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 
     /** {@link #returned(MethodMonitor, int, Object, long)} of a {@code double} result. */
     public static void returned(MethodMonitor monitor, int ident, double result, long token) {
-        if (!monitor.wantsArguments()) {
+        if (boxing(monitor)) {
+            exitBoxed(monitor, ident, Double.valueOf(result), token);
+        } else {
             monitor.exitWithToken(ident, null, token);
-            return;
-        }
-        boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
-        try {
-            monitor.exitWithToken(ident, Double.valueOf(result), token);
-        } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
         }
     }
 

@@ -10,9 +10,16 @@ package org.tracingfacility.runtime;
  * arguments are boxed, at work) leaves. Exits and exceptions enter and leave themselves; the
  * support calls that box a result or keep the ending throwable ({@link EnhancedCodeSupport})
  * enter first for the same reason.
+ *
+ * <p>A monitor that throws never fails the traced method: the JDK hands monitors objects in
+ * any state (a {@code CharBuffer} returned by {@code limit} while its constructor runs, whose
+ * {@code toString} throws), so the failure is said once on standard error and the event
+ * dropped. (Errors such as {@code OutOfMemoryError} go on as thrown.)
  */
 final class GuardedMonitor implements MethodMonitor {
     private final MethodMonitor monitor;
+    /** Whether a failure of {@link #monitor} was said already. */
+    private final java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
     /** Asked once, at work: generated code asks at every call. */
     private final boolean wantsArguments;
 
@@ -36,6 +43,9 @@ final class GuardedMonitor implements MethodMonitor {
         // The thread is at work since GuardedSites.monitor answered.
         try {
             return monitor.enterWithToken(ident, args);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
+            return 0L;
         } finally {
             ThreadsAtWork.leave();
         }
@@ -46,6 +56,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.exitWithToken(ident, token);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -58,6 +70,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.exitWithToken(ident, result, token);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -70,6 +84,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.exception(ident, thr);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -87,6 +103,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.enter(ident, args);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -99,6 +117,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.info(args, callerIdent, selfIdent, tpType);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -111,6 +131,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.exit(ident);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -123,6 +145,8 @@ final class GuardedMonitor implements MethodMonitor {
         boolean recorded = ThreadsAtWork.enter();
         try {
             monitor.exit(ident, result);
+        } catch (RuntimeException | LinkageError e) {
+            dropped(e);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -138,5 +162,13 @@ final class GuardedMonitor implements MethodMonitor {
     @Override
     public String toString() {
         return monitor.toString();
+    }
+
+    /** Says once that the monitor failed; the event is dropped. */
+    private void dropped(Throwable failure) {
+        if (failed.compareAndSet(false, true)) {
+            System.err.println("TF: the monitor " + monitor + " of " + monitor.myClass().getName() + " threw " + failure
+                    + "; the traced method runs on, and this monitor's failing events are dropped");
+        }
     }
 }
