@@ -31,9 +31,15 @@ final class Gradle8Build {
         this.userHome = userHome;
     }
 
-    /** Builds of {@code project} (a copy they may write into) with the Gradle user home {@code userHomeName}. */
-    static Gradle8Build of(Path project, String userHomeName) {
-        return new Gradle8Build(project, ItEnvironment.workDir().resolve(userHomeName));
+    /**
+     * Builds of {@code project} (a copy they may write into) with a fresh Gradle user home
+     * {@code target/it/<userHomeName>}: no build cache entry or downloaded plugin of an earlier
+     * run of the test decides an outcome.
+     */
+    static Gradle8Build of(Path project, String userHomeName) throws IOException {
+        Path userHome = ItEnvironment.workDir().resolve(userHomeName);
+        SampleProjects.deleteRecursively(userHome);
+        return new Gradle8Build(project, userHome);
     }
 
     /** The gradle8 launcher; fails, saying where it was looked for, when it is missing. */
