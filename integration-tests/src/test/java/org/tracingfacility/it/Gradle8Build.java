@@ -3,7 +3,6 @@ package org.tracingfacility.it;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,12 +43,7 @@ final class Gradle8Build {
 
     /** The gradle8 launcher; fails, saying where it was looked for, when it is missing. */
     static Path executable() {
-        Path gradle8 = Paths.get(System.getProperty("tf.it.gradle8", "../shared/gradle8/gradle8"));
-        if (!Files.isExecutable(gradle8)) {
-            throw new IllegalStateException("no Gradle 8.11.1 at " + gradle8.toAbsolutePath().normalize()
-                    + ": the tests expect ../shared/gradle8/gradle8 beside the repository (as CI has it)");
-        }
-        return gradle8;
+        return ItEnvironment.gradle8Executable();
     }
 
     Path project() {
