@@ -41,6 +41,19 @@ final class ItEnvironment {
         return Paths.get(required("tf.it.releaseRepository"));
     }
 
+    /**
+     * Gradle 8.11.1's launcher, {@code ../shared/gradle8/gradle8} beside the repository (as CI
+     * has it); fails, saying where it was looked for, when it is missing.
+     */
+    static Path gradle8Executable() {
+        Path gradle8 = Paths.get(required("tf.it.gradle8")).normalize();
+        if (!gradle8.toFile().canExecute()) {
+            throw new IllegalStateException("no Gradle 8.11.1 at " + gradle8
+                    + ": the tests expect ../shared/gradle8/gradle8 beside the repository (as CI has it)");
+        }
+        return gradle8;
+    }
+
     /** The Maven executable the builds under test run: the machine's (3.8). */
     static String mavenExecutable() {
         return required("tf.it.mvn");

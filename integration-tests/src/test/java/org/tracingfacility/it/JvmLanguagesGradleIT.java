@@ -21,14 +21,15 @@ import org.junit.jupiter.api.Test;
  * the traced Groovy, Java and Kotlin methods; a second build is UP-TO-DATE throughout.
  *
  * <p>Scala is not here: Debian's Gradle 4.4.1 cannot compile Scala at all (its scala plugin
- * fails with "Gradle in Debian does not support Zinc compiler").
+ * fails with "Gradle in Debian does not support Zinc compiler"); {@link JvmLanguagesGradle8IT}
+ * builds it with Gradle 8.
  */
 class JvmLanguagesGradleIT {
     private static final String JAR = "build/libs/jvm-languages.jar";
     private static final List<String> COMPILE_TASKS = List.of(":compileKotlin", ":compileJava", ":compileGroovy");
 
-    /** What the recording monitors saw, in order: Groovy calls Java calls Kotlin. */
-    private static final List<String> EVENTS = List.of(
+    /** What the recording monitors saw, in order: Groovy calls Java calls Kotlin (Gradle 4.4.1 and 8 alike). */
+    static final List<String> EVENTS = List.of(
             "event enter Courier.deliver[[tea, cake]]",
             "event enter Checkout.total[[tea, cake]]",
             "event enter PriceList.priceOf[tea]",

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -26,6 +27,23 @@ final class SampleProjects {
             throw new IOException("no project " + source);
         }
         return copyTree(source, copyName);
+    }
+
+    /**
+     * Copies {@code projects/<project>} to {@code target/it/<copyName>}, then the Gradle 8 build
+     * files of {@code projects/gradle8-overlays/<project>} over it.
+     *
+     * @return the copy's directory
+     */
+    static Path copyForGradle8(String project, String copyName) throws IOException {
+        Path copy = copy(project, copyName);
+        Path overlay = ItEnvironment.projectsDir().resolve("gradle8-overlays").resolve(project);
+        try (Stream<Path> files = Files.list(overlay)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.copy(file, copy.resolve(file.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return copy;
     }
 
     /** Copies a project's sources (not its build outputs) to {@code target/it/<copyName>}. */

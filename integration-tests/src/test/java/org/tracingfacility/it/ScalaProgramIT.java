@@ -39,7 +39,7 @@ class ScalaProgramIT {
         assertEquals(String.join("\n", expectedOutput(scalac)), String.join("\n", output));
     }
 
-    private static List<String> expectedOutput(Scalac scalac) {
+    static List<String> expectedOutput(Scalac scalac) {
         boolean scala2 = scalac == Scalac.SCALA_2_13;
         List<String> expected = new ArrayList<>();
         expected.add("-- case class");
