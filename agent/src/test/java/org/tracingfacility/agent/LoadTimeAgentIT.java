@@ -105,7 +105,7 @@ class LoadTimeAgentIT {
         assertTrue(run.stdout.contains("\nenter Shop.add [pen]\nexit Shop.add = 1\n"), run::describe);
         // The JDK's calls the application made are traced, println's included, and the
         // recording monitor's own (ArrayList.add, Arrays.toString) are not.
-        assertTrue(run.stdout.contains("\nenter PrintStream.println [added 1]\n"), run::describe);
+        assertTrue(run.stdout.contains("\nenter PrintStream.println(String) [added 1]\n"), run::describe);
         assertTrue(!run.stdout.contains("enter ArrayList.add [enter"), run::describe);
     }
 
