@@ -2,7 +2,7 @@ package org.tracingfacility.agent;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Which of the agent's filters have selected something: the load-time agent says at exit, one
@@ -16,15 +16,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class FilterUse {
     private final List<String> filters;
     private final List<ClassSelector> selectors = new ArrayList<>();
-    /** Non-null once the filter at that index selected a class (its name, for no other use). */
-    private final AtomicReferenceArray<String> firstClass;
+    /** 1 once the filter at that index selected a class (classes load on many threads). */
+    private final AtomicIntegerArray used;
 
     FilterUse(List<String> filters) {
         this.filters = List.copyOf(filters);
         for (String filter : this.filters) {
             selectors.add(new ClassSelector(List.of(filter)));
         }
-        this.firstClass = new AtomicReferenceArray<>(this.filters.size());
+        this.used = new AtomicIntegerArray(this.filters.size());
     }
 
     /**
@@ -34,7 +34,7 @@ final class FilterUse {
      */
     void selected(String className, byte[] classFile, boolean jdk) {
         for (int i = 0; i < selectors.size(); i++) {
-            if (firstClass.get(i) != null) {
+            if (used.get(i) != 0) {
                 continue;
             }
             ClassSelector one = selectors.get(i);
@@ -42,7 +42,7 @@ final class FilterUse {
                     ? (jdk ? one.selectsJdkClass(className) : one.namesClass(className))
                     : (jdk ? one.selectsJdkClass(className, classFile) : one.selectsByFilter(className, classFile));
             if (named) {
-                firstClass.compareAndSet(i, null, className);
+                used.set(i, 1);
             }
         }
     }
@@ -51,7 +51,7 @@ final class FilterUse {
     List<String> unused() {
         List<String> unused = new ArrayList<>();
         for (int i = 0; i < filters.size(); i++) {
-            if (firstClass.get(i) == null) {
+            if (used.get(i) == 0) {
                 unused.add(filters.get(i));
             }
         }
