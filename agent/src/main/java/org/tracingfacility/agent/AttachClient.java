@@ -21,7 +21,8 @@ import java.util.Arrays;
  * agent's argument, so filters are never cut by the attach mechanism's argument limits nor
  * split by a separator; the agent answers in the file beside it ({@link Reply}), which this
  * client prints, exiting with its status: 0 done, 1 refused or failed in the target (which
- * runs on unchanged), 2 a usage error found before attaching, 3 no attach.
+ * runs on unchanged), 2 a usage error found before attaching, 3 no attach, 4 a start that traced
+ * no loaded class (in force for classes loading later; each filter that selected nothing named).
  */
 final class AttachClient {
     static final int USAGE = 2;

@@ -80,6 +80,22 @@ final class ClassSelector {
         return false;
     }
 
+    /**
+     * Whether a filter's target could select this class of the application: by its name, or by a
+     * {@code ::method} or {@code @Annotation} text in its bytes (TF's own marks not counted).
+     */
+    boolean selectsByFilter(String binaryName, byte[] classFile) {
+        if (namesClass(binaryName)) {
+            return true;
+        }
+        for (byte[] mark : contentMarks) {
+            if (contains(classFile, mark)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether a target's class part matches this class (its content not looked at). */
     boolean namesClass(String binaryName) {
         for (NamePattern pattern : names) {

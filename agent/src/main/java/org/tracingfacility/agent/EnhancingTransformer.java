@@ -24,6 +24,8 @@ final class EnhancingTransformer implements ClassFileTransformer {
     /** Set while this thread enhances: classes the agent itself loads meanwhile are not looked at. */
     private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
 
+    /** Which filters selected a class so far, for the line at exit naming those that did not. */
+    final FilterUse filterUse;
     final AtomicLong enhanced = new AtomicLong();
     final AtomicLong leftAsTheyWere = new AtomicLong();
     final AtomicLong coreCalls = new AtomicLong();
@@ -33,6 +35,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
         this.options = options;
         this.selector = selector;
         this.runtime = runtime;
+        this.filterUse = new FilterUse(options.filters);
     }
 
     @Override
@@ -75,13 +78,16 @@ final class EnhancingTransformer implements ClassFileTransformer {
     private byte[] enhance(Module module, ClassLoader loader, String name, byte[] classFile, Class<?> redefined) {
         boolean retransforming = redefined != null;
         LoaderGroups groups;
-        if (loader == null || loader == PLATFORM) {
+        boolean jdk = loader == null || loader == PLATFORM;
+        byte[] asLoaded = classFile;
+        if (jdk) {
             if (!selector.selectsJdkClass(name, classFile)) {
                 return null;
             }
             String refusal = RefusedClasses.reason(name);
             if (refusal != null) {
                 leftAsTheyWere.incrementAndGet();
+                filterUse.selected(name, classFile, true);
                 AgentLog.leftAsItWasLater(name, refusal);
                 return null;
             }
@@ -95,8 +101,9 @@ final class EnhancingTransformer implements ClassFileTransformer {
                 return null;
             }
         }
-        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups, retransforming);
+        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups, retransforming, jdk);
         if (enhancedBytes.isPresent()) {
+            filterUse.selected(name, asLoaded, jdk);
             runtime.makeReadable(module);
             runtime.resolveAhead(loader);
             enhanced.incrementAndGet();
@@ -110,7 +117,8 @@ final class EnhancingTransformer implements ClassFileTransformer {
      * guarded shape cannot take (info methods, which gain parameters; a class file too old to
      * name its class in code) gets the standard shape instead.
      */
-    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups, boolean retransforming) {
+    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups, boolean retransforming,
+            boolean jdk) {
         long start = System.nanoTime();
         EnhanceReport report = GuardedEnhancement.enhance(name, classFile, groups.names, options.filters,
                 options.verbose);
@@ -133,6 +141,8 @@ final class EnhancingTransformer implements ClassFileTransformer {
         }
         if (!report.ok()) {
             leftAsTheyWere.incrementAndGet();
+            // Selected, and its line says why it is not traced.
+            filterUse.selected(name, classFile, jdk);
             for (Diagnostic error : report.errors()) {
                 String method = error.method().isPresent() ? " in " + error.method().get() : "";
                 AgentLog.leftAsItWasLater(name, error.message() + " [" + error.rule() + "]" + method);

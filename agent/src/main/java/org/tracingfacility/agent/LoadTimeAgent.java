@@ -55,6 +55,14 @@ final class LoadTimeAgent {
         if (options.verbose > 0) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> AgentLog.line(summary(transformer)), "tf-agent-summary"));
         }
+        if (!options.filters.isEmpty()) {
+            // Only at exit can the agent know that no class a filter names was loaded.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                for (String filter : transformer.filterUse.unused()) {
+                    AgentLog.line(FilterUse.selectedNothingAtExit(filter));
+                }
+            }, "tf-agent-unused-filters"));
+        }
     }
 
     /**
@@ -107,8 +115,10 @@ final class LoadTimeAgent {
             }
             String refusal = RefusedClasses.reason(name);
             if (refusal != null) {
+                transformer.filterUse.selected(name, null, jdk);
                 AgentLog.leftAsItWas(name, refusal);
             } else if (!instrumentation.isModifiableClass(loaded)) {
+                transformer.filterUse.selected(name, null, jdk);
                 AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
             } else {
                 long enhancedBefore = transformer.enhanced.get();

@@ -16,6 +16,13 @@ final class Reply {
     static final int OK = 0;
     /** The exit status of a request the agent refused or failed in; the JVM runs on unchanged. */
     static final int FAILED = 1;
+    /**
+     * The exit status of a {@code start} that traced no loaded class: the start is in force, and
+     * classes its filters select are traced as they load, but nothing is traced now, most often
+     * because a filter names nothing that exists.
+     * (2 and 3 are the client's: a usage error, no attach.)
+     */
+    static final int NOTHING_TRACED = 4;
 
     final int status;
     final String text;

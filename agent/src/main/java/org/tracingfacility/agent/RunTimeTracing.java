@@ -109,6 +109,8 @@ final class RunTimeTracing {
 
         List<String> lines = new ArrayList<>();
         List<Class<?>> candidates = new ArrayList<>();
+        // Traced, or left as it is with a line saying why: what each filter is judged by.
+        List<Class<?>> selectedNow = new ArrayList<>();
         for (Class<?> cls : instrumentation.getAllLoadedClasses()) {
             if (cls.isArray() || cls.isPrimitive() || cls.getName().indexOf('/') >= 0) {
                 continue; // nothing to trace; hidden classes ('/' in the name) are generated, never modifiable
@@ -120,6 +122,7 @@ final class RunTimeTracing {
             String refusal = whyNotRetransformable(cls);
             if (refusal != null) {
                 lines.add("TF: " + cls.getName() + " left as it is: " + refusal);
+                selectedNow.add(cls);
                 continue;
             }
             groups.addAll(tfGroups);
@@ -139,6 +142,8 @@ final class RunTimeTracing {
         }
         int traced = 0;
         String badFilter = null;
+        // Apart from the refusals: status lists these, and counts them as left as they were.
+        List<String> tracedLines = new ArrayList<>();
         for (Class<?> cls : candidates) {
             TracingTransformer.Outcome outcome = transformer.outcome(cls);
             if (outcome == null) {
@@ -147,11 +152,15 @@ final class RunTimeTracing {
                 badFilter = outcome.refusal;
             } else if (outcome.refusal != null) {
                 lines.add("TF: " + cls.getName() + " left as it is: " + outcome.refusal);
+                selectedNow.add(cls);
             } else if (outcome.traced && transformer.isTraced(cls)) {
                 traced++;
+                selectedNow.add(cls);
                 if (request.verbose) {
-                    lines.add("TF: traced " + cls.getName());
+                    tracedLines.add("TF: traced " + cls.getName());
                 }
+            } else if (outcome.traced) {
+                selectedNow.add(cls); // the JVM refused its traced bytes: retransformEach said so
             }
         }
         if (badFilter != null) {
@@ -163,11 +172,35 @@ final class RunTimeTracing {
         started = request;
         refusals = List.copyOf(lines);
         transformer.traceLoading(request.filters, runtime);
+        tracedLines.forEach(l -> out.append(l).append('\n'));
         lines.forEach(l -> out.append(l).append('\n'));
+        for (String filter : request.filters) {
+            if (!selectsAnyOf(filter, selectedNow)) {
+                out.append("TF: filter '").append(filter).append("' selected no method of a loaded class;"
+                        + " a class it selects that loads later is traced as it loads\n");
+            }
+        }
         out.append("TF: tracing ").append(traced).append(traced == 1 ? " class" : " classes")
                 .append(" (").append(selected).append(" selected, ").append(refusals.size())
                 .append(" left as they were)\n");
-        return Reply.ok(out.toString());
+        // Started either way (classes loading later are traced), but a script must be able to
+        // tell that nothing is traced yet, most often a filter's typo.
+        return traced == 0 ? new Reply(Reply.NOTHING_TRACED, out.toString()) : Reply.ok(out.toString());
+    }
+
+    /**
+     * Whether {@code filter} alone would have picked one of {@code selected} (traced, or left as
+     * it is with a line). The core does not say which filter chose a method, so a filter naming
+     * a class that another filter traced counts as selecting it.
+     */
+    private static boolean selectsAnyOf(String filter, List<Class<?>> selected) {
+        AttachSelection alone = AttachSelection.of(List.of(filter), Set.of());
+        for (Class<?> cls : selected) {
+            if (alone.selects(cls, List.of())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Reply stop() {

@@ -1,6 +1,7 @@
 package org.tracingfacility.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,10 +170,11 @@ class AttachIT {
         try (AttachTarget target = target(false)) {
             AgentProcess.Result started = target.agent("start", "filter=@org.junit.jupiter.api.Test",
                     "monitor=Filtered=app.Balance");
-            assertEquals(0, started.exitCode, started::describe);
-            // Late is not loaded yet: nothing to retransform.
-            assertTrue(started.stdout.endsWith("TF: tracing 0 classes (0 selected, 0 left as they were)\n"),
-                    started::describe);
+            // Late is not loaded yet: nothing to retransform, which the status tells a script.
+            assertEquals(Reply.NOTHING_TRACED, started.exitCode, started::describe);
+            assertEquals("TF: filter '@org.junit.jupiter.api.Test' selected no method of a loaded class;"
+                    + " a class it selects that loads later is traced as it loads\n"
+                    + "TF: tracing 0 classes (0 selected, 0 left as they were)\n", started.stderr, started::describe);
             assertEquals("42 enters=1 exits=1 open=0 unpaired=0", target.ask("late"));
             AgentProcess.Result status = target.agent("status");
             assertTrue(status.stdout.contains("TF: and 1 class traced as they loaded since start\n"), status::describe);
@@ -182,6 +184,43 @@ class AttachIT {
             assertEquals("TF: stopped tracing 1 class; their code is as it was before start\n", stopped.stdout,
                     stopped::describe);
             assertEquals("42 enters=1 exits=1 open=0 unpaired=0", target.ask("late"), "no event after stop");
+        }
+    }
+
+    /** A typo in a filter is named in one line, and the status says nothing is traced. */
+    @Test
+    void aStartWhoseFilterSelectsNoLoadedClassNamesItAndExitsNonZero() throws Exception {
+        try (AttachTarget target = target(true)) {
+            AgentProcess.Result typo = target.agent("start", "filter=app.Shopp");
+
+            assertEquals(Reply.NOTHING_TRACED, typo.exitCode, typo::describe);
+            assertEquals("TF: filter 'app.Shopp' selected no method of a loaded class;"
+                    + " a class it selects that loads later is traced as it loads\n"
+                    + "TF: tracing 0 classes (0 selected, 0 left as they were)\n", typo.stderr, typo::describe);
+
+            // One filter of two selecting nothing: named, but something is traced (status 0).
+            AgentProcess.Result oneOfTwo = target.agent("start", "filter=app.Shop", "filter=app.Target::nothing");
+            assertEquals(0, oneOfTwo.exitCode, oneOfTwo::describe);
+            assertTrue(oneOfTwo.stdout.endsWith("\nTF: filter 'app.Target::nothing' selected no method of a loaded class;"
+                    + " a class it selects that loads later is traced as it loads\n"
+                    + "TF: tracing 1 class (2 selected, 0 left as they were)\n"), oneOfTwo::describe);
+        }
+    }
+
+    /** verbose names each class traced; neither start nor status counts those lines as refusals. */
+    @Test
+    void verboseNamesTheTracedClassesWithoutCountingThemAsLeftAsTheyWere() throws Exception {
+        try (AttachTarget target = target(true)) {
+            AgentProcess.Result started = target.agent("start", "filter=app.Shop", "verbose");
+
+            assertEquals(0, started.exitCode, started::describe);
+            assertEquals("TF: traced app.Shop\n"
+                    + "TF: tracing 1 class (1 selected, 0 left as they were)\n", started.stdout, started::describe);
+            AgentProcess.Result status = target.agent("status");
+            assertEquals(0, status.exitCode, status::describe);
+            assertTrue(status.stdout.startsWith("TF: tracing 1 class since start filter=app.Shop verbose\n  app.Shop\n"),
+                    status::describe);
+            assertFalse(status.stdout.contains("TF: traced"), status::describe);
         }
     }
 

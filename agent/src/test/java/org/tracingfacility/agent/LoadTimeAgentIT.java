@@ -151,6 +151,19 @@ class LoadTimeAgentIT {
                 run::describe);
     }
 
+    /** Only at exit does a load-time agent know that no class a filter selects has loaded. */
+    @Test
+    void eachFilterThatSelectedNothingIsNamedInOneLineAtExit() throws Exception {
+        Path classes = compiledShop();
+        AgentProcess.Result run = AgentProcess.run("filter=app.Shop,app.Shopp,::checkot", List.of(classes), "app.Main");
+
+        assertEquals(0, run.exitCode, run::describe);
+        String why = "' selected no method of any class loaded before exit: nothing was traced for it"
+                + " (check the class, method or annotation it names)";
+        assertEquals(List.of("TF agent: filter 'app.Shopp" + why, "TF agent: filter '::checkot" + why),
+                run.agentLines(), run::describe);
+    }
+
     @Test
     void badOptionsSayWhatIsWrongAndTheApplicationRunsUntraced() throws Exception {
         Path classes = compiledShop();

@@ -13,8 +13,15 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * Enhances the main classes for TF tracing, in place, and writes the list of TF annotations
  * to {@code META-INF/tf/tfannotations.properties} in the class directory, so it lands in the jar.
  * Nothing is written if any class fails.
+ *
+ * <p>Bound to {@code compile}, not {@code process-classes}: {@code mvn compile} (and what IDEs
+ * delegate to Maven) must leave enhanced classes, or {@code -Dtf.monitor} finds nothing to
+ * monitor and says nothing. Maven runs the packaging's own bindings of a phase (javac's
+ * {@code default-compile}) before every execution a POM binds to it, wherever the POM declares
+ * this plugin; other compilers bound to {@code compile} in the POM (Kotlin, Scala) run in POM
+ * order, so this plugin goes after them.
  */
-@Mojo(name = "enhance", defaultPhase = LifecyclePhase.PROCESS_CLASSES,
+@Mojo(name = "enhance", defaultPhase = LifecyclePhase.COMPILE,
         requiresDependencyResolution = ResolutionScope.COMPILE_PLUS_RUNTIME, threadSafe = true)
 public class EnhanceMojo extends AbstractEnhanceMojo {
     /** The compiled main classes. */

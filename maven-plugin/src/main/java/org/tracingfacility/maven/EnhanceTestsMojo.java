@@ -9,9 +9,11 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 
 /**
  * Enhances the test classes for TF tracing, in place, writing their TF annotation list to
- * {@code META-INF/tf/tfannotations.properties} in the test class directory.
+ * {@code META-INF/tf/tfannotations.properties} in the test class directory. Bound to
+ * {@code test-compile}, after javac's {@code default-testCompile}, for the reasons
+ * {@link EnhanceMojo} gives.
  */
-@Mojo(name = "enhance-tests", defaultPhase = LifecyclePhase.PROCESS_TEST_CLASSES,
+@Mojo(name = "enhance-tests", defaultPhase = LifecyclePhase.TEST_COMPILE,
         requiresDependencyResolution = ResolutionScope.TEST, threadSafe = true)
 public class EnhanceTestsMojo extends AbstractEnhanceMojo {
     /** The compiled test classes. */

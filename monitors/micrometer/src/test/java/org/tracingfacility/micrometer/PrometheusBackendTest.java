@@ -36,7 +36,7 @@ import org.tracingfacility.testing.Backend;
  */
 class PrometheusBackendTest {
     private static final Path WORK = Paths.get("target", "prometheus-test");
-    private static final Map<String, Double> EXPECTED = new TreeMap<>(Map.of(
+    static final Map<String, Double> EXPECTED = new TreeMap<>(Map.of(
             "inStock/Stock/none", 12.0,
             "pay/Checkout/IllegalArgumentException", 2.0,
             "pay/Checkout/none", 3.0,
@@ -83,7 +83,7 @@ class PrometheusBackendTest {
         }
     }
 
-    private static Backend startPrometheus(int appPort) throws Exception {
+    static Backend startPrometheus(int appPort) throws Exception {
         Files.createDirectories(WORK);
         Path config = WORK.resolve("prometheus.yml");
         Files.writeString(config, String.join("\n",
@@ -106,7 +106,7 @@ class PrometheusBackendTest {
     }
 
     /** Queries until every series has been scraped (a scrape a second), or 60 seconds pass. */
-    private static Map<String, Double> awaitCounts(Backend prometheus) throws Exception {
+    static Map<String, Double> awaitCounts(Backend prometheus) throws Exception {
         String query = URLEncoder.encode("tf_method_seconds_count{job=\"tf-app\",class=\"" + Shop.class.getName()
                 + "\"}", StandardCharsets.UTF_8);
         Map<String, Double> counts = Map.of();

@@ -19,6 +19,7 @@ import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -28,11 +29,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.tracingfacility.opentelemetry.orders.OrderService;
 import org.tracingfacility.opentelemetry.orders.Orders;
+import org.tracingfacility.opentelemetry.orders.PlainOrdersMain;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
 import org.tracingfacility.testing.Backend;
 
@@ -50,35 +54,105 @@ class ZipkinBackendTest {
         MethodMonitorRegistry.clear(Orders.class);
     }
 
-    @Test
-    @Timeout(240)
-    void zipkinShowsTheTraceTreeWithNamesAttributesEventsAndErrors() throws Exception {
-        int port = Backend.freeLoopbackPort();
-        try (Backend zipkin = startZipkin(port)) {
-            SdkTracerProvider tracing = SdkTracerProvider.builder()
-                    .setResource(Resource.getDefault().merge(Resource.create(
-                            Attributes.of(AttributeKey.stringKey("service.name"), "tf-orders"))))
-                    .addSpanProcessor(SimpleSpanProcessor.create(
-                            ZipkinSpanExporter.builder().setEndpoint(zipkin.url("/api/v2/spans")).build()))
-                    .build();
-            try {
-                OpenTelemetrySdk otel = OpenTelemetrySdk.builder().setTracerProvider(tracing).build();
-                MethodMonitorRegistry.register(Orders.class, new OpenTelemetryFactory(otel).withArguments());
-                Tracer webFramework = otel.getTracer("web-framework");
-                OrderService orders = new OrderService();
-                String placed = request(webFramework, "GET /orders/placed",
-                        () -> assertEquals(36, orders.placeOrder("ada", "4111-0000-1111", 3)));
-                String declined = request(webFramework, "GET /orders/declined",
-                        () -> assertThrows(IllegalStateException.class,
-                                () -> orders.placeOrder("bob", "4222-0000-2222", 20)));
-                assertTrue(tracing.forceFlush().join(30, TimeUnit.SECONDS).isSuccess(), "spans exported");
+    /** One server for the tests here: it takes a while to start. */
+    private static Backend zipkin;
 
-                assertPlacedTrace(awaitTrace(zipkin, placed, 4));
-                assertDeclinedTrace(awaitTrace(zipkin, declined, 4));
-            } finally {
-                tracing.shutdown().join(10, TimeUnit.SECONDS);
-            }
+    @BeforeAll
+    @Timeout(240)
+    static void startZipkin() throws Exception {
+        zipkin = startZipkin(Backend.freeLoopbackPort());
+    }
+
+    @AfterAll
+    static void stopZipkin() throws InterruptedException {
+        if (zipkin != null) {
+            zipkin.close();
         }
+    }
+
+    @Test
+    @Timeout(120)
+    void zipkinShowsTheTraceTreeWithNamesAttributesEventsAndErrors() throws Exception {
+        SdkTracerProvider tracing = SdkTracerProvider.builder()
+                .setResource(Resource.getDefault().merge(Resource.create(
+                        Attributes.of(AttributeKey.stringKey("service.name"), "tf-orders"))))
+                .addSpanProcessor(SimpleSpanProcessor.create(
+                        ZipkinSpanExporter.builder().setEndpoint(zipkin.url("/api/v2/spans")).build()))
+                .build();
+        try {
+            OpenTelemetrySdk otel = OpenTelemetrySdk.builder().setTracerProvider(tracing).build();
+            MethodMonitorRegistry.register(Orders.class, new OpenTelemetryFactory(otel).withArguments());
+            Tracer webFramework = otel.getTracer("web-framework");
+            OrderService orders = new OrderService();
+            String placed = request(webFramework, "GET /orders/placed",
+                    () -> assertEquals(36, orders.placeOrder("ada", "4111-0000-1111", 3)));
+            String declined = request(webFramework, "GET /orders/declined",
+                    () -> assertThrows(IllegalStateException.class,
+                            () -> orders.placeOrder("bob", "4222-0000-2222", 20)));
+            assertTrue(tracing.forceFlush().join(30, TimeUnit.SECONDS).isSuccess(), "spans exported");
+
+            assertPlacedTrace(awaitTrace(zipkin, placed, 4));
+            assertDeclinedTrace(awaitTrace(zipkin, declined, 4));
+        } finally {
+            tracing.shutdown().join(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The README's recipe from nothing to spans in Zipkin, dependencies and flags alone: an
+     * application with no tracing code, OpenTelemetry's SDK autoconfigure module and Zipkin
+     * exporter on its class path, and {@code -Dtf.monitor=Orders=opentelemetry} with
+     * OpenTelemetry's own properties. Autoconfigure flushes the spans when the JVM exits.
+     */
+    @Test
+    @Timeout(120)
+    void flagsAloneSendTheSpansToZipkin() throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
+                "-Dtf.monitor=Orders=opentelemetry",
+                "-Dotel.java.global-autoconfigure.enabled=true",
+                "-Dotel.traces.exporter=zipkin",
+                "-Dotel.exporter.zipkin.endpoint=" + zipkin.url("/api/v2/spans"),
+                "-Dotel.metrics.exporter=none",
+                "-Dotel.logs.exporter=none",
+                "-Dotel.service.name=tf-recipe",
+                PlainOrdersMain.class.getName()));
+        Process app = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(app.waitFor(60, TimeUnit.SECONDS), output);
+        assertEquals(0, app.exitValue(), output);
+        assertEquals("total 24", output.strip(), "no warning: the SDK is there");
+
+        Map<String, JsonNode> spans = awaitService(zipkin, "tf-recipe", 3);
+        JsonNode place = spans.get("orderservice.placeorder");
+        assertFalse(place.has("parentId"), spans.toString());
+        assertEquals(place.path("id"), spans.get("orderservice.priceof").path("parentId"), spans.toString());
+        assertEquals(place.path("id"), spans.get("orderservice.charge").path("parentId"), spans.toString());
+        assertEquals("placeOrder", place.path("tags").path("code.function").asText(), place.toString());
+    }
+
+    /** The spans of a service's one trace by name, once Zipkin has stored {@code count} of them (or 60 s passed). */
+    private static Map<String, JsonNode> awaitService(Backend zipkin, String service, int count) throws Exception {
+        Map<String, JsonNode> spans = new HashMap<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> response = Backend.get(zipkin.url("/api/v2/traces?serviceName=" + service));
+            if (response.statusCode() == 200) {
+                spans.clear();
+                for (JsonNode trace : new ObjectMapper().readTree(response.body())) {
+                    for (JsonNode span : trace) {
+                        spans.put(span.path("name").asText(), span);
+                    }
+                }
+                if (spans.size() >= count) {
+                    return spans;
+                }
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("service " + service + " has " + spans.keySet() + ", not " + count + " spans:\n"
+                + zipkin.logTail());
     }
 
     private static void assertPlacedTrace(Map<String, JsonNode> spans) {
