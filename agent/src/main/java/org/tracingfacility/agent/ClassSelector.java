@@ -59,18 +59,8 @@ final class ClassSelector {
      * @param groupDescriptors {@code Lcom/example/IO;} for each TF group its loader lists
      */
     boolean worthACall(String binaryName, byte[] classFile, List<byte[]> groupDescriptors) {
-        for (NamePattern pattern : names) {
-            if (pattern.matches(binaryName)) {
-                return true;
-            }
-        }
-        if (contains(classFile, TF_ANNOTATION_PACKAGE)) {
+        if (namesClass(binaryName) || contains(classFile, TF_ANNOTATION_PACKAGE) || carriesAMark(classFile)) {
             return true;
-        }
-        for (byte[] mark : contentMarks) {
-            if (contains(classFile, mark)) {
-                return true;
-            }
         }
         for (byte[] group : groupDescriptors) {
             if (contains(classFile, group)) {
@@ -85,15 +75,7 @@ final class ClassSelector {
      * {@code ::method} or {@code @Annotation} text in its bytes (TF's own marks not counted).
      */
     boolean selectsByFilter(String binaryName, byte[] classFile) {
-        if (namesClass(binaryName)) {
-            return true;
-        }
-        for (byte[] mark : contentMarks) {
-            if (contains(classFile, mark)) {
-                return true;
-            }
-        }
-        return false;
+        return namesClass(binaryName) || carriesAMark(classFile);
     }
 
     /** Whether a target's class part matches this class (its content not looked at). */
@@ -111,9 +93,11 @@ final class ClassSelector {
      * package, or a {@code ::method} or {@code @Annotation} target's text is in its class file.
      */
     boolean selectsJdkClass(String binaryName, byte[] classFile) {
-        if (selectsJdkClass(binaryName)) {
-            return true;
-        }
+        return selectsJdkClass(binaryName) || carriesAMark(classFile);
+    }
+
+    /** Whether a {@code ::method} or {@code @Annotation} target's text is in the class file. */
+    private boolean carriesAMark(byte[] classFile) {
         for (byte[] mark : contentMarks) {
             if (contains(classFile, mark)) {
                 return true;
