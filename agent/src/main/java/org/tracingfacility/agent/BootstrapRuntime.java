@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
@@ -27,6 +28,8 @@ final class BootstrapRuntime {
     private static final String NESTED_JAR = "META-INF/tf/tf-runtime.jar";
     /** A runtime class the agent itself loads (not initializes) to find the runtime's module. */
     private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.EnhancedCodeSupport";
+    /** The package of JFR's tick counter. */
+    private static final String JFR_INTERNAL = "jdk.jfr.internal";
 
     private final Instrumentation instrumentation;
     /** The boot loader's unnamed module, where the runtime now lives. */
@@ -60,7 +63,23 @@ final class BootstrapRuntime {
         Path jar = extracted();
         instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         Module module = Class.forName(RUNTIME_CLASS, false, null).getModule();
+        openJfrTicks(instrumentation, module);
         return new BootstrapRuntime(instrumentation, module);
+    }
+
+    /**
+     * Exports {@code jdk.jfr.internal} to the runtime's module, which is what lets {@code timing}
+     * read JFR's tick counter instead of {@code System.nanoTime()}: a fraction of its cost on
+     * machines whose {@code clock_gettime} is slow (see the runtime's {@code TimingClock}). The
+     * agent may grant what a user would otherwise add with {@code --add-exports}. A JVM without
+     * the {@code jdk.jfr} module keeps {@code System.nanoTime()}.
+     */
+    static void openJfrTicks(Instrumentation instrumentation, Module runtimeModule) {
+        Optional<Module> jfr = ModuleLayer.boot().findModule("jdk.jfr");
+        if (jfr.isPresent() && !jfr.get().isExported(JFR_INTERNAL, runtimeModule)) {
+            instrumentation.redefineModule(jfr.get(), Set.of(), Map.of(JFR_INTERNAL, Set.of(runtimeModule)), Map.of(),
+                    Set.of(), Map.of());
+        }
     }
 
     /**

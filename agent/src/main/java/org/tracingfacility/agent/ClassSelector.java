@@ -116,6 +116,33 @@ final class ClassSelector {
         return false;
     }
 
+    /** The packages of the JDK's modules' classes, for {@link #mayReachJdkClasses}. */
+    private static final String[] JDK_PACKAGE_ROOTS = {
+        "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.ietf.", "org.w3c.", "org.xml."
+    };
+
+    /**
+     * Whether a target may select a JDK class: a {@code ::method} or {@code @Annotation} target,
+     * or a class part in (or above) a JDK package. Only then must everything the agent runs be
+     * loaded before its transformer, since a class loaded inside a transformation goes untraced.
+     */
+    boolean mayReachJdkClasses() {
+        if (!contentMarks.isEmpty()) {
+            return true;
+        }
+        for (NamePattern pattern : names) {
+            if (pattern.isEveryClass()) {
+                continue; // ** is the application's classes only
+            }
+            for (String root : JDK_PACKAGE_ROOTS) {
+                if (pattern.text.startsWith(root) || (pattern.packageTree && root.startsWith(pattern.text + "."))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Naive search: class files are small and most marks never match their first byte run. */
     static boolean contains(byte[] haystack, byte[] needle) {
         int last = haystack.length - needle.length;

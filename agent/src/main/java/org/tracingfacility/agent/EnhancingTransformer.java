@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
-import org.tracingfacility.core.TfCore;
 import org.tracingfacility.runtime.ThreadsAtWork;
 
 /**
@@ -124,7 +123,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
                 options.verbose);
         coreCalls.incrementAndGet();
         if (!retransforming && needsMembers(report)) {
-            report = TfCore.enhance(EnhanceRequest.forClass(name, classFile)
+            report = CoreReplies.enhance(EnhanceRequest.forClass(name, classFile)
                     .filters(options.filters)
                     .groups(groups.names)
                     .verbose(options.verbose)

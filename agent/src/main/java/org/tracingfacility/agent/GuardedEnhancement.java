@@ -21,7 +21,7 @@ final class GuardedEnhancement {
     static EnhanceReport enhance(String className, byte[] bytes, List<String> groups, List<String> filters,
             int verbose) {
         int firstSite = GuardedSites.reserve(groups.size() + 1);
-        EnhanceReport report = org.tracingfacility.core.TfCore.enhance(EnhanceRequest.forClass(className, bytes)
+        EnhanceReport report = CoreReplies.enhance(EnhanceRequest.forClass(className, bytes)
                 .guarded(firstSite)
                 .filters(filters)
                 .groups(groups)

@@ -82,7 +82,7 @@ final class LoadTimeAgent {
         }
         LoaderGroups groups = LoaderGroups.of(ClassLoader.getSystemClassLoader());
         selector.worthACall(LoadTimeAgent.class.getName(), bytes, groups.descriptors);
-        EnhanceReport report = TfCore.enhance(EnhanceRequest.forClass(LoadTimeAgent.class.getName(), bytes)
+        EnhanceReport report = CoreReplies.enhance(EnhanceRequest.forClass(LoadTimeAgent.class.getName(), bytes)
                 .filters(options.filters).groups(groups.names).build());
         List<String> bad = new ArrayList<>();
         for (Diagnostic error : report.errors()) {
@@ -92,6 +92,12 @@ final class LoadTimeAgent {
         }
         if (!bad.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", bad));
+        }
+        if (selector.mayReachJdkClasses()) {
+            // The reply may have come from an earlier run's cache. The JDK classes that loading
+            // the native library uses are loaded here, then, rather than inside a transformation,
+            // where they would go untraced.
+            TfCore.version();
         }
     }
 
@@ -139,7 +145,8 @@ final class LoadTimeAgent {
 
     private static String summary(EnhancingTransformer transformer) {
         return transformer.enhanced.get() + " classes enhanced, " + transformer.leftAsTheyWere.get()
-                + " left as they were; " + transformer.coreCalls.get() + " calls of the core, "
+                + " left as they were; " + transformer.coreCalls.get() + " calls of the core ("
+                + CoreReplies.fromCache() + " answered by earlier runs' replies), "
                 + transformer.coreNanos.get() / 1_000_000 + " ms in it";
     }
 }

@@ -59,6 +59,8 @@ final class RunTimeAgent {
                 runtime = BootstrapRuntime.install(instrumentation);
                 runtime.prepareGuard();
             } else {
+                BootstrapRuntime.openJfrTicks(instrumentation,
+                        Class.forName(RUNTIME_CLASS, false, ClassLoader.getSystemClassLoader()).getModule());
                 BootstrapRuntime.initializeGuard(ClassLoader.getSystemClassLoader());
             }
             tracing = new RunTimeTracing(instrumentation, new CoreShapeEnhancer(), runtime);

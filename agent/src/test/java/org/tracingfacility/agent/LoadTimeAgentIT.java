@@ -1,6 +1,7 @@
 package org.tracingfacility.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -149,6 +150,36 @@ class LoadTimeAgentIT {
         assertTrue(lines.contains("TF agent: enhanced app.Shop"), run::describe);
         assertTrue(lines.get(lines.size() - 1).startsWith("TF agent: 1 classes enhanced, 0 left as they were;"),
                 run::describe);
+    }
+
+    /**
+     * A JVM started again asks the core what an earlier one asked: the replies kept on the
+     * machine answer, and the native library is not loaded at all (issue 50: start-up).
+     */
+    @Test
+    void aRunStartedAgainIsAnsweredByTheRepliesOfEarlierRunsWithoutTheNativeLibrary() throws Exception {
+        Path classes = compiledShop();
+        String options = "filter=app.Shop,monitor=Filtered=app.Recording,verbose";
+        AgentProcess.Result first = AgentProcess.run(options, List.of(classes), "app.Main");
+        Path loaded = work.resolve("classes-loaded.txt");
+        AgentProcess.Result again = AgentProcess.run(options, List.of("-Xlog:class+load:file=" + loaded),
+                List.of(classes), "app.Main");
+
+        assertEquals(0, again.exitCode, again::describe);
+        assertEquals(first.stdout, again.stdout, "the same events");
+        assertTrue(again.stdout.contains("enter Shop.add [pen]"), again::describe);
+        String summary = again.agentLines().get(again.agentLines().size() - 1);
+        assertTrue(summary.contains("1 calls of the core (2 answered by earlier runs' replies)"), again::describe);
+        assertFalse(Files.readString(loaded).contains("org.tracingfacility.core.NativeCore "),
+                "the native library's class was not loaded");
+
+        AgentProcess.Result asked = AgentProcess.run(options, List.of("-Dtf.agent.cache=false",
+                "-Xlog:class+load:file=" + loaded), List.of(classes), "app.Main");
+        assertEquals(first.stdout, asked.stdout, "the same events from the core itself");
+        String askedSummary = asked.agentLines().get(asked.agentLines().size() - 1);
+        assertTrue(askedSummary.contains("(0 answered by earlier runs' replies)"), asked::describe);
+        assertTrue(Files.readString(loaded).contains("org.tracingfacility.core.NativeCore "),
+                "-Dtf.agent.cache=false asks the core");
     }
 
     /** Only at exit does a load-time agent know that no class a filter selects has loaded. */

@@ -50,12 +50,31 @@ final class NativeLibrary {
         String resource = resourceFor(NativePlatform.current());
         try {
             String sha256 = recordedSha256(resource);
-            Path directory = cacheRoot().resolve(version()).resolve(sha256);
+            Path directory = extractionDirectory(sha256);
             Path extracted = extract(directory, resource, sha256);
             loadPrivateCopy(extracted, sha256);
         } catch (IOException e) {
             throw new NativeCoreException("TF could not extract its native core: " + e, e);
         }
+    }
+
+    /**
+     * The directory this jar's library for this platform is extracted to, found without
+     * extracting or loading it.
+     *
+     * @throws NativeCoreException when the jar carries no library for this platform
+     */
+    static Path extractionDirectory() {
+        String resource = resourceFor(NativePlatform.current());
+        try {
+            return extractionDirectory(recordedSha256(resource));
+        } catch (IOException e) {
+            throw new NativeCoreException("TF could not find its native core: " + e, e);
+        }
+    }
+
+    private static Path extractionDirectory(String sha256) throws IOException {
+        return cacheRoot().resolve(version()).resolve(sha256);
     }
 
     /** The library's resource path for a platform directory. */

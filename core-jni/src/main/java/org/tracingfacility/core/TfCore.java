@@ -23,6 +23,26 @@ public final class TfCore {
      */
     public static EnhanceReport enhance(EnhanceRequest request) {
         byte[] reply = callLoaded(() -> NativeCore.enhance(MessagePackCodec.encode(request)));
+        return checkedReport(reply);
+    }
+
+    /**
+     * {@link #enhance(EnhanceRequest)}, answered from {@code cache} when it holds the reply to
+     * this very request, and kept there otherwise. The native library is loaded only when the
+     * cache does not answer.
+     */
+    public static EnhanceReport enhance(EnhanceRequest request, ReplyCache cache) {
+        byte[] encoded = MessagePackCodec.encode(request);
+        byte[] reply = cache.find(encoded);
+        if (reply == null) {
+            byte[] answered = callLoaded(() -> NativeCore.enhance(encoded));
+            reply = answered;
+            cache.keep(encoded, answered);
+        }
+        return checkedReport(reply);
+    }
+
+    private static EnhanceReport checkedReport(byte[] reply) {
         EnhanceReport report = MessagePackCodec.decodeReport(reply);
         if (report.formatVersion() != EnhanceRequest.FORMAT_VERSION) {
             throw new NativeCoreException("the native core answered in report format "

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tracingfacility.annotation.Filtered;
 import org.tracingfacility.annotation.MethodMonitorGroup;
 
 /**
@@ -117,6 +118,11 @@ final class GroupResolution {
 
     /** The subgroups that {@code group}'s {@code @MethodMonitorGroup} lists; none if unreadable. */
     static List<Class<? extends Annotation>> directSubgroups(Class<? extends Annotation> group) {
+        if (group == Filtered.class) {
+            // Lists none. Not read: a JVM's first annotation read generates a proxy class,
+            // tens of milliseconds of the agent's start-up.
+            return List.of();
+        }
         try {
             MethodMonitorGroup meta = group.getAnnotation(MethodMonitorGroup.class);
             return meta == null ? List.of() : List.of(meta.value());

@@ -33,8 +33,8 @@ final class StartupConfiguration {
         }
         if (!"false".equalsIgnoreCase(System.getProperty(JMX_PROPERTY))) {
             try {
-                TracingFacilityBean.registerPlatformBean();
-            } catch (LinkageError e) {
+                TracingFacilityBean.registerPlatformBeanSoon();
+            } catch (LinkageError | SecurityException e) {
                 // A run-time image without java.management: no bean, and no reason to fail.
                 System.err.println("TF: management bean not registered: " + e);
             }

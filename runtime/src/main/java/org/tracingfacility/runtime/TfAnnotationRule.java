@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime;
 
 import java.lang.annotation.Annotation;
+import org.tracingfacility.annotation.Filtered;
 import org.tracingfacility.annotation.MethodMonitorGroup;
 
 /**
@@ -24,7 +25,9 @@ final class TfAnnotationRule {
      * @throws IllegalArgumentException saying what a TF annotation is, if {@code cls} is not one
      */
     static Class<? extends Annotation> require(Class<?> cls) {
-        if (cls.isAnnotation() && (cls.isAnnotationPresent(MethodMonitorGroup.class) || isKnownSubgroup(cls))) {
+        // Filtered, TF's own group, without reading its annotations (see GroupResolution.directSubgroups).
+        if (cls == Filtered.class
+                || cls.isAnnotation() && (cls.isAnnotationPresent(MethodMonitorGroup.class) || isKnownSubgroup(cls))) {
             return cls.asSubclass(Annotation.class);
         }
         throw new IllegalArgumentException(cls.getName() + " is not a TF annotation: " + DEFINITION);

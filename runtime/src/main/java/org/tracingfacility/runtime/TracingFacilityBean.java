@@ -21,6 +21,46 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
         this.loader = loader;
     }
 
+    /**
+     * How long after TF starts the bean is registered. Creating the platform MBean server
+     * (which registering the first bean does) costs some 170 ms of start-up on a small machine,
+     * more than all the rest of the agent's: a JVM that ends within a second (a build's test
+     * JVMs, a command-line tool) never pays it, and one that lives on has its bean before a JMX
+     * client can connect.
+     */
+    static final long REGISTRATION_DELAY_MILLIS = 1_000;
+
+    /** The thread that will register the bean, while it has not (for tests to wait on). */
+    private static volatile Thread pendingRegistration;
+
+    /**
+     * Registers the bean {@link #REGISTRATION_DELAY_MILLIS} from now, on a daemon thread of
+     * its own that is {@linkplain ThreadsAtWork at work} (the JDK code JMX runs is never
+     * reported, however traced) and never holds up the JVM's exit.
+     */
+    static void registerPlatformBeanSoon() {
+        Thread registration = new Thread(() -> {
+            ThreadsAtWork.enter();
+            try {
+                Thread.sleep(REGISTRATION_DELAY_MILLIS);
+                registerPlatformBean();
+            } catch (InterruptedException e) {
+                // The JVM is going away: no bean is wanted.
+            } finally {
+                pendingRegistration = null;
+            }
+        }, "tf-jmx-registration");
+        registration.setDaemon(true);
+        registration.setPriority(Thread.MIN_PRIORITY);
+        pendingRegistration = registration;
+        registration.start();
+    }
+
+    /** The thread that will register the bean, or null when none is pending. */
+    static Thread pendingRegistration() {
+        return pendingRegistration;
+    }
+
     /** Registers the bean in the platform MBean server; a JVM without JMX just goes without. */
     static void registerPlatformBean() {
         try {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
@@ -38,7 +39,10 @@ class ManagementTest {
     @BeforeAll
     static void connect() throws Exception {
         System.setProperty("java.rmi.server.hostname", "127.0.0.1");
-        new ReaderFixture(); // the first enhanced class initializes the registry, which registers the bean
+        new ReaderFixture(); // the first enhanced class initializes the registry, which registers the bean soon
+        Thread registration = TracingFacilityBean.pendingRegistration();
+        assertNotNull(registration, "the registry's start scheduled the bean's registration");
+        registration.join(10_000);
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();

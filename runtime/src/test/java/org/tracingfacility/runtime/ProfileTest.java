@@ -177,6 +177,10 @@ class ProfileTest {
     void profileIsADefaultNameAndTheBeanDumpsIt(@TempDir Path dir) throws Exception {
         assertTrue(MethodMonitorFactoryDefaults.names().contains("profile"));
         assertSame(MethodMonitorFactoryDefaults.profile(), MethodMonitorFactoryDefaults.byName("profile"));
+        Thread registration = TracingFacilityBean.pendingRegistration();
+        if (registration != null) {
+            registration.join(10_000);
+        }
         TracingFacilityMXBean bean = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
                 new ObjectName(TracingFacilityMXBean.OBJECT_NAME), TracingFacilityMXBean.class);
         MethodMonitorFactoryDefaults.profile().clear();

@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,6 +43,7 @@ class StartupPropertiesTest {
 
     @Test
     void jmxCanBeTurnedOff() throws Exception {
+        assertNull(TracingFacilityBean.pendingRegistration(), "no registration scheduled");
         assertFalse(ManagementFactory.getPlatformMBeanServer()
                 .isRegistered(new ObjectName(TracingFacilityMXBean.OBJECT_NAME)));
     }
