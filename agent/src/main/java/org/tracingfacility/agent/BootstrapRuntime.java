@@ -152,7 +152,8 @@ final class BootstrapRuntime {
             if (nested == null || nested.getCrc() < 0) {
                 throw new IOException(agentJar + " lacks " + NESTED_JAR + " (a broken build of tf-agent)");
             }
-            Path directory = cacheRoot().resolve(String.format("%08x-%d", nested.getCrc(), nested.getSize()));
+            // Not String.format: its first use loads the locale providers, tens of milliseconds.
+            Path directory = cacheRoot().resolve(Long.toHexString(nested.getCrc()) + "-" + nested.getSize());
             Path copy = directory.resolve("tf-runtime.jar");
             if (Files.isRegularFile(copy) && crc(Files.readAllBytes(copy)) == nested.getCrc()) {
                 return copy;

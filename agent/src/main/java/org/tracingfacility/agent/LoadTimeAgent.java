@@ -53,15 +53,23 @@ final class LoadTimeAgent {
         AgentLog.flush();
         AgentLog.flushAtExit();
         if (options.verbose > 0) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> AgentLog.line(summary(transformer)), "tf-agent-summary"));
+            Runtime.getRuntime().addShutdownHook(new Thread("tf-agent-summary") {
+                @Override
+                public void run() {
+                    AgentLog.line(summary(transformer));
+                }
+            });
         }
         if (!options.filters.isEmpty()) {
             // Only at exit can the agent know that no class a filter names was loaded.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                for (String filter : transformer.filterUse.unused()) {
-                    AgentLog.line(FilterUse.selectedNothingAtExit(filter));
+            Runtime.getRuntime().addShutdownHook(new Thread("tf-agent-unused-filters") {
+                @Override
+                public void run() {
+                    for (String filter : transformer.filterUse.unused()) {
+                        AgentLog.line(FilterUse.selectedNothingAtExit(filter));
+                    }
                 }
-            }, "tf-agent-unused-filters"));
+            });
         }
     }
 

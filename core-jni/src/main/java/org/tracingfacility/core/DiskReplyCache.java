@@ -112,7 +112,13 @@ public final class DiskReplyCache implements ReplyCache {
     }
 
     private Path entryFor(byte[] request) {
-        return directory.resolve(String.format("%016x.reply", hash(request)));
+        return directory.resolve(entryName(request));
+    }
+
+    /** The 16 hex digits of the request's hash; not String.format, which loads locale data. */
+    static String entryName(byte[] request) {
+        String hex = Long.toHexString(hash(request));
+        return "0".repeat(16 - hex.length()) + hex + ".reply";
     }
 
     /** FNV-1a, 64 bits, with a final mix: only spreads names, equality is checked in full. */

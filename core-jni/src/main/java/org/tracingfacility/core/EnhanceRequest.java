@@ -231,7 +231,9 @@ public final class EnhanceRequest {
 
         /** Appends class path entries (directories or jars). */
         public Builder classpath(Collection<String> entries) {
-            entries.forEach(entry -> classpath.add(Objects.requireNonNull(entry, "classpath entry")));
+            for (String entry : entries) {
+                classpath.add(Objects.requireNonNull(entry, "classpath entry"));
+            }
             return this;
         }
 
@@ -242,7 +244,9 @@ public final class EnhanceRequest {
          */
         public Builder runtimeClasspath(Collection<String> entries) {
             runtimeClasspath = new ArrayList<>();
-            entries.forEach(entry -> runtimeClasspath.add(Objects.requireNonNull(entry, "runtime classpath entry")));
+            for (String entry : entries) {
+                runtimeClasspath.add(Objects.requireNonNull(entry, "runtime classpath entry"));
+            }
             return this;
         }
 
@@ -277,7 +281,9 @@ public final class EnhanceRequest {
 
         /** Appends method filters. */
         public Builder filters(Collection<String> filters) {
-            filters.forEach(filter -> this.filters.add(Objects.requireNonNull(filter, "filter")));
+            for (String filter : filters) {
+                this.filters.add(Objects.requireNonNull(filter, "filter"));
+            }
             return this;
         }
 
@@ -319,7 +325,9 @@ public final class EnhanceRequest {
          * class loader's {@code META-INF/tf/tfannotations.properties} lists.
          */
         public Builder groups(Collection<String> names) {
-            names.forEach(name -> groups.add(Objects.requireNonNull(name, "group")));
+            for (String name : names) {
+                groups.add(Objects.requireNonNull(name, "group"));
+            }
             return this;
         }
 

@@ -58,7 +58,7 @@ final class NativePlatform {
         } else if (os.startsWith("windows")) {
             os = "windows";
         } else {
-            os = os.replaceAll("[^a-z0-9]", "");
+            os = keepOnly(os, "");
         }
         // HotSpot reports "amd64" on Linux and Windows, "x86_64" on macOS; "arm64" is aarch64.
         switch (arch) {
@@ -71,9 +71,24 @@ final class NativePlatform {
                 arch = "aarch64";
                 break;
             default:
-                arch = arch.replaceAll("[^a-z0-9_]", "");
+                arch = keepOnly(arch, "_");
         }
         return os + "-" + arch;
+    }
+
+    /**
+     * {@code text}'s ASCII lower-case letters, digits and {@code also} characters. By hand: a
+     * regular expression here costs the agent's start-up a few milliseconds.
+     */
+    private static String keepOnly(String text, String also) {
+        StringBuilder kept = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || also.indexOf(c) >= 0) {
+                kept.append(c);
+            }
+        }
+        return kept.toString();
     }
 
     /** The library's file name on a platform, as each OS's linker names it. */

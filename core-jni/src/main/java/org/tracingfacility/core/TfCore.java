@@ -1,6 +1,5 @@
 package org.tracingfacility.core;
 
-import java.util.function.Supplier;
 
 /**
  * The one entry point the build plugins call: runs the native core on a request and returns
@@ -22,8 +21,7 @@ public final class TfCore {
      * @throws UnsupportedOperationException if TF has no native core for this platform
      */
     public static EnhanceReport enhance(EnhanceRequest request) {
-        byte[] reply = callLoaded(() -> NativeCore.enhance(MessagePackCodec.encode(request)));
-        return checkedReport(reply);
+        return checkedReport(called(MessagePackCodec.encode(request)));
     }
 
     /**
@@ -35,9 +33,8 @@ public final class TfCore {
         byte[] encoded = MessagePackCodec.encode(request);
         byte[] reply = cache.find(encoded);
         if (reply == null) {
-            byte[] answered = callLoaded(() -> NativeCore.enhance(encoded));
-            reply = answered;
-            cache.keep(encoded, answered);
+            reply = called(encoded);
+            cache.keep(encoded, reply);
         }
         return checkedReport(reply);
     }
@@ -54,19 +51,31 @@ public final class TfCore {
 
     /** The version of the native core. */
     public static String version() {
-        return callLoaded(NativeCore::version);
+        try {
+            return NativeCore.version();
+        } catch (ExceptionInInitializerError e) {
+            throw unwrapped(e);
+        }
     }
 
-    /** Unwraps a failed library load so callers see why, not an ExceptionInInitializerError. */
-    private static <T> T callLoaded(Supplier<T> call) {
+    /** The native core's reply to an encoded request. */
+    private static byte[] called(byte[] encoded) {
         try {
-            return call.get();
+            return NativeCore.enhance(encoded);
         } catch (ExceptionInInitializerError e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            throw e;
+            throw unwrapped(e);
         }
+    }
+
+    /**
+     * Unwraps a failed library load so callers see why, not an ExceptionInInitializerError.
+     * (Calls written out rather than through a lambda: the agent's start-up runs them.)
+     */
+    private static RuntimeException unwrapped(ExceptionInInitializerError e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException) {
+            return (RuntimeException) cause;
+        }
+        throw e;
     }
 }

@@ -42,14 +42,15 @@ class DiskReplyCacheTest {
         }
         // The file a lookup of "request" opens, holding what "other request" kept: as if the
         // two hashed alike.
-        Files.move(entry, dir.resolve(String.format("%016x.reply", DiskReplyCache.hash(bytes("request")))));
+        Files.move(entry, dir.resolve(DiskReplyCache.entryName(bytes("request"))));
         assertNull(cache.find(bytes("request")));
     }
 
     @Test
     void aTruncatedOrForeignFileIsAMissAndIsWrittenAnew() throws Exception {
         DiskReplyCache cache = new DiskReplyCache(dir);
-        Path entry = dir.resolve(String.format("%016x.reply", DiskReplyCache.hash(bytes("request"))));
+        Path entry = dir.resolve(DiskReplyCache.entryName(bytes("request")));
+        assertEquals(String.format("%016x.reply", DiskReplyCache.hash(bytes("request"))), entry.getFileName().toString());
         Files.write(entry, new byte[] {0x54, 0x46});
         assertNull(cache.find(bytes("request")));
         Files.write(entry, bytes("not an entry of this cache at all"));

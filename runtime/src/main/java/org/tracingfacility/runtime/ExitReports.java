@@ -29,7 +29,12 @@ public final class ExitReports {
     /** Arms the output of {@code factory} if it is one that has none of its own; once per kind. */
     static void chosenByName(MethodMonitorFactory factory) {
         if (factory == MethodMonitorFactoryDefaults.timing() && TIMING_ARMED.compareAndSet(false, true)) {
-            Thread hook = new Thread(ExitReports::writeTimingTableWithin, "TF timing table at exit");
+            Thread hook = new Thread("TF timing table at exit") {
+                @Override
+                public void run() {
+                    writeTimingTableWithin();
+                }
+            };
             try {
                 Runtime.getRuntime().addShutdownHook(hook);
             } catch (IllegalStateException e) {
@@ -59,7 +64,12 @@ public final class ExitReports {
         // TF's own work, on threads of its own: no traced JDK class reports it.
         ThreadsAtWork.enter();
         try {
-            Thread writer = new Thread(ExitReports::writeTimingTable, "TF timing table writer");
+            Thread writer = new Thread("TF timing table writer") {
+                @Override
+                public void run() {
+                    writeTimingTable();
+                }
+            };
             writer.setDaemon(true);
             writer.start();
             writer.join(exitWaitMillis());

@@ -24,7 +24,12 @@ import org.tracingfacility.annotation.MethodMonitorGroup;
  * registered groups' names.
  */
 final class GroupResolution {
-    private static final Comparator<Class<?>> BY_NAME = Comparator.comparing(Class::getName);
+    private static final Comparator<Class<?>> BY_NAME = new Comparator<Class<?>>() {
+        @Override
+        public int compare(Class<?> a, Class<?> b) {
+            return a.getName().compareTo(b.getName());
+        }
+    };
 
     private final Map<Class<? extends Annotation>, List<MethodMonitorFactory>> effective;
     /** The binary names of {@link #effective}'s groups. */
@@ -64,7 +69,9 @@ final class GroupResolution {
             }
         }
         Map<Class<? extends Annotation>, List<MethodMonitorFactory>> effective = new HashMap<>();
-        reached.forEach((group, factories) -> effective.put(group, List.copyOf(factories)));
+        for (Map.Entry<Class<? extends Annotation>, List<MethodMonitorFactory>> entry : reached.entrySet()) {
+            effective.put(entry.getKey(), List.copyOf(entry.getValue()));
+        }
         return new GroupResolution(effective);
     }
 
@@ -75,7 +82,11 @@ final class GroupResolution {
      */
     private static void add(Map<Class<? extends Annotation>, List<MethodMonitorFactory>> reached,
             Class<? extends Annotation> group, MethodMonitorFactory factory) {
-        List<MethodMonitorFactory> factories = reached.computeIfAbsent(group, g -> new ArrayList<>());
+        List<MethodMonitorFactory> factories = reached.get(group);
+        if (factories == null) {
+            factories = new ArrayList<>();
+            reached.put(group, factories);
+        }
         for (MethodMonitorFactory present : factories) {
             if (present == factory) {
                 return;
@@ -106,7 +117,9 @@ final class GroupResolution {
     static Set<Class<? extends Annotation>> closure(Iterable<Class<? extends Annotation>> roots) {
         Set<Class<? extends Annotation>> found = new HashSet<>();
         Deque<Class<? extends Annotation>> pending = new ArrayDeque<>();
-        roots.forEach(pending::add);
+        for (Class<? extends Annotation> root : roots) {
+            pending.add(root);
+        }
         while (!pending.isEmpty()) {
             Class<? extends Annotation> group = pending.pop();
             if (found.add(group)) {

@@ -5,9 +5,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Supplier;
 import org.tracingfacility.runtime.jfr.JfrFactory;
 import org.tracingfacility.runtime.profile.ProfileAtExit;
 import org.tracingfacility.runtime.profile.ProfileFactory;
@@ -19,10 +16,21 @@ import org.tracingfacility.runtime.timing.TimingFactory;
  * {@code profile}.
  */
 public final class MethodMonitorFactoryDefaults {
-    private static final MethodMonitorFactory NO_OP = named("noOp", NoOpMonitor::new);
+    // Classes rather than lambdas here and in the rest of what the agent's start runs: each
+    // lambda a JVM links costs it a generated class and its compilation (issue 50).
+    private static final MethodMonitorFactory NO_OP = new Named("noOp") {
+        @Override
+        public MethodMonitor create(Class<?> cls) {
+            return new NoOpMonitor(cls);
+        }
+    };
     private static final MethodMonitorFactory DPRINT = dprint(System.out);
-    private static final MethodMonitorFactory OPERATION_TRACER =
-            named("operationTracer", OperationTracer.Monitor::new);
+    private static final MethodMonitorFactory OPERATION_TRACER = new Named("operationTracer") {
+        @Override
+        public MethodMonitor create(Class<?> cls) {
+            return new OperationTracer.Monitor(cls);
+        }
+    };
 
     /** Created on first use: the JFR one needs the {@code jdk.jfr} module. */
     private static final class Shared {
@@ -38,8 +46,6 @@ public final class MethodMonitorFactoryDefaults {
     private static final class SharedProfile {
         static final ProfileFactory PROFILE = ProfileAtExit.processWide();
     }
-
-    private static final Map<String, Supplier<MethodMonitorFactory>> BY_NAME = byName();
 
     private MethodMonitorFactoryDefaults() {
     }
@@ -67,7 +73,12 @@ public final class MethodMonitorFactoryDefaults {
 
     /** Like {@link #dprint()}, printing on {@code out}. */
     public static MethodMonitorFactory dprint(PrintStream out) {
-        return named("dprint", cls -> new DprintMonitor(cls, out));
+        return new Named("dprint") {
+            @Override
+            public MethodMonitor create(Class<?> cls) {
+                return new DprintMonitor(cls, out);
+            }
+        };
     }
 
     /** Hands every event to the monitors of all {@code factories}, in iteration order. */
@@ -119,8 +130,22 @@ public final class MethodMonitorFactoryDefaults {
 
     /** The default factory of a name (case-insensitive), or null. */
     public static MethodMonitorFactory byName(String name) {
-        Supplier<MethodMonitorFactory> factory = BY_NAME.get(name.toLowerCase(Locale.ROOT));
-        return factory == null ? null : factory.get();
+        switch (name.toLowerCase(Locale.ROOT)) {
+            case "noop":
+                return noOp();
+            case "dprint":
+                return dprint();
+            case "operationtracer":
+                return operationTracer();
+            case "timing":
+                return timing();
+            case "jfr":
+                return jfr();
+            case "profile":
+                return profile();
+            default:
+                return null;
+        }
     }
 
     /** The names {@link #byName} knows. */
@@ -128,29 +153,17 @@ public final class MethodMonitorFactoryDefaults {
         return List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "profile");
     }
 
-    private static Map<String, Supplier<MethodMonitorFactory>> byName() {
-        Map<String, Supplier<MethodMonitorFactory>> map = new TreeMap<>();
-        map.put("noop", MethodMonitorFactoryDefaults::noOp);
-        map.put("dprint", MethodMonitorFactoryDefaults::dprint);
-        map.put("operationtracer", MethodMonitorFactoryDefaults::operationTracer);
-        map.put("timing", MethodMonitorFactoryDefaults::timing);
-        map.put("jfr", MethodMonitorFactoryDefaults::jfr);
-        map.put("profile", MethodMonitorFactoryDefaults::profile);
-        return map;
-    }
-
     /** A factory whose {@code toString} is its name, as the management bean shows it. */
-    private static MethodMonitorFactory named(String name, MethodMonitorFactory factory) {
-        return new MethodMonitorFactory() {
-            @Override
-            public MethodMonitor create(Class<?> cls) {
-                return factory.create(cls);
-            }
+    private abstract static class Named implements MethodMonitorFactory {
+        private final String name;
 
-            @Override
-            public String toString() {
-                return name;
-            }
-        };
+        Named(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 }

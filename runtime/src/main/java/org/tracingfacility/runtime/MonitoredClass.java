@@ -39,6 +39,11 @@ final class MonitoredClass {
     }
 
     MonitorBinding binding(Class<? extends Annotation> annotation) {
-        return bindings.computeIfAbsent(annotation, MonitorBinding::new);
+        MonitorBinding binding = bindings.get(annotation);
+        if (binding == null) {
+            binding = new MonitorBinding(annotation);
+            bindings.put(annotation, binding);
+        }
+        return binding;
     }
 }

@@ -21,7 +21,12 @@ final class ReentryGuard implements MethodMonitor {
     private static final String JFR_FACTORY = "org.tracingfacility.runtime.jfr.JfrFactory";
 
     /** Per thread: whether a guarded monitor is at work on it. */
-    private static final ThreadLocal<boolean[]> AT_WORK = ThreadLocal.withInitial(() -> new boolean[1]);
+    private static final ThreadLocal<boolean[]> AT_WORK = new ThreadLocal<boolean[]>() {
+        @Override
+        protected boolean[] initialValue() {
+            return new boolean[1];
+        }
+    };
     private static final AtomicLong DROPPED = new AtomicLong();
     private static final AtomicBoolean TOLD = new AtomicBoolean();
 

@@ -50,7 +50,9 @@ final class Registry {
         MonitoredClass monitored = classes.get(cls);
         synchronized (lock) {
             monitored.setMethodNames(methodNames);
-            holders.forEach((annotation, holder) -> monitored.binding(annotation).holder = holder);
+            for (Map.Entry<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> entry : holders.entrySet()) {
+                monitored.binding(entry.getKey()).holder = entry.getValue();
+            }
             if (!monitored.registered) {
                 monitored.registered = true;
                 registered.add(new WeakReference<>(monitored));

@@ -39,17 +39,20 @@ final class TracingFacilityBean implements TracingFacilityMXBean {
      * reported, however traced) and never holds up the JVM's exit.
      */
     static void registerPlatformBeanSoon() {
-        Thread registration = new Thread(() -> {
-            ThreadsAtWork.enter();
-            try {
-                Thread.sleep(REGISTRATION_DELAY_MILLIS);
-                registerPlatformBean();
-            } catch (InterruptedException e) {
-                // The JVM is going away: no bean is wanted.
-            } finally {
-                pendingRegistration = null;
+        Thread registration = new Thread("tf-jmx-registration") {
+            @Override
+            public void run() {
+                ThreadsAtWork.enter();
+                try {
+                    Thread.sleep(REGISTRATION_DELAY_MILLIS);
+                    registerPlatformBean();
+                } catch (InterruptedException e) {
+                    // The JVM is going away: no bean is wanted.
+                } finally {
+                    pendingRegistration = null;
+                }
             }
-        }, "tf-jmx-registration");
+        };
         registration.setDaemon(true);
         registration.setPriority(Thread.MIN_PRIORITY);
         pendingRegistration = registration;

@@ -34,7 +34,13 @@ final class MethodLabels {
             if (member instanceof Method && ((Method) member).isBridge()) {
                 continue; // javac's copy of the real method, which the enhancer leaves alone
             }
-            labels.byTracingName.computeIfAbsent(tracingName(member), n -> new ArrayList<>()).add(member);
+            String name = tracingName(member);
+            List<Executable> named = labels.byTracingName.get(name);
+            if (named == null) {
+                named = new ArrayList<>();
+                labels.byTracingName.put(name, named);
+            }
+            named.add(member);
         }
         return labels;
     }

@@ -3,6 +3,7 @@ package org.tracingfacility.runtime.timing;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.tracingfacility.annotation.InfoMethod;
@@ -36,7 +37,12 @@ public final class TimingFactory implements MethodMonitorFactory {
     private final List<ThreadRecorder> recorders = new ArrayList<>();
     /** Statistics of threads that have ended, by timer index. */
     private final Map<Integer, long[]> retired = new HashMap<>();
-    private final ThreadLocal<ThreadRecorder> recorder = ThreadLocal.withInitial(this::newRecorder);
+    private final ThreadLocal<ThreadRecorder> recorder = new ThreadLocal<ThreadRecorder>() {
+        @Override
+        protected ThreadRecorder initialValue() {
+            return newRecorder();
+        }
+    };
 
     /** A factory that measures every invocation. */
     public TimingFactory() {
@@ -89,7 +95,9 @@ public final class TimingFactory implements MethodMonitorFactory {
         }
         synchronized (recorders) {
             retireEndedThreads();
-            retired.forEach((timer, row) -> addRow(row, timer, sums));
+            for (Map.Entry<Integer, long[]> entry : retired.entrySet()) {
+                addRow(entry.getValue(), entry.getKey(), sums);
+            }
             for (ThreadRecorder r : recorders) {
                 long[][] rows = r.rows;
                 for (int timer = 0; timer < rows.length; timer++) {
@@ -162,19 +170,25 @@ public final class TimingFactory implements MethodMonitorFactory {
 
     /** Folds the rows of ended threads into {@link #retired}, so thread churn does not grow memory. */
     private void retireEndedThreads() {
-        recorders.removeIf(r -> {
+        for (Iterator<ThreadRecorder> each = recorders.iterator(); each.hasNext(); ) {
+            ThreadRecorder r = each.next();
             if (r.thread.isAlive()) {
-                return false;
+                continue;
             }
             long[][] rows = r.rows;
             for (int timer = 0; timer < rows.length; timer++) {
                 if (rows[timer] != null) {
-                    TimerRow.addTo(rows[timer], retired.computeIfAbsent(timer, t -> TimerRow.create()));
+                    long[] sum = retired.get(timer);
+                    if (sum == null) {
+                        sum = TimerRow.create();
+                        retired.put(timer, sum);
+                    }
+                    TimerRow.addTo(rows[timer], sum);
                 }
             }
             r.retired = true;
-            return true;
-        });
+            each.remove();
+        }
     }
 
     private static void addRow(long[] row, int timer, List<long[]> sums) {

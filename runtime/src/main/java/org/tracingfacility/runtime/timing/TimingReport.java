@@ -1,9 +1,11 @@
 package org.tracingfacility.runtime.timing;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Timing statistics at one moment, one row per method or interval that ran, slowest mean
@@ -109,13 +111,22 @@ public final class TimingReport {
         "Timed Method", "Invocations", "Average Time", "Minimum", "P50", "P90", "P99", "Maximum", "Total Time"
     };
 
+    /** By mean time, the slowest first; equal means by name. */
+    private static final Comparator<Row> SLOWEST_FIRST = new Comparator<Row>() {
+        @Override
+        public int compare(Row a, Row b) {
+            int byMean = Long.compare(b.meanNanos(), a.meanNanos());
+            return byMean != 0 ? byMean : a.name().compareTo(b.name());
+        }
+    };
+
     private final List<Row> rows;
     private final int sampleEvery;
 
     TimingReport(List<Row> rows, int sampleEvery) {
         this.sampleEvery = sampleEvery;
         List<Row> sorted = new ArrayList<>(rows);
-        sorted.sort(Comparator.comparingLong(Row::meanNanos).reversed().thenComparing(Row::name));
+        sorted.sort(SLOWEST_FIRST);
         this.rows = List.copyOf(sorted);
     }
 
@@ -197,11 +208,22 @@ public final class TimingReport {
         }
         // Switch units where rounding to three digits would reach 1000.
         if (nanos < 999_500) {
-            return String.format(Locale.ROOT, "%.3g us", nanos / 1e3);
+            return threeDigits(BigDecimal.valueOf(nanos, 3)) + " us";
         }
         if (nanos < 999_500_000) {
-            return String.format(Locale.ROOT, "%.3g ms", nanos / 1e6);
+            return threeDigits(BigDecimal.valueOf(nanos, 6)) + " ms";
         }
-        return String.format(Locale.ROOT, "%.3g s", nanos / 1e9);
+        return threeDigits(BigDecimal.valueOf(nanos, 9)) + " s";
+    }
+
+    /**
+     * {@code value} to three significant digits, trailing zeros kept: what {@code %.3g} prints
+     * for these values, without {@link java.util.Formatter}, whose first use in a JVM loads the
+     * locale providers (tens of milliseconds of the exit of a short-lived JVM).
+     */
+    static String threeDigits(BigDecimal value) {
+        BigDecimal rounded = value.round(new MathContext(3, RoundingMode.HALF_UP));
+        int integerDigits = rounded.precision() - rounded.scale();
+        return rounded.setScale(Math.max(0, 3 - integerDigits), RoundingMode.HALF_UP).toPlainString();
     }
 }
