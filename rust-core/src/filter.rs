@@ -205,7 +205,9 @@ fn parse_class(class: &str) -> Result<ClassPattern, String> {
         } else {
             // `pkg.*+` would select every subtype of every class of a package,
             // which needs every class's whole hierarchy: not offered.
-            Err(format!("'{class}': '+' (the type and its subtypes) follows an exact class name only, as in 'java.sql.Connection+'"))
+            Err(format!(
+                "'{class}': '+' (the type and its subtypes) follows an exact class name only, as in 'java.sql.Connection+'"
+            ))
         };
     }
     if is_qualified_name(class) {

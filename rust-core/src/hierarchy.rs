@@ -113,7 +113,11 @@ impl Hierarchy {
 
 /// Every supertype of `class` (binary name `binary_name`): those its file
 /// names, and those `hierarchy` adds.
-pub fn supertypes(class: &ClassFile<'_>, binary_name: &str, hierarchy: Option<&Hierarchy>) -> Result<Vec<String>, ClassFileError> {
+pub fn supertypes(
+    class: &ClassFile<'_>,
+    binary_name: &str,
+    hierarchy: Option<&Hierarchy>,
+) -> Result<Vec<String>, ClassFileError> {
     let (_, direct) = direct_supertypes(class)?;
     Ok(match hierarchy {
         Some(hierarchy) => hierarchy.all_supertypes(binary_name, direct),
@@ -195,7 +199,8 @@ mod tests {
 
     #[test]
     fn the_agent_sends_the_whole_list() {
-        let h = Hierarchy::of_class("org.h2.jdbc.JdbcConnection", &names(&["java.lang.Object", "java.sql.Connection", "java.sql.Wrapper"]));
+        let sent = names(&["java.lang.Object", "java.sql.Connection", "java.sql.Wrapper"]);
+        let h = Hierarchy::of_class("org.h2.jdbc.JdbcConnection", &sent);
         let all = h.all_supertypes("org.h2.jdbc.JdbcConnection", names(&["java.lang.Object", "java.sql.Connection"]));
         assert_eq!(all, names(&["java.lang.Object", "java.sql.Connection", "java.sql.Wrapper"]));
     }

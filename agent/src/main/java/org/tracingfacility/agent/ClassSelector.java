@@ -17,6 +17,10 @@ import java.util.List;
  * {@code @Annotation} targets as JEP 520's filters are; {@code **} means the application's
  * classes only. (A JDK class loaded before the agent started is reached by its name alone:
  * its bytes are not at hand before it is retransformed.)
+ *
+ * <p>A {@code Type+} target selects {@code Type} by name and, in the JDK or not, every class
+ * with {@code Type} among its supertypes ({@link Supertypes}): the callers ask
+ * {@link #needsSupertypes()} and hand them to {@link #namesASupertype}.
  */
 final class ClassSelector {
     /** In every class TF enhanced or must look at: its annotations' package. */
@@ -26,6 +30,8 @@ final class ClassSelector {
     private final List<NamePattern> names = new ArrayList<>();
     /** Texts whose presence in a class file means a {@code ::method} or {@code @A} target may match. */
     private final List<byte[]> contentMarks = new ArrayList<>();
+    /** The types of {@code Type+} targets. */
+    private final List<String> subtypesOf = new ArrayList<>();
 
     ClassSelector(List<String> filters) {
         for (String filter : filters) {
@@ -48,7 +54,12 @@ final class ClassSelector {
             contentMarks.add(target.substring(2).getBytes(StandardCharsets.UTF_8));
         } else {
             int methodPart = target.indexOf("::");
-            names.add(NamePattern.of(methodPart >= 0 ? target.substring(0, methodPart) : target));
+            String pattern = methodPart >= 0 ? target.substring(0, methodPart) : target;
+            if (pattern.endsWith("+")) {
+                pattern = pattern.substring(0, pattern.length() - 1);
+                subtypesOf.add(pattern);
+            }
+            names.add(NamePattern.of(pattern));
         }
     }
 
@@ -110,6 +121,21 @@ final class ClassSelector {
     boolean selectsJdkClass(String binaryName) {
         for (NamePattern pattern : names) {
             if (!pattern.isEveryClass() && pattern.matches(binaryName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a {@code Type+} target needs the supertypes of the classes looked at. */
+    boolean needsSupertypes() {
+        return !subtypesOf.isEmpty();
+    }
+
+    /** Whether a {@code Type+} target's type is among {@code supertypes} (binary names). */
+    boolean namesASupertype(List<String> supertypes) {
+        for (String type : subtypesOf) {
+            if (supertypes.contains(type)) {
                 return true;
             }
         }
