@@ -117,7 +117,8 @@ class SupertypeFilterIT {
     /**
      * By attach: {@code start} before the application first opens a connection (H2's classes
      * not loaded yet, so nothing to retransform), the connection class traced as it loads, its
-     * calls in {@code report}; {@code stop} restores it.
+     * calls in {@code report}; {@code stop} restores it; a second {@code start} retransforms it,
+     * loaded by then.
      */
     @Test
     void aStartReachesTheDriverLoadedAfterIt() throws Exception {
@@ -139,6 +140,20 @@ class SupertypeFilterIT {
             AgentProcess.Result after = target.agent("report");
             assertEquals(5, calls(after.stdout, "org.h2.jdbc.JdbcConnection.prepareStatement(String)"),
                     "no call counted after stop: " + after.describe());
+
+            // Loaded now: a second start finds it among the loaded classes, by reflection (the
+            // interface itself is selected too, by name, and has no code to trace).
+            AgentProcess.Result again = target.agent("start", "filter=java.sql.Connection+::prepareStatement",
+                    "monitor=Filtered=timing");
+            assertEquals(0, again.exitCode, again::describe);
+            assertTrue(again.stdout.endsWith("TF: tracing 1 class (2 selected, 0 left as they were)\n"),
+                    again::describe);
+            int before = Math.max(0, calls(target.agent("report").stdout,
+                    "org.h2.jdbc.JdbcConnection.prepareStatement(String)"));
+            assertEquals("org.h2.jdbc.JdbcConnection", target.ask("jdbc"));
+            AgentProcess.Result retraced = target.agent("report");
+            assertEquals(before + 5, calls(retraced.stdout, "org.h2.jdbc.JdbcConnection.prepareStatement(String)"),
+                    retraced::describe);
         }
     }
 
