@@ -6,7 +6,7 @@ mod support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use support::javac_against;
+use support::{javac_against, run_verified, tf_runtime_classes};
 use tf_core::pipeline;
 use tf_core::request::{ClassInMemory, EnhanceReport, EnhanceRequest};
 
@@ -31,15 +31,36 @@ const APPLICATION: &[(&str, &str)] = &[
     ("app/Direct.java", "package app; public class Direct implements lib.Sink { public void write(int b) {} public void close() {} }"),
     ("app/Far.java", "package app; public class Far extends lib2.Missing { public void write(int b) {} public void close() {} }"),
     ("app/Plain.java", "package app; public class Plain { public void write(int b) {} }"),
+    (
+        "app/Main.java",
+        "package app;
+         import org.tracingfacility.runtime.*;
+         public class Main {
+           public static void main(String[] args) {
+             java.util.List<String> entered = new java.util.ArrayList<>();
+             MethodMonitorRegistry.register(org.tracingfacility.annotation.Filtered.class, cls -> new MethodMonitor() {
+               public Class<?> myClass() { return cls; }
+               public void enter(int id, Object... a) { entered.add(cls.getSimpleName() + '.' + MethodMonitorRegistry.getMethodName(cls, id)); }
+               public void info(Object[] a, int caller, int self, TimingPointType tp) {}
+               public void exit(int id) {}
+               public void exit(int id, Object result) {}
+               public void exception(int id, Throwable t) {}
+               public void clear() {}
+             });
+             new FileSink().write(1); new Direct().write(2); new Far().write(3); new Plain().write(4);
+             System.out.println(entered);
+           }
+         }",
+    ),
 ];
 
 /// The library compiled and packed into `lib.jar` (without `lib2`), and the
-/// application compiled against all of it.
+/// application compiled against all of it and tf-runtime.
 fn compiled(work: &Path) -> (PathBuf, PathBuf) {
     let library = javac_against(&work.join("lib"), "11", &[], LIBRARY);
     let jar = work.join("lib.jar");
     jar_of(&library, &["lib/Sink.class", "lib/AbstractSink.class"], &jar);
-    let classes = javac_against(&work.join("app"), "11", &[&library], APPLICATION);
+    let classes = javac_against(&work.join("app"), "11", &[&library, &tf_runtime_classes()], APPLICATION);
     (classes, jar)
 }
 
@@ -83,6 +104,10 @@ fn a_build_follows_the_chain_through_its_classes_and_the_class_path() {
     let report = build(&classes, &[&jar], &["lib.Sink+::write"], None);
     assert_eq!(traced(&report), ["app.Direct.write(I)V", "app.FileSink.write(I)V"], "{report:#?}");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    // Run, the monitor sees the sinks' writes only (lib2's classes last on the class path).
+    let library = work.path().join("lib/classes");
+    let out = run_verified(&[&classes, &jar, &library, &tf_runtime_classes()], "app.Main");
+    assert_eq!(out, "[FileSink.write, Direct.write]\n");
 
     // Every method of the subtypes; `Far` only by the type its own file names.
     let report = build(&classes, &[&jar], &["lib2.Missing+"], None);
@@ -115,7 +140,7 @@ fn a_changed_hierarchy_selects_anew_on_an_incremental_build() {
     let first = build(&classes, &[&jar], &["lib.Sink+::write"], Some(&cache));
     assert_eq!(first.classes_enhanced, 2, "{}", first.summary);
     let again = build(&classes, &[&jar], &["lib.Sink+::write"], Some(&cache));
-    assert_eq!(again.classes_up_to_date, 4, "nothing changed: {}", again.summary);
+    assert_eq!(again.classes_up_to_date, 6, "nothing changed: {}", again.summary);
     // The library's abstract class no longer implements Sink: FileSink is no sink any more.
     let changed = javac_against(
         &work.path().join("lib-changed"),
