@@ -23,7 +23,9 @@ Legal arguments are:
                               and the TF annotations found; 4: everything (with -debug's lines)
     -debug <true|false>       (default false) Debug output
     -filter <spec>            (repeatable) Select methods: [Group=]class|class::method|::method|@annotation;...
-    -classpath <path>         Directories and jars (':'-separated) holding TF annotations used here
+                              (Type+ for Type and its subtypes, e.g. java.sql.Connection+::prepareStatement)
+    -classpath <path>         Directories and jars (':'-separated) holding TF annotations used here, and
+                              the supertypes of the classes here that Type+ filters follow
     -threads <n>              (default 0: one per core) Worker threads
     -cache <directory>        Incremental cache directory (default: none)
     -failOnSkip <true|false>  (default false) Fail when a method selected by a filter cannot be enhanced

@@ -7,6 +7,7 @@ use crate::classfile::check;
 pub use crate::classfile::check::PreWriteCheck;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError, PoolBuilder};
 use crate::skip::{self, Skips};
+use crate::hierarchy::Hierarchy;
 use crate::model::{self, Groups, Selection};
 use crate::request::{Diagnostic, Shape};
 use crate::scan::ScannedClass;
@@ -94,6 +95,8 @@ pub struct Run<'r> {
     pub groups: &'r Groups,
     pub selections: &'r [Selection],
     pub settings: &'r Settings,
+    /// The supertypes class files do not name, for `T+` filters (none known without it).
+    pub hierarchy: Option<&'r Hierarchy>,
     fingerprint: String,
     /// Of these settings at stage 1: a class left there is upgraded.
     stage_one_fingerprint: String,
@@ -108,9 +111,15 @@ impl<'r> Run<'r> {
             groups,
             selections,
             settings,
+            hierarchy: None,
             fingerprint: settings.fingerprint(),
             stage_one_fingerprint: stage_one.fingerprint(),
         }
+    }
+
+    /// The run, told the supertypes its classes' files do not name.
+    pub fn with_hierarchy(self, hierarchy: &'r Hierarchy) -> Self {
+        Run { hierarchy: Some(hierarchy), ..self }
     }
 }
 
@@ -231,7 +240,7 @@ pub fn enhance_class<'c>(
         None => ClassFile::parse(&class.bytes),
     }
     .map_err(parse_error)?;
-    let mut tf = model::build(&parsed, groups, selections).map_err(parse_error)?;
+    let mut tf = model::build(&parsed, groups, selections, run.hierarchy).map_err(parse_error)?;
     if !tf.is_relevant() {
         return Ok(Outcome::Untouched);
     }

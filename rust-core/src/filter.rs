@@ -5,12 +5,18 @@
 //! spec        ::= [group "="] filter
 //! filter      ::= target (";" target)*
 //! target      ::= class | class "::" method-name | "::" method-name | "@" class
-//! class       ::= identifier ("." identifier)* | package ".*" | package ".**" | "**"
+//! class       ::= name | name "+" | package ".*" | package ".**" | "**"
+//! name        ::= identifier ("." identifier)*
 //! method-name ::= identifier | "<init>" | "<clinit>"
 //! ```
 //!
 //! `pkg.*` matches the classes directly in `pkg`, `pkg.**` those in `pkg` and
-//! its subpackages, `**` every class. Class names are binary names
+//! its subpackages, `**` every class. `T+` (AspectJ's type pattern) matches `T`
+//! and every class that has `T` among its supertypes, transitively (superclasses,
+//! interfaces and their superinterfaces): which supertypes a class has is
+//! asked of the caller ([`MethodRef::supertypes`], [`crate::hierarchy`]), since
+//! a class file names only its direct ones. Only an exact name takes `+`.
+//! Class names are binary names
 //! (`com.example.Outer$Inner`). `@A` selects every method annotated `@A` and every
 //! method of a class annotated `@A`. Without `group=`, selected methods join the
 //! built-in group [`crate::protocol::FILTERED_GROUP`].
@@ -47,6 +53,8 @@ pub enum ClassPattern {
     Package(String),
     /// `pkg.**`: classes in the package or below it; `**` is every class.
     PackageTree(String),
+    /// `T+`: `T` and the classes with `T` among their supertypes.
+    Subtypes(String),
 }
 
 /// What a filter can be asked about one method.
@@ -59,6 +67,9 @@ pub struct MethodRef<'a> {
     pub class_annotations: &'a [String],
     /// Binary names of the annotations on the method.
     pub method_annotations: &'a [String],
+    /// Binary names of every supertype of the class known to the caller
+    /// (asked only when a filter has a `T+` target: [`FilterSpec::names_supertypes`]).
+    pub supertypes: &'a [String],
 }
 
 /// A filter that does not follow the grammar, with the offending part.
@@ -107,6 +118,12 @@ impl FilterSpec {
         self.targets.iter().any(|t| matches!(t, Target::Annotation(_)))
     }
 
+    /// Does any target select by supertype (`T+`)? Only then must the caller
+    /// know a class's supertypes.
+    pub fn names_supertypes(&self) -> bool {
+        self.targets.iter().any(|t| matches!(t, Target::Class { class: ClassPattern::Subtypes(_), .. }))
+    }
+
     /// Does any target select this method?
     pub fn matches(&self, m: &MethodRef<'_>) -> bool {
         self.targets.iter().any(|t| t.matches(m))
@@ -117,7 +134,7 @@ impl Target {
     pub fn matches(&self, m: &MethodRef<'_>) -> bool {
         match self {
             Target::Class { class, method } => {
-                class.matches(m.class) && method.as_deref().is_none_or(|name| name == m.method)
+                method.as_deref().is_none_or(|name| name == m.method) && class.matches(m.class, m.supertypes)
             }
             Target::Method(name) => name == m.method,
             Target::Annotation(a) => {
@@ -128,10 +145,12 @@ impl Target {
 }
 
 impl ClassPattern {
-    pub fn matches(&self, class: &str) -> bool {
+    /// Does the pattern match `class`, whose supertypes are `supertypes`?
+    pub fn matches(&self, class: &str, supertypes: &[String]) -> bool {
         let package = || class.rfind('.').map_or("", |i| &class[..i]);
         match self {
             ClassPattern::Exact(name) => name == class,
+            ClassPattern::Subtypes(name) => name == class || supertypes.iter().any(|s| s == name),
             ClassPattern::Package(p) => package() == p,
             // `**` matches every class: asked for every method, it looks at none.
             ClassPattern::PackageTree(p) if p.is_empty() => true,
@@ -180,10 +199,21 @@ fn parse_class(class: &str) -> Result<ClassPattern, String> {
     if let Some(p) = class.strip_suffix(".*") {
         return package(p).map(ClassPattern::Package);
     }
+    if let Some(name) = class.strip_suffix('+') {
+        return if is_qualified_name(name) {
+            Ok(ClassPattern::Subtypes(name.to_string()))
+        } else {
+            // `pkg.*+` would select every subtype of every class of a package,
+            // which needs every class's whole hierarchy: not offered.
+            Err(format!(
+                "'{class}': '+' (the type and its subtypes) follows an exact class name only, as in 'java.sql.Connection+'"
+            ))
+        };
+    }
     if is_qualified_name(class) {
         Ok(ClassPattern::Exact(class.to_string()))
     } else {
-        Err(format!("'{class}' is not a class name, 'package.*', 'package.**' or '**'"))
+        Err(format!("'{class}' is not a class name, 'Name+', 'package.*', 'package.**' or '**'"))
     }
 }
 
@@ -214,7 +244,7 @@ mod tests {
     use super::*;
 
     fn method<'a>(class: &'a str, method: &'a str) -> MethodRef<'a> {
-        MethodRef { class, method, class_annotations: &[], method_annotations: &[] }
+        MethodRef { class, method, class_annotations: &[], method_annotations: &[], supertypes: &[] }
     }
 
     fn selects(filter: &str, class: &str, name: &str) -> bool {
@@ -249,8 +279,8 @@ mod tests {
     fn annotations_on_method_or_class() {
         let spec = FilterSpec::parse("@com.ex.Timed").unwrap();
         let on = ["com.ex.Timed".to_string()];
-        let on_method = MethodRef { class: "a.B", method: "m", class_annotations: &[], method_annotations: &on };
-        let on_class = MethodRef { class: "a.B", method: "m", class_annotations: &on, method_annotations: &[] };
+        let on_method = MethodRef { method_annotations: &on, ..method("a.B", "m") };
+        let on_class = MethodRef { class_annotations: &on, ..method("a.B", "m") };
         assert!(spec.matches(&on_method) && spec.matches(&on_class));
         assert!(!spec.matches(&method("a.B", "m")));
     }
@@ -271,5 +301,36 @@ mod tests {
         assert!(FilterSpec::parse("@").is_err());
         assert!(FilterSpec::parse("bad group=a.B").is_err());
         assert!(FilterSpec::parse("a.*.B").is_err());
+    }
+
+    #[test]
+    fn a_type_and_its_subtypes() {
+        let spec = FilterSpec::parse("java.sql.Connection+::prepareStatement").unwrap();
+        assert!(spec.names_supertypes());
+        assert!(!FilterSpec::parse("java.sql.Connection::prepareStatement").unwrap().names_supertypes());
+        let supertypes = ["java.lang.Object".to_string(), "java.sql.Connection".to_string(), "java.lang.AutoCloseable".to_string()];
+        let h2 = MethodRef { supertypes: &supertypes, ..method("org.h2.jdbc.JdbcConnection", "prepareStatement") };
+        assert!(spec.matches(&h2), "a class with the type among its supertypes");
+        assert!(!spec.matches(&MethodRef { method: "close", ..h2 }), "another method of it");
+        assert!(!spec.matches(&method("org.h2.jdbc.JdbcConnection", "prepareStatement")), "no such supertype");
+        assert!(spec.matches(&method("java.sql.Connection", "prepareStatement")), "the type itself");
+        let every = FilterSpec::parse("IO=java.io.OutputStream+").unwrap();
+        let out = ["java.io.OutputStream".to_string()];
+        assert!(every.matches(&MethodRef { supertypes: &out, ..method("a.Out", "flush") }));
+        let writer = ["java.io.Writer".to_string()];
+        assert!(!every.matches(&MethodRef { supertypes: &writer, ..method("java.io.OutputStreamWriter", "flush") }));
+    }
+
+    #[test]
+    fn only_an_exact_name_takes_a_plus() {
+        let e = FilterSpec::parse("java.sql.*+::prepareStatement").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "filter 'java.sql.*+::prepareStatement': 'java.sql.*+::prepareStatement': 'java.sql.*+': '+' (the type and \
+             its subtypes) follows an exact class name only, as in 'java.sql.Connection+'"
+        );
+        for bad in ["java.**+", "**+", "+", "a.B++", "@a.B+", "a.B+::m+", "::m+"] {
+            assert!(FilterSpec::parse(bad).is_err(), "{bad}");
+        }
     }
 }

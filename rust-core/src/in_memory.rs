@@ -16,6 +16,7 @@
 use crate::rule::Rule;
 use crate::classfile::ClassFile;
 use crate::enhance::{self, Outcome, Settings};
+use crate::hierarchy::Hierarchy;
 use crate::model::{self, EnhancedMark, Groups};
 use crate::pipeline::{self, VERBOSE_CLASSES, VERBOSE_METHODS};
 use crate::protocol;
@@ -79,7 +80,8 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
         pool: Some(identity.pool),
     };
     // One class a call: a workspace of its own (output never depends on it).
-    let run = enhance::Run::new(&groups, &selections, &settings);
+    let hierarchy = Hierarchy::of_class(&class.name, &class.supertypes);
+    let run = enhance::Run::new(&groups, &selections, &settings).with_hierarchy(&hierarchy);
     match enhance::enhance_class(&scanned, &run, &mut Workspace::default()) {
         Ok(Outcome::Enhanced { bytes, description, skipped, advice }) => {
             report.methods_skipped = skipped.len() as u64;

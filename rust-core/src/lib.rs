@@ -22,6 +22,7 @@ pub mod codegen;
 pub mod enhance;
 pub mod ffi;
 pub mod filter;
+pub mod hierarchy;
 pub mod in_memory;
 pub mod inventory;
 pub mod metadata;

@@ -6,6 +6,7 @@
 use crate::classfile::descriptor::{self, split_method, JavaType};
 use crate::classfile::{Annotation, ClassFile, ClassFileError, ElementValue, Member};
 use crate::filter::{FilterSpec, MethodRef};
+use crate::hierarchy::{self, Hierarchy};
 use crate::protocol;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
@@ -211,17 +212,37 @@ fn holder_groups<'a>(class_groups: &[&'a str], methods: &[TfMethod<'a>]) -> Vec<
     groups
 }
 
-/// Builds the TF view of `class`.
+/// What filters are asked about the class of a method.
+#[derive(Clone, Copy)]
+struct ClassFacts<'f> {
+    /// Binary name.
+    name: &'f str,
+    /// Binary names of the annotations on the class.
+    annotations: &'f [String],
+    /// Binary names of its supertypes, when a filter selects by them (`T+`).
+    supertypes: &'f [String],
+}
+
+/// Builds the TF view of `class`; `hierarchy` tells the supertypes its class
+/// file does not name (none known without it).
 pub fn build<'a>(
     class: &ClassFile<'a>,
     groups: &'a Groups,
     selections: &'a [Selection],
+    hierarchy: Option<&Hierarchy>,
 ) -> Result<TfClass<'a>, ClassFileError> {
     let internal_name = class.this_class()?;
     let binary_name = internal_name.replace('/', ".");
     let class_annotations = class.annotations()?;
     let class_annotation_names: Vec<String> =
         class_annotations.iter().filter_map(|a| descriptor_to_binary(&a.type_descriptor)).collect();
+    // Only a `T+` target asks, and most runs have none.
+    let supertypes = if selections.iter().any(|s| s.spec.names_supertypes()) {
+        hierarchy::supertypes(class, &binary_name, hierarchy)?
+    } else {
+        Vec::new()
+    };
+    let facts = ClassFacts { name: &binary_name, annotations: &class_annotation_names, supertypes: &supertypes };
     let class_groups: Vec<&str> =
         class_annotations.iter().filter_map(|a| groups.of_descriptor(&a.type_descriptor)).collect();
     let enhanced = enhanced_mark(&class_annotations);
@@ -235,7 +256,7 @@ pub fn build<'a>(
             continue;
         }
         let Some(method) =
-            method_role(class, member, index, groups, selections, &binary_name, &class_annotation_names)?
+            method_role(class, member, index, groups, selections, facts)?
         else {
             continue;
         };
@@ -314,8 +335,7 @@ fn method_role<'a>(
     index: usize,
     groups: &'a Groups,
     selections: &'a [Selection],
-    class_name: &str,
-    class_annotation_names: &[String],
+    facts: ClassFacts<'_>,
 ) -> Result<Option<TfMethod<'a>>, ClassFileError> {
     let annotated = may_carry_annotations(member);
     let annotations = if annotated { class.member_annotations(member)? } else { Vec::new() };
@@ -331,13 +351,13 @@ fn method_role<'a>(
         });
     let name = member.name()?;
     if info.is_some() || !tf_annotations.is_empty() {
-        note_filters_naming_annotated(member, selections, class_name, &name, class_annotation_names, &annotations);
+        note_filters_naming_annotated(member, selections, facts, &name, &annotations);
     }
     let role = if let Some(info) = info {
         Role::Info { tp_type: enum_element(info, "tpType").unwrap_or_else(|| "NONE".into()), tp_name: string_element(info, "tpName") }
     } else if let Some(&group) = tf_annotations.first() {
         Role::Monitored { group, selected: false }
-    } else if let Some(group) = selected_group(member, selections, class_name, &name, class_annotation_names, &annotations) {
+    } else if let Some(group) = selected_group(member, selections, facts, &name, &annotations) {
         Role::Monitored { group, selected: true }
     } else {
         return Ok(None);
@@ -382,16 +402,15 @@ fn may_carry_annotations(member: &Member<'_>) -> bool {
 fn note_filters_naming_annotated(
     member: &Member<'_>,
     selections: &[Selection],
-    class_name: &str,
+    facts: ClassFacts<'_>,
     method_name: &str,
-    class_annotations: &[String],
     method_annotations: &[Annotation<'_>],
 ) {
     let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
     if !has_code || selections.iter().all(|s| s.has_matched() || s.has_named_annotated()) {
         return; // nothing left to learn (the common case after the first classes)
     }
-    for_each_match(member, selections, class_name, method_name, class_annotations, method_annotations, |selection| {
+    for_each_match(member, selections, facts, method_name, method_annotations, |selection| {
         selection.named_annotated.store(true, Ordering::Relaxed);
     });
 }
@@ -399,16 +418,15 @@ fn note_filters_naming_annotated(
 fn selected_group<'s>(
     member: &Member<'_>,
     selections: &'s [Selection],
-    class_name: &str,
+    facts: ClassFacts<'_>,
     method_name: &str,
-    class_annotations: &[String],
     method_annotations: &[Annotation<'_>],
 ) -> Option<&'s str> {
     // Every filter that matches is marked (not only the first, whose group
     // the method joins), so a filter is reported unused only when it is.
     let has_code = member.access_flags & (ACC_ABSTRACT | ACC_NATIVE) == 0;
     let mut chosen = None;
-    for_each_match(member, selections, class_name, method_name, class_annotations, method_annotations, |selection| {
+    for_each_match(member, selections, facts, method_name, method_annotations, |selection| {
         if has_code {
             selection.matched.store(true, Ordering::Relaxed);
         }
@@ -421,9 +439,8 @@ fn selected_group<'s>(
 fn for_each_match<'s>(
     member: &Member<'_>,
     selections: &'s [Selection],
-    class_name: &str,
+    facts: ClassFacts<'_>,
     method_name: &str,
-    class_annotations: &[String],
     method_annotations: &[Annotation<'_>],
     mut found: impl FnMut(&'s Selection),
 ) {
@@ -438,10 +455,11 @@ fn for_each_match<'s>(
         Vec::new()
     };
     let reference = MethodRef {
-        class: class_name,
+        class: facts.name,
         method: method_name,
-        class_annotations,
+        class_annotations: facts.annotations,
         method_annotations: &method_annotations,
+        supertypes: facts.supertypes,
     };
     selections.iter().filter(|s| s.spec.matches(&reference)).for_each(&mut found);
 }

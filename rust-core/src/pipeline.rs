@@ -10,6 +10,7 @@ use crate::cache::Cache;
 use crate::classpath;
 use crate::enhance::{self, Outcome, PreWriteCheck, Settings};
 use crate::filter::FilterSpec;
+use crate::hierarchy::Hierarchy;
 use crate::in_memory;
 use crate::inventory::{self, Listed};
 use crate::metadata;
@@ -140,7 +141,13 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         shape: request.shape,
         first_site: request.first_site,
     };
-    let environment = environment(&settings, &groups);
+    // `T+` filters need the supertypes class files do not name: read before
+    // the plan, as a changed hierarchy changes what they select.
+    let hierarchy = selections
+        .iter()
+        .any(|s| s.spec.names_supertypes())
+        .then(|| pool.install(|| Hierarchy::for_build(&listed, &request.classpath)));
+    let environment = environment(&settings, &groups, hierarchy.as_ref());
 
     // The bytes the inventory read move into the plan rather than being copied.
     let read: Vec<Option<Vec<u8>>> = listed.iter_mut().map(|class| class.bytes.take()).collect();
@@ -152,7 +159,10 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         }
     };
     report.classes_up_to_date = plan.up_to_date.len() as u64;
-    let run = enhance::Run::new(&groups, &selections, &settings);
+    let mut run = enhance::Run::new(&groups, &selections, &settings);
+    if let Some(hierarchy) = &hierarchy {
+        run = run.with_hierarchy(hierarchy);
+    }
     let outcomes: Vec<_> = pool.install(|| {
         let mut workspaces = workspace::per_worker();
         workspace::map_per_worker(&plan.work, &mut workspaces, |workspace, work| {
@@ -263,6 +273,10 @@ fn report_unused_filters(report: &mut EnhanceReport, selections: &[Selection], c
         let why = if selection.has_named_annotated() {
             "the methods it names carry a TF annotation (or @InfoMethod) already, which chose them and their group \
              before any filter: drop the filter, or the annotation for the filter's group to apply"
+        } else if selection.spec.names_supertypes() {
+            "TF enhances only the classes compiled here, and knows their supertypes from these classes and the class \
+             path alone: a chain through a class in neither (a JDK class between, such as java.io.FilterOutputStream) \
+             is not followed (README: \"A type and its subtypes\")"
         } else {
             "TF enhances only the classes compiled here, not those of dependencies (README: \"Tracing dependencies\")"
         };
@@ -334,16 +348,21 @@ impl Finished<'_, '_> {
 
 /// Everything besides a class's own bytes that shapes its enhanced bytes: TF's
 /// version and settings (in the settings fingerprint) and the TF annotations
-/// in force. A change re-enhances every class from its original.
-fn environment(settings: &Settings, groups: &Groups) -> String {
+/// in force, and, for `T+` filters, the class hierarchy they see. A change
+/// re-enhances every class from its original.
+fn environment(settings: &Settings, groups: &Groups, hierarchy: Option<&Hierarchy>) -> String {
     // failOnSkip shapes no class, but a class whose methods were skipped
     // must be looked at again when skips become failures.
     let fail_on_skip = if settings.fail_on_skip { "\nfailOnSkip" } else { "" };
-    let text = format!(
+    let mut text = format!(
         "{}{fail_on_skip}\n{}",
         settings.fingerprint(),
         groups.names().map(String::as_str).collect::<Vec<_>>().join("\n")
     );
+    if let Some(hierarchy) = hierarchy {
+        text.push_str("\nhierarchy\n");
+        text.push_str(&hierarchy.fingerprint());
+    }
     state::hex(&state::digest(text.as_bytes()))
 }
 

@@ -118,6 +118,11 @@ pub struct ClassInMemory {
     pub name: String,
     #[serde(with = "serde_bytes")]
     pub bytes: Vec<u8>,
+    /// Binary names of every supertype of the class the caller knows
+    /// (superclasses, interfaces and their superinterfaces): what `T+`
+    /// filters match besides the direct supertypes the class file names.
+    #[serde(default)]
+    pub supertypes: Vec<String>,
 }
 
 fn default_true() -> bool {

@@ -64,7 +64,11 @@ fn enhance_in_memory(work: &Path, classes: &Path, name: &str, dir: &str) -> Path
     request.shape = Shape::Guarded;
     // The agent lists the TF groups the class's loader knows of.
     request.groups = vec!["fx.Traced".to_string()];
-    request.class = Some(ClassInMemory { name: format!("fx.{name}"), bytes: std::fs::read(classes.join(&file)).unwrap() });
+    request.class = Some(ClassInMemory {
+        name: format!("fx.{name}"),
+        bytes: std::fs::read(classes.join(&file)).unwrap(),
+        supertypes: Vec::new(),
+    });
     let report = pipeline::run(&request);
     assert!(report.ok, "{report:#?}");
     std::fs::write(out.join(&file), report.class_bytes.expect("enhanced")).unwrap();
@@ -236,6 +240,7 @@ fn a_class_in_memory_gets_the_bytes_a_directory_run_writes() {
     request.class = Some(ClassInMemory {
         name: "fx.Counter".to_string(),
         bytes: std::fs::read(classes.join("fx/Counter.class")).unwrap(),
+        supertypes: Vec::new(),
     });
     request.groups = vec!["fx.Traced".to_string()];
     request.filters = vec!["fx.Counter::plain".to_string()];

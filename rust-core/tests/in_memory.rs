@@ -49,7 +49,7 @@ fn build(classes: &Path, tracegen: bool, filters: &[&str]) -> EnhanceReport {
 /// The agent's request for one class, through the MessagePack entry point.
 fn in_memory(name: &str, bytes: Vec<u8>, filters: &[&str]) -> EnhanceReport {
     let mut request = EnhanceRequest::new("");
-    request.class = Some(ClassInMemory { name: name.into(), bytes });
+    request.class = Some(ClassInMemory { name: name.into(), bytes, supertypes: Vec::new() });
     request.groups = vec!["fx.Traced".into()];
     request.filters = filters.iter().map(|f| f.to_string()).collect();
     match dispatch(&rmp_serde::to_vec_named(&request).unwrap()) {

@@ -17,7 +17,8 @@ import java.util.Set;
  * superset is harmless (the core leaves a class it selects nothing in as it is) but costs a
  * retransformation; the core decides about methods.
  *
- * <p>The JDK's classes are selected only by a target naming their class or package, as at load time.
+ * <p>The JDK's classes are selected only by a target naming their class or package, or by a
+ * {@code Type+} target (the loaded class's supertypes, by reflection), as at load time.
  */
 final class AttachSelection {
     /** The annotation that makes an annotation type a TF group. */
@@ -58,6 +59,9 @@ final class AttachSelection {
             if (monitoredGroups.contains(group) || monitoredGroups.contains(simpleName(group))) {
                 return true;
             }
+        }
+        if (byName.needsSupertypes() && byName.namesASupertype(Supertypes.ofLoaded(cls))) {
+            return true;
         }
         ClassLoader loader = cls.getClassLoader();
         if (loader == null || loader == ClassLoader.getPlatformClassLoader()) {

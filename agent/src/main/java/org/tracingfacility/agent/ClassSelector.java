@@ -17,6 +17,10 @@ import java.util.List;
  * {@code @Annotation} targets as JEP 520's filters are; {@code **} means the application's
  * classes only. (A JDK class loaded before the agent started is reached by its name alone:
  * its bytes are not at hand before it is retransformed.)
+ *
+ * <p>A {@code Type+} target selects {@code Type} by name and, in the JDK or not, every class
+ * with {@code Type} among its supertypes ({@link Supertypes}): the callers ask
+ * {@link #needsSupertypes()} and hand them to {@link #namesASupertype}.
  */
 final class ClassSelector {
     /** In every class TF enhanced or must look at: its annotations' package. */
@@ -26,6 +30,8 @@ final class ClassSelector {
     private final List<NamePattern> names = new ArrayList<>();
     /** Texts whose presence in a class file means a {@code ::method} or {@code @A} target may match. */
     private final List<byte[]> contentMarks = new ArrayList<>();
+    /** The types of {@code Type+} targets. */
+    private final List<String> subtypesOf = new ArrayList<>();
 
     ClassSelector(List<String> filters) {
         for (String filter : filters) {
@@ -48,7 +54,12 @@ final class ClassSelector {
             contentMarks.add(target.substring(2).getBytes(StandardCharsets.UTF_8));
         } else {
             int methodPart = target.indexOf("::");
-            names.add(NamePattern.of(methodPart >= 0 ? target.substring(0, methodPart) : target));
+            String pattern = methodPart >= 0 ? target.substring(0, methodPart) : target;
+            if (pattern.endsWith("+")) {
+                pattern = pattern.substring(0, pattern.length() - 1);
+                subtypesOf.add(pattern);
+            }
+            names.add(NamePattern.of(pattern));
         }
     }
 
@@ -122,12 +133,12 @@ final class ClassSelector {
     };
 
     /**
-     * Whether a target may select a JDK class: a {@code ::method} or {@code @Annotation} target,
+     * Whether a target may select a JDK class: a {@code ::method}, {@code @Annotation} or {@code Type+} target,
      * or a class part in (or above) a JDK package. Only then must everything the agent runs be
      * loaded before its transformer, since a class loaded inside a transformation goes untraced.
      */
     boolean mayReachJdkClasses() {
-        if (!contentMarks.isEmpty()) {
+        if (!contentMarks.isEmpty() || !subtypesOf.isEmpty()) {
             return true;
         }
         for (NamePattern pattern : names) {
@@ -138,6 +149,21 @@ final class ClassSelector {
                 if (pattern.text.startsWith(root) || (pattern.packageTree && root.startsWith(pattern.text + "."))) {
                     return true;
                 }
+            }
+        }
+        return false;
+    }
+
+    /** Whether a {@code Type+} target needs the supertypes of the classes looked at. */
+    boolean needsSupertypes() {
+        return !subtypesOf.isEmpty();
+    }
+
+    /** Whether a {@code Type+} target's type is among {@code supertypes} (binary names). */
+    boolean namesASupertype(List<String> supertypes) {
+        for (String type : subtypesOf) {
+            if (supertypes.contains(type)) {
+                return true;
             }
         }
         return false;

@@ -9,9 +9,9 @@ import org.tracingfacility.core.TfCore;
 /** {@link ShapeEnhancer} through the native core: one class in memory, the guarded shape. */
 final class CoreShapeEnhancer implements ShapeEnhancer {
     @Override
-    public byte[] guarded(String className, byte[] bytes, List<String> groups, List<String> filters)
-            throws Refusal {
-        EnhanceReport report = GuardedEnhancement.enhance(className, bytes, groups, filters, 0);
+    public byte[] guarded(String className, byte[] bytes, List<String> supertypes, List<String> groups,
+            List<String> filters) throws Refusal {
+        EnhanceReport report = GuardedEnhancement.enhance(className, bytes, supertypes, groups, filters, 0);
         if (!report.ok()) {
             StringBuilder reason = new StringBuilder();
             boolean badFilter = false;

@@ -2,6 +2,7 @@ package org.tracingfacility.agent;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.core.Diagnostic;
@@ -79,14 +80,15 @@ final class EnhancingTransformer implements ClassFileTransformer {
         LoaderGroups groups;
         boolean jdk = loader == null || loader == PLATFORM;
         byte[] asLoaded = classFile;
+        List<String> supertypes = supertypes(loader, name, classFile, redefined);
         if (jdk) {
-            if (!selector.selectsJdkClass(name, classFile)) {
+            if (!selector.selectsJdkClass(name, classFile) && !selector.namesASupertype(supertypes)) {
                 return null;
             }
             String refusal = RefusedClasses.reason(name);
             if (refusal != null) {
                 leftAsTheyWere.incrementAndGet();
-                filterUse.selected(name, classFile, true);
+                filterUse.selected(name, classFile, true, supertypes);
                 AgentLog.leftAsItWasLater(name, refusal);
                 return null;
             }
@@ -96,13 +98,15 @@ final class EnhancingTransformer implements ClassFileTransformer {
             }
         } else {
             groups = LoaderGroups.of(loader);
-            if (!selector.worthACall(name, classFile, groups.descriptors) || RefusedClasses.reason(name) != null) {
+            boolean worthACall = selector.worthACall(name, classFile, groups.descriptors)
+                    || selector.namesASupertype(supertypes);
+            if (!worthACall || RefusedClasses.reason(name) != null) {
                 return null;
             }
         }
-        Optional<byte[]> enhancedBytes = callCore(name, classFile, groups, retransforming, jdk);
+        Optional<byte[]> enhancedBytes = callCore(name, classFile, supertypes, groups, retransforming, jdk);
         if (enhancedBytes.isPresent()) {
-            filterUse.selected(name, asLoaded, jdk);
+            filterUse.selected(name, asLoaded, jdk, supertypes);
             runtime.makeReadable(module);
             runtime.resolveAhead(loader);
             enhanced.incrementAndGet();
@@ -111,19 +115,32 @@ final class EnhancingTransformer implements ClassFileTransformer {
     }
 
     /**
+     * The class's supertypes when a {@code Type+} filter asks for them (else none): a class
+     * retransformed is loaded, and answers by reflection; one loading has its supertypes' class
+     * files read, not loaded ({@link Supertypes}).
+     */
+    private List<String> supertypes(ClassLoader loader, String name, byte[] classFile, Class<?> redefined) {
+        if (!selector.needsSupertypes()) {
+            return List.of();
+        }
+        return redefined != null ? Supertypes.ofLoaded(redefined) : Supertypes.ofLoading(loader, name, classFile);
+    }
+
+    /**
      * The core's answer for one class; its lines printed, its failure reported. Every class
      * gets the guarded shape, which adds no member; one loading (not retransformed) that the
      * guarded shape cannot take (info methods, which gain parameters; a class file too old to
      * name its class in code) gets the standard shape instead.
      */
-    Optional<byte[]> callCore(String name, byte[] classFile, LoaderGroups groups, boolean retransforming,
-            boolean jdk) {
+    Optional<byte[]> callCore(String name, byte[] classFile, List<String> supertypes, LoaderGroups groups,
+            boolean retransforming, boolean jdk) {
         long start = System.nanoTime();
-        EnhanceReport report = GuardedEnhancement.enhance(name, classFile, groups.names, options.filters,
-                options.verbose);
+        EnhanceReport report = GuardedEnhancement.enhance(name, classFile, supertypes, groups.names,
+                options.filters, options.verbose);
         coreCalls.incrementAndGet();
         if (!retransforming && needsMembers(report)) {
             report = CoreReplies.enhance(EnhanceRequest.forClass(name, classFile)
+                    .supertypes(supertypes)
                     .filters(options.filters)
                     .groups(groups.names)
                     .verbose(options.verbose)
@@ -141,7 +158,7 @@ final class EnhancingTransformer implements ClassFileTransformer {
         if (!report.ok()) {
             leftAsTheyWere.incrementAndGet();
             // Selected, and its line says why it is not traced.
-            filterUse.selected(name, classFile, jdk);
+            filterUse.selected(name, classFile, jdk, supertypes);
             for (Diagnostic error : report.errors()) {
                 String method = error.method().isPresent() ? " in " + error.method().get() : "";
                 AgentLog.leftAsItWasLater(name, error.message() + " [" + error.rule() + "]" + method);

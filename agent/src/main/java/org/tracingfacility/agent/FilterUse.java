@@ -30,9 +30,10 @@ final class FilterUse {
     /**
      * {@code className} was enhanced, or left as it was with a line saying why; {@code classFile}
      * its bytes as loaded, or null where they are not at hand (then only its name is matched);
-     * {@code jdk}: a class of the boot or platform loader.
+     * {@code jdk}: a class of the boot or platform loader; {@code supertypes}: those known of it
+     * (for {@code Type+} filters; empty when none needs them).
      */
-    void selected(String className, byte[] classFile, boolean jdk) {
+    void selected(String className, byte[] classFile, boolean jdk, List<String> supertypes) {
         for (int i = 0; i < selectors.size(); i++) {
             if (used.get(i) != 0) {
                 continue;
@@ -41,7 +42,7 @@ final class FilterUse {
             boolean named = classFile == null
                     ? (jdk ? one.selectsJdkClass(className) : one.namesClass(className))
                     : (jdk ? one.selectsJdkClass(className, classFile) : one.selectsByFilter(className, classFile));
-            if (named) {
+            if (named || one.namesASupertype(supertypes)) {
                 used.set(i, 1);
             }
         }

@@ -17,12 +17,16 @@ final class GuardedEnhancement {
     private GuardedEnhancement() {
     }
 
-    /** The core's report for {@code bytes} in the guarded shape; its registration declared. */
-    static EnhanceReport enhance(String className, byte[] bytes, List<String> groups, List<String> filters,
-            int verbose) {
+    /**
+     * The core's report for {@code bytes} in the guarded shape; its registration declared.
+     * {@code supertypes}: every supertype of the class the agent knows, for {@code Type+} filters.
+     */
+    static EnhanceReport enhance(String className, byte[] bytes, List<String> supertypes, List<String> groups,
+            List<String> filters, int verbose) {
         int firstSite = GuardedSites.reserve(groups.size() + 1);
         EnhanceReport report = CoreReplies.enhance(EnhanceRequest.forClass(className, bytes)
                 .guarded(firstSite)
+                .supertypes(supertypes)
                 .filters(filters)
                 .groups(groups)
                 .verbose(verbose)

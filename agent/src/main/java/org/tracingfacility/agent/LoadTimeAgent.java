@@ -90,6 +90,11 @@ final class LoadTimeAgent {
         }
         LoaderGroups groups = LoaderGroups.of(ClassLoader.getSystemClassLoader());
         selector.worthACall(LoadTimeAgent.class.getName(), bytes, groups.descriptors);
+        if (selector.needsSupertypes()) {
+            // Their classes loaded now, not while a class loads.
+            selector.namesASupertype(Supertypes.ofLoaded(LoadTimeAgent.class));
+            Supertypes.ofLoading(LoadTimeAgent.class.getClassLoader(), LoadTimeAgent.class.getName(), bytes);
+        }
         EnhanceReport report = CoreReplies.enhance(EnhanceRequest.forClass(LoadTimeAgent.class.getName(), bytes)
                 .filters(options.filters).groups(groups.names).build());
         List<String> bad = new ArrayList<>();
@@ -123,16 +128,21 @@ final class LoadTimeAgent {
             boolean jdk = loader == null || loader == ClassLoader.getPlatformClassLoader();
             // Hidden classes (a '/' in the name: lambdas, method handles' forms) are generated and never
             // modifiable: skipped unsaid.
-            if (loaded.isArray() || loaded.isPrimitive() || name.indexOf('/') >= 0
-                    || !(jdk ? selector.selectsJdkClass(name) : selector.namesClass(name))) {
+            if (loaded.isArray() || loaded.isPrimitive() || name.indexOf('/') >= 0) {
+                continue;
+            }
+            // A Type+ target reaches the classes loaded before too: they answer by reflection.
+            List<String> supertypes = selector.needsSupertypes() ? Supertypes.ofLoaded(loaded) : List.of();
+            if (!(jdk ? selector.selectsJdkClass(name) : selector.namesClass(name))
+                    && !selector.namesASupertype(supertypes)) {
                 continue;
             }
             String refusal = RefusedClasses.reason(name);
             if (refusal != null) {
-                transformer.filterUse.selected(name, null, jdk);
+                transformer.filterUse.selected(name, null, jdk, supertypes);
                 AgentLog.leftAsItWas(name, refusal);
             } else if (!instrumentation.isModifiableClass(loaded)) {
-                transformer.filterUse.selected(name, null, jdk);
+                transformer.filterUse.selected(name, null, jdk, supertypes);
                 AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
             } else {
                 long enhancedBefore = transformer.enhanced.get();

@@ -311,7 +311,7 @@ final class RunTimeTracing {
             throw new IllegalStateException("cannot read " + resource + " from the agent jar: " + e, e);
         }
         try {
-            enhancer.guarded(RunTimeTracing.class.getName(), bytes, groups, filters);
+            enhancer.guarded(RunTimeTracing.class.getName(), bytes, List.of(), groups, filters);
         } catch (ShapeEnhancer.Refusal e) {
             if (e.badFilter) {
                 throw new IllegalArgumentException(e.getMessage());

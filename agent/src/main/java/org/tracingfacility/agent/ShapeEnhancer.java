@@ -9,12 +9,13 @@ interface ShapeEnhancer {
      *
      * @param className binary name, for messages
      * @param bytes the class as the JVM gives it to a retransforming transformer
+     * @param supertypes every supertype of the class (binary names), for {@code Type+} filters
      * @param groups the TF annotations the class's loader knows of (binary names)
      * @param filters the start's filters
      * @return the new bytes, or null when nothing in the class is selected
      * @throws Refusal when the core cannot trace the class, with its one-line reason
      */
-    byte[] guarded(String className, byte[] bytes, List<String> groups, List<String> filters)
+    byte[] guarded(String className, byte[] bytes, List<String> supertypes, List<String> groups, List<String> filters)
             throws Refusal;
 
     /** Why a class stays as it was: the core's diagnostic, or what failed. */

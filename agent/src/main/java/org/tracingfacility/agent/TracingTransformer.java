@@ -40,6 +40,8 @@ final class TracingTransformer implements ClassFileTransformer {
     private final Map<Class<?>, Boolean> starting = new ConcurrentHashMap<>();
     private volatile List<String> groups = List.of();
     private volatile List<String> filters = List.of();
+    /** The start's filters as a selector: whether its classes' supertypes go to the core. */
+    private volatile ClassSelector selecting;
     /** While a start is in force: which loading classes may be selected; null otherwise. */
     private volatile ClassSelector loading;
     /** Whether JDK classes may be traced as they load (tf-runtime on the boot class path). */
@@ -56,6 +58,7 @@ final class TracingTransformer implements ClassFileTransformer {
     void begin(List<Class<?>> classes, List<String> groups, List<String> filters) {
         this.groups = List.copyOf(groups);
         this.filters = List.copyOf(filters);
+        this.selecting = new ClassSelector(this.filters);
         outcomes.clear();
         for (Class<?> cls : classes) {
             starting.put(cls, Boolean.TRUE);
@@ -137,7 +140,9 @@ final class TracingTransformer implements ClassFileTransformer {
             ClassLoader definer = redefined.getClassLoader();
             byte[] classFile = definer == null || definer == ClassLoader.getPlatformClassLoader()
                     ? JdkClassFiles.withFrames(redefined, internalName, bytes) : bytes;
-            byte[] result = enhancer.guarded(redefined.getName(), classFile, groups, filters);
+            List<String> supertypes = selecting != null && selecting.needsSupertypes()
+                    ? Supertypes.ofLoaded(redefined) : List.of();
+            byte[] result = enhancer.guarded(redefined.getName(), classFile, supertypes, groups, filters);
             if (result != null) {
                 traced.put(redefined, result);
             }
@@ -162,8 +167,11 @@ final class TracingTransformer implements ClassFileTransformer {
             String name = internalName.replace('/', '.');
             boolean jdk = loader == null || loader == ClassLoader.getPlatformClassLoader();
             LoaderGroups loaderGroups = LoaderGroups.of(loader);
-            boolean selected = jdk ? jdkLoading && selector.selectsJdkClass(name, bytes)
-                    : selector.worthACall(name, bytes, loaderGroups.descriptors);
+            List<String> supertypes = selector.needsSupertypes()
+                    ? Supertypes.ofLoading(loader, name, bytes) : List.of();
+            boolean selected = (jdk ? jdkLoading && selector.selectsJdkClass(name, bytes)
+                    : selector.worthACall(name, bytes, loaderGroups.descriptors))
+                    || ((!jdk || jdkLoading) && selector.namesASupertype(supertypes));
             if (!selected || RefusedClasses.reason(name) != null) {
                 return null;
             }
@@ -173,7 +181,7 @@ final class TracingTransformer implements ClassFileTransformer {
                     known.add(group);
                 }
             }
-            byte[] result = enhancer.guarded(name, bytes, known, filters);
+            byte[] result = enhancer.guarded(name, bytes, supertypes, known, filters);
             if (result != null) {
                 tracedAtLoad.put(loadKey(loader, name), Boolean.TRUE);
                 if (runtime != null) {

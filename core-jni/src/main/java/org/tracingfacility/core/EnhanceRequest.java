@@ -38,6 +38,7 @@ public final class EnhanceRequest {
     private final boolean failOnError;
     private final String className;
     private final byte[] classBytes;
+    private final List<String> supertypes;
     private final List<String> groups;
     /** The guarded shape's first site, or -1 for the standard shape. */
     private final int firstSite;
@@ -61,6 +62,7 @@ public final class EnhanceRequest {
         this.failOnError = builder.failOnError;
         this.className = builder.className;
         this.classBytes = builder.classBytes;
+        this.supertypes = List.copyOf(builder.supertypes);
         this.groups = List.copyOf(builder.groups);
         this.firstSite = builder.firstSite;
         this.injectPanic = builder.injectPanic;
@@ -93,6 +95,14 @@ public final class EnhanceRequest {
     /** The bytes of the class in memory (not copied), if this request is for one. */
     public Optional<byte[]> classBytes() {
         return Optional.ofNullable(classBytes);
+    }
+
+    /**
+     * Every supertype of the class in memory the caller knows (binary names: superclasses,
+     * interfaces and their superinterfaces), for filters' {@code Type+} targets.
+     */
+    public List<String> supertypes() {
+        return supertypes;
     }
 
     /** TF annotation types the caller knows of beside those a scan finds (binary names). */
@@ -216,6 +226,7 @@ public final class EnhanceRequest {
         private boolean failOnError = true;
         private String className;
         private byte[] classBytes;
+        private final List<String> supertypes = new ArrayList<>();
         private final List<String> groups = new ArrayList<>();
         private int firstSite = -1;
         private String injectPanic;
@@ -317,6 +328,16 @@ public final class EnhanceRequest {
          */
         public Builder warnUnusedFilters(boolean warnUnusedFilters) {
             this.warnUnusedFilters = warnUnusedFilters;
+            return this;
+        }
+
+        /**
+         * Appends supertypes (binary names) of the class in memory, those its class file does not
+         * name among them: what a filter's {@code Type+} target matches. The agent sends every
+         * one it knows; without them, only the class file's direct supertypes are known.
+         */
+        public Builder supertypes(Collection<String> names) {
+            names.forEach(name -> supertypes.add(Objects.requireNonNull(name, "supertype")));
             return this;
         }
 

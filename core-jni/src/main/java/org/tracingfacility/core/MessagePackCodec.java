@@ -50,10 +50,11 @@ final class MessagePackCodec {
             key(packer, "class");
             if (request.classBytes().isPresent()) {
                 byte[] bytes = request.classBytes().get();
-                packer.packMapHeader(2);
+                packer.packMapHeader(3);
                 key(packer, "name").packString(request.className().orElseThrow());
                 key(packer, "bytes").packBinaryHeader(bytes.length);
                 packer.writePayload(bytes);
+                strings(key(packer, "supertypes"), request.supertypes());
             } else {
                 packer.packNil();
             }

@@ -14,6 +14,12 @@ class FilterListTest {
     }
 
     @Test
+    void aTypeAndItsSubtypesStayOneTarget() {
+        assertEquals(List.of("java.sql.Connection+::prepareStatement", "IO=java.io.OutputStream+;a.B"),
+                FilterList.split(List.of("java.sql.Connection+::prepareStatement, IO=java.io.OutputStream+;a.B")));
+    }
+
+    @Test
     void noneConfiguredIsEmpty() {
         assertEquals(List.of(), FilterList.split(null));
         assertEquals(List.of(), FilterList.split(List.of(" , ")));

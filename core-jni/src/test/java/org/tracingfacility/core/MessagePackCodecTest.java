@@ -51,6 +51,21 @@ class MessagePackCodecTest {
     }
 
     @Test
+    void aClassInMemoryTravelsWithItsNameBytesAndSupertypes() throws IOException {
+        EnhanceRequest request = EnhanceRequest.forClass("org.h2.jdbc.JdbcConnection", new byte[] {1, 2})
+                .supertypes(List.of("org.h2.message.TraceObject", "java.sql.Connection")).build();
+        Map<Value, Value> all = MessagePack.newDefaultUnpacker(MessagePackCodec.encode(request)).unpackValue()
+                .asMapValue().map();
+        Map<String, Value> cls = new LinkedHashMap<>();
+        all.get(org.msgpack.value.ValueFactory.newString("class")).asMapValue().map()
+                .forEach((k, v) -> cls.put(k.asStringValue().asString(), v));
+        assertEquals(List.of("name", "bytes", "supertypes"), List.copyOf(cls.keySet()));
+        assertEquals("org.h2.jdbc.JdbcConnection", cls.get("name").asStringValue().asString());
+        assertEquals(2, cls.get("bytes").asBinaryValue().asByteArray().length);
+        assertEquals("java.sql.Connection", cls.get("supertypes").asArrayValue().get(1).asStringValue().asString());
+    }
+
+    @Test
     void withoutARuntimeClassPathTheCoreIsToldToCheckNothing() throws IOException {
         Map<String, Value> fields = new LinkedHashMap<>();
         MessagePack.newDefaultUnpacker(MessagePackCodec.encode(EnhanceRequest.builder("/c").build())).unpackValue()
