@@ -4,7 +4,6 @@ import java.util.List;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
-import org.tracingfacility.core.TfCore;
 
 /** {@link ShapeEnhancer} through the native core: one class in memory, the guarded shape. */
 final class CoreShapeEnhancer implements ShapeEnhancer {
