@@ -122,6 +122,7 @@ final class LoadTimeAgent {
      */
     private static void retransformLoadedClasses(Instrumentation instrumentation, ClassSelector selector,
             EnhancingTransformer transformer) {
+        List<Class<?>> modifiable = new ArrayList<>();
         for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
             String name = loaded.getName();
             ClassLoader loader = loaded.getClassLoader();
@@ -145,18 +146,46 @@ final class LoadTimeAgent {
                 transformer.filterUse.selected(name, null, jdk, supertypes);
                 AgentLog.leftAsItWas(name, "the JVM does not let agents change it");
             } else {
-                long enhancedBefore = transformer.enhanced.get();
-                try {
-                    instrumentation.retransformClasses(loaded);
-                } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
-                    // The transformer counted it enhanced; the JVM kept the class as it was.
-                    if (transformer.enhanced.get() > enhancedBefore) {
-                        transformer.enhanced.decrementAndGet();
-                    }
-                    transformer.leftAsTheyWere.incrementAndGet();
-                    AgentLog.leftAsItWas(name, "loaded before the agent started, and the JVM refused its traced "
-                            + "code: " + e);
+                modifiable.add(loaded);
+            }
+        }
+        retransform(instrumentation, modifiable, transformer);
+    }
+
+    /**
+     * All at once: the JVM's work for a retransformation walks every loaded class, so one call
+     * for a thousand classes costs what one class costs, not a thousand times that (the whole
+     * JDK's start spent seconds here). The JVM changes all of them or none; when it refuses,
+     * one at a time, so that a class it refuses is reported and the others go on.
+     */
+    private static void retransform(Instrumentation instrumentation, List<Class<?>> classes,
+            EnhancingTransformer transformer) {
+        if (classes.isEmpty()) {
+            return;
+        }
+        long enhancedBefore = transformer.enhanced.get();
+        long leftBefore = transformer.leftAsTheyWere.get();
+        try {
+            instrumentation.retransformClasses(classes.toArray(new Class<?>[0]));
+            return;
+        } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+            // None changed: counted again below, class by class (a line the transformer printed
+            // for a class it left as it was is printed again then).
+            transformer.enhanced.set(enhancedBefore);
+            transformer.leftAsTheyWere.set(leftBefore);
+        }
+        for (Class<?> loaded : classes) {
+            long before = transformer.enhanced.get();
+            try {
+                instrumentation.retransformClasses(loaded);
+            } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                // The transformer counted it enhanced; the JVM kept the class as it was.
+                if (transformer.enhanced.get() > before) {
+                    transformer.enhanced.decrementAndGet();
                 }
+                transformer.leftAsTheyWere.incrementAndGet();
+                AgentLog.leftAsItWas(loaded.getName(), "loaded before the agent started, and the JVM refused its "
+                        + "traced code: " + e);
             }
         }
     }

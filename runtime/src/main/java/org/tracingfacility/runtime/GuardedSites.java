@@ -103,7 +103,8 @@ public final class GuardedSites {
         synchronized (LOCK) {
             MethodMonitor[] table = sites;
             if (site >= 0 && site < table.length) {
-                table[site] = monitor == null || monitor == PENDING ? monitor : new GuardedMonitor(monitor);
+                table[site] = monitor == null || monitor == PENDING ? monitor
+                        : new GuardedMonitor(ReentryGuard.unguarded(monitor));
             }
         }
     }

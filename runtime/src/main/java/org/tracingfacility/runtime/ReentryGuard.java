@@ -12,21 +12,18 @@ import org.tracingfacility.runtime.timing.TimingFactory;
  * whose {@code toString} is monitored, say) is dropped and counted, never handed to a
  * monitor: that could recurse without end.
  *
+ * <p>The mark is the one the JDK's traced methods read, {@link ThreadsAtWork}: events raised
+ * while a thread is at work for any reason (a guarded site's monitor, TF's own work) are
+ * dropped and counted the same way, and a JDK method a monitor here calls reports nothing.
+ *
  * <p>The registry wraps each monitor it creates, in this one place for every monitor, so a
  * monitor need not guard itself. With no monitor attached there is no guard and no cost.
  * Monitors that TF knows never call application code ({@code timing}, {@code jfr},
- * {@code noOp}) go unwrapped, keeping their hot path free of the thread-local lookup.
+ * {@code noOp}) go unwrapped, keeping their hot path free of the mark.
  */
 final class ReentryGuard implements MethodMonitor {
     private static final String JFR_FACTORY = "org.tracingfacility.runtime.jfr.JfrFactory";
 
-    /** Per thread: whether a guarded monitor is at work on it. */
-    private static final ThreadLocal<boolean[]> AT_WORK = new ThreadLocal<boolean[]>() {
-        @Override
-        protected boolean[] initialValue() {
-            return new boolean[1];
-        }
-    };
     private static final AtomicLong DROPPED = new AtomicLong();
     private static final AtomicBoolean TOLD = new AtomicBoolean();
 
@@ -49,6 +46,16 @@ final class ReentryGuard implements MethodMonitor {
         return monitor;
     }
 
+    /**
+     * The monitor {@code monitor} guards, or {@code monitor} itself. A guarded site's monitor
+     * ({@link GuardedMonitor}) keeps its thread {@linkplain ThreadsAtWork at work} instead, which
+     * this guard honours too: one mark per thread, and no thread-local lookup on the path of
+     * the JDK's traced methods.
+     */
+    static MethodMonitor unguarded(MethodMonitor monitor) {
+        return monitor instanceof ReentryGuard ? ((ReentryGuard) monitor).monitor : monitor;
+    }
+
     /** How many events were dropped because a monitor's own work raised them. */
     static long dropped() {
         return DROPPED.get();
@@ -59,15 +66,13 @@ final class ReentryGuard implements MethodMonitor {
      * {@link OperationTracer#describe()} formatting arguments), as if a monitor were at work.
      */
     static <T> T atWork(Supplier<T> work) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
-            return work.get();
-        }
-        atWork[0] = true;
+        boolean recorded = ThreadsAtWork.enter();
         try {
             return work.get();
         } finally {
-            atWork[0] = false;
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
         }
     }
 
@@ -94,121 +99,105 @@ final class ReentryGuard implements MethodMonitor {
 
     @Override
     public long enterWithToken(int ident, Object... args) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return 0L;
         }
-        atWork[0] = true;
         try {
             return monitor.enterWithToken(ident, args);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void exitWithToken(int ident, long token) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.exitWithToken(ident, token);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void exitWithToken(int ident, Object result, long token) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.exitWithToken(ident, result, token);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void enter(int ident, Object... args) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.enter(ident, args);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void exit(int ident) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.exit(ident);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void exit(int ident, Object result) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.exit(ident, result);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(selfIdent);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.info(args, callerIdent, selfIdent, tpType);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 
     @Override
     public void exception(int ident, Throwable thr) {
-        boolean[] atWork = AT_WORK.get();
-        if (atWork[0]) {
+        if (!ThreadsAtWork.enterIfIdle()) {
             drop(ident);
             return;
         }
-        atWork[0] = true;
         try {
             monitor.exception(ident, thr);
         } finally {
-            atWork[0] = false;
+            ThreadsAtWork.leave();
         }
     }
 

@@ -28,13 +28,29 @@ public final class ThreadsAtWork {
     private static final int[] KEYS = new int[SIZE];
     /** How many times the thread of the same slot entered and has not left. */
     private static final int[] DEPTHS = new int[SIZE];
+    /**
+     * How many recorded threads of each home slot ({@code hash & MASK}) sit in a later slot,
+     * their home having been taken. While none does, a thread finds itself at its home slot or
+     * nowhere: one load, not {@value #PROBES}, on the path every traced call takes. (A race on
+     * the count, between threads sharing a home, costs what a race on a claim costs.)
+     */
+    private static final int[] SPILLED = new int[SIZE];
 
     private ThreadsAtWork() {
     }
 
     /** Whether the current thread is running monitoring code. */
     public static boolean isAtWork() {
-        return slotOf(key()) >= 0;
+        int key = key();
+        int home = key & MASK;
+        int there = KEYS[home];
+        if (there == key) {
+            return true;
+        }
+        if (there == 0 && SPILLED[home] == 0) {
+            return false;
+        }
+        return slotOf(key) >= 0;
     }
 
     /**
@@ -44,6 +60,16 @@ public final class ThreadsAtWork {
      */
     public static boolean enterIfIdle() {
         int key = key();
+        int home = key & MASK;
+        int there = KEYS[home];
+        if (there == key) {
+            return false;
+        }
+        if (there == 0 && SPILLED[home] == 0) {
+            KEYS[home] = key;
+            DEPTHS[home] = 1;
+            return true;
+        }
         if (slotOf(key) >= 0) {
             return false;
         }
@@ -56,6 +82,17 @@ public final class ThreadsAtWork {
      */
     public static boolean enter() {
         int key = key();
+        int home = key & MASK;
+        int there = KEYS[home];
+        if (there == key) {
+            DEPTHS[home]++;
+            return true;
+        }
+        if (there == 0 && SPILLED[home] == 0) {
+            KEYS[home] = key;
+            DEPTHS[home] = 1;
+            return true;
+        }
         int slot = slotOf(key);
         if (slot >= 0) {
             DEPTHS[slot]++;
@@ -66,10 +103,15 @@ public final class ThreadsAtWork {
 
     /** One level out of monitoring code; the thread is idle again at the outermost. */
     public static void leave() {
-        int slot = slotOf(key());
+        int key = key();
+        int home = key & MASK;
+        int slot = KEYS[home] == key ? home : slotOf(key);
         if (slot >= 0 && --DEPTHS[slot] <= 0) {
             DEPTHS[slot] = 0;
             KEYS[slot] = 0;
+            if (slot != home) {
+                SPILLED[home]--;
+            }
         }
     }
 
@@ -87,10 +129,14 @@ public final class ThreadsAtWork {
     }
 
     private static boolean claim(int key) {
-        for (int probe = 0, slot = key & MASK; probe < PROBES; probe++, slot = (slot + 1) & MASK) {
+        int home = key & MASK;
+        for (int probe = 0, slot = home; probe < PROBES; probe++, slot = (slot + 1) & MASK) {
             if (KEYS[slot] == 0) {
                 KEYS[slot] = key;
                 DEPTHS[slot] = 1;
+                if (slot != home) {
+                    SPILLED[home]++;
+                }
                 return true;
             }
         }
