@@ -20,8 +20,17 @@ public final class GuardedSites {
     static final MethodMonitor PENDING = new NoOpMonitor(GuardedSites.class);
 
     private static final Object LOCK = new Object();
-    /** Replaced, never shrunk, when reservations outgrow it; guarded by {@link #LOCK} for writes. */
-    private static volatile MethodMonitor[] sites = new MethodMonitor[1024];
+    /** Sites per chunk of the table, a power of two. */
+    private static final int CHUNK_BITS = 10;
+    private static final int CHUNK_MASK = (1 << CHUNK_BITS) - 1;
+    /**
+     * The table, in chunks made as reservations reach them and never replaced: what traced code
+     * reads is a constant and two plain loads, which the JIT may hoist out of a loop (a volatile
+     * table it would read again at every call; with no monitor attached that read was the whole
+     * cost of a traced method). Sites are written under {@link #LOCK}; a monitor read without it
+     * is safely published by its final fields ({@link GuardedMonitor}, {@link NoOpMonitor}).
+     */
+    private static final MethodMonitor[][] CHUNKS = new MethodMonitor[1 << 12][];
     private static int reserved;
 
     private GuardedSites() {
@@ -34,8 +43,10 @@ public final class GuardedSites {
      * boxing the arguments is TF's work too).
      */
     public static MethodMonitor monitor(Class<?> cls, int site) {
-        MethodMonitor[] table = sites;
-        MethodMonitor monitor = site < table.length ? table[site] : null;
+        // Both the site and the table are constants in traced code: the JIT folds the test away.
+        int chunkIndex = site >>> CHUNK_BITS;
+        MethodMonitor[] chunk = chunkIndex < CHUNKS.length ? CHUNKS[chunkIndex] : null;
+        MethodMonitor monitor = chunk == null ? null : chunk[site & CHUNK_MASK];
         if (monitor == null || !ThreadsAtWork.enterIfIdle()) {
             return null;
         }
@@ -58,7 +69,7 @@ public final class GuardedSites {
             System.err.println("TF: " + cls.getName() + " could not be registered; it stays unmonitored: " + e);
             return null;
         }
-        MethodMonitor monitor = sites[site];
+        MethodMonitor monitor = at(site);
         return monitor == PENDING ? null : monitor;
     }
 
@@ -71,11 +82,13 @@ public final class GuardedSites {
         synchronized (LOCK) {
             int first = reserved;
             int end = Math.addExact(first, count);
-            MethodMonitor[] table = sites;
-            if (end > table.length) {
-                MethodMonitor[] larger = new MethodMonitor[Math.max(end, table.length * 2)];
-                System.arraycopy(table, 0, larger, 0, table.length);
-                sites = larger;
+            if (end > CHUNKS.length << CHUNK_BITS) {
+                throw new IllegalStateException("more than " + (CHUNKS.length << CHUNK_BITS) + " traced sites");
+            }
+            for (int chunk = first >>> CHUNK_BITS; chunk <= (end - 1) >>> CHUNK_BITS; chunk++) {
+                if (CHUNKS[chunk] == null) {
+                    CHUNKS[chunk] = new MethodMonitor[1 << CHUNK_BITS];
+                }
             }
             reserved = end;
             return first;
@@ -98,12 +111,18 @@ public final class GuardedSites {
         }
     }
 
+    /** The monitor at a reserved site. */
+    private static MethodMonitor at(int site) {
+        synchronized (LOCK) {
+            return CHUNKS[site >>> CHUNK_BITS][site & CHUNK_MASK];
+        }
+    }
+
     /** Puts {@code monitor} (guarded, unless null or the stand-in) at {@code site}. */
     static void publish(int site, MethodMonitor monitor) {
         synchronized (LOCK) {
-            MethodMonitor[] table = sites;
-            if (site >= 0 && site < table.length) {
-                table[site] = monitor == null || monitor == PENDING ? monitor
+            if (site >= 0 && site < reserved) {
+                CHUNKS[site >>> CHUNK_BITS][site & CHUNK_MASK] = monitor == null || monitor == PENDING ? monitor
                         : new GuardedMonitor(ReentryGuard.unguarded(monitor));
             }
         }
