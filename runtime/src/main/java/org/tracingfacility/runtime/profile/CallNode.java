@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.profile;
 
 import java.util.Arrays;
+import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
  * One calling context of one thread: a monitored method reached through the path of its
@@ -20,7 +21,8 @@ final class CallNode {
     private CallNode lastChild;
 
     long calls;
-    long inclusiveNanos;
+    /** In {@link TimingClock}'s unit; a report converts it. */
+    long inclusiveTime;
     /**
      * When the running invocation of this context started. A context is entered at most once
      * at a time on its thread (a recursive call is a child context), so one field suffices.
@@ -60,7 +62,7 @@ final class CallNode {
     /** Zeroes the counters of this subtree; the contexts stay, so running calls still find them. */
     void reset() {
         calls = 0;
-        inclusiveNanos = 0;
+        inclusiveTime = 0;
         for (CallNode c : children) {
             c.reset();
         }

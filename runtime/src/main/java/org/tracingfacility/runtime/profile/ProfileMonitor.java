@@ -2,6 +2,7 @@ package org.tracingfacility.runtime.profile;
 
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.TimingPointType;
+import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
  * Records the calls of one class's monitored methods into the calling thread's tree. Wants no
@@ -63,7 +64,7 @@ final class ProfileMonitor implements MethodMonitor {
     }
 
     private void end(int ident) {
-        long now = System.nanoTime(); // first: the look-up below is not the method's time
+        long now = TimingClock.now(); // first: the look-up below is not the method's time
         if (ident >= 0 && ident < frames.length) {
             factory.threadProfile().exit(frames[ident], now);
         }

@@ -1,5 +1,7 @@
 package org.tracingfacility.runtime.profile;
 
+import org.tracingfacility.runtime.timing.TimingClock;
+
 /** One thread's calling-context tree, and where in it the thread is now. */
 final class ThreadProfile {
     /**
@@ -29,7 +31,7 @@ final class ThreadProfile {
         CallNode node = current.child(frame);
         current = node;
         depth++;
-        node.startedAt = System.nanoTime();
+        node.startedAt = TimingClock.now();
     }
 
     /**
@@ -47,7 +49,7 @@ final class ThreadProfile {
             return;
         }
         node.calls++;
-        node.inclusiveNanos += now - node.startedAt;
+        node.inclusiveTime += now - node.startedAt;
         current = node.parent;
         depth--;
     }

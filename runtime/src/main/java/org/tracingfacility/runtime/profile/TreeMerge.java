@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracingfacility.runtime.timing.TimingClock;
 
 /** Sums calling-context trees of several threads, context by context (same path of frames). */
 final class TreeMerge {
@@ -24,7 +25,7 @@ final class TreeMerge {
     /** Adds a thread's subtree (read while its thread may still be adding to it). */
     void add(CallNode node) {
         calls += node.calls;
-        inclusiveNanos += node.inclusiveNanos;
+        inclusiveNanos += TimingClock.toNanos(node.inclusiveTime);
         for (CallNode c : node.children()) {
             children.computeIfAbsent(c.frame, TreeMerge::new).add(c);
         }

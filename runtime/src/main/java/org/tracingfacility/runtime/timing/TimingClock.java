@@ -22,8 +22,10 @@ import java.lang.reflect.Modifier;
  * chosen, and a timed call pays no conversion. The choice is made once, when the class
  * initializes, and held in constants: the JIT folds the branch away and inlines the chosen
  * read.
+ *
+ * <p>Public for {@code profile}, which times calls with the same clock; not for users.
  */
-final class TimingClock {
+public final class TimingClock {
     /** {@code ()long} reading JFR's tick counter, or null when the clock is System.nanoTime(). */
     private static final MethodHandle TICKS;
     /** Nanoseconds per tick of {@link #TICKS}. */
@@ -45,7 +47,7 @@ final class TimingClock {
     }
 
     /** The current time, in the clock's own unit: the difference of two is a duration for {@link #toNanos}. */
-    static long now() {
+    public static long now() {
         if (TICKS == null) {
             return System.nanoTime();
         }
@@ -58,7 +60,7 @@ final class TimingClock {
     }
 
     /** A duration in the clock's unit (the difference of two {@link #now()}), in nanoseconds. */
-    static long toNanos(long duration) {
+    public static long toNanos(long duration) {
         if (TICKS == null) {
             return duration;
         }
