@@ -2,6 +2,9 @@
 # Start-up added by the TF agent tracing one method of a hello world (issue 50, item 1):
 # paired, interleaved runs of the same class under
 #   plain        java -cp . Hello
+#   noop-agent   -javaagent:noop.jar, an agent whose premain does nothing: what any agent costs
+#                the JVM before it runs (JDK 25 then gives up class-data sharing's archived
+#                module graph: "-Xlog:cds" says "full module graph: disabled")
 #   tf           -javaagent:tf-agent.jar=filter=Hello::next,monitor=Filtered=timing
 #                (the usual case: a JVM started again; the core's replies of earlier runs
 #                kept on this machine, so the native library is not loaded)
@@ -9,6 +12,8 @@
 #                machine, which extracts and loads the native library and calls the core
 #   tf-nocache   the same with -Dtf.agent.cache=false: the core called every run
 #   jfr          -XX:StartFlightRecording:method-timing=Hello::next (JEP 520), for comparison
+#   tf-other     with TF_OTHER_JAR set: the tf run with that agent jar (another commit's), to
+#                compare before and after in one run
 # Each figure is the median wall time of ROUNDS runs; "added" is the median minus plain's.
 #   bench/agent/startup/run.sh [ROUNDS]       (default 21)
 # Needs agent/target/tf-agent-*.jar (mvn -pl agent -am package -DskipTests) or TF_AGENT_JAR,
@@ -24,6 +29,9 @@ agent="${TF_AGENT_JAR:-$(ls "$root"/agent/target/tf-agent-*.jar 2>/dev/null | gr
 work="${TF_STARTUP_DIR:-$(mktemp -d /dev/shm/tf-startup.XXXXXX)}"
 trap 'rm -rf "$work"' EXIT
 "$jdk/bin/javac" -d "$work/classes" "$here/Hello.java"
+"$jdk/bin/javac" -d "$work/noop" "$here/NoopAgent.java"
+printf 'Premain-Class: NoopAgent\n' >"$work/noop.mf"
+"$jdk/bin/jar" cfm "$work/noop.jar" "$work/noop.mf" -C "$work/noop" NoopAgent.class
 java="$jdk/bin/java"
 native="$work/native"
 first="$work/first"
@@ -32,10 +40,12 @@ run() { # CONFIG: runs Hello under CONFIG, prints its wall time in ms
     local options=()
     case "$1" in
         plain) ;;
+        noop-agent) options=("-javaagent:$work/noop.jar") ;;
         tf) options=(-Dtf.native.dir="$native" "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
         tf-first) rm -rf "$first"; options=(-Dtf.native.dir="$first" "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
         tf-nocache) options=(-Dtf.native.dir="$native" -Dtf.agent.cache=false "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
         jfr) options=("-XX:StartFlightRecording:method-timing=Hello::next,filename=$work/hello.jfr") ;;
+        tf-other) options=(-Dtf.native.dir="$work/other" "-javaagent:$TF_OTHER_JAR=filter=Hello::next,monitor=Filtered=timing") ;;
     esac
     local start end
     start=$(date +%s%N)
@@ -46,7 +56,8 @@ run() { # CONFIG: runs Hello under CONFIG, prints its wall time in ms
     echo $(( (end - start) / 1000000 ))
 }
 
-configs=(plain tf tf-first tf-nocache jfr)
+configs=(plain noop-agent tf tf-first tf-nocache jfr)
+if [ -n "${TF_OTHER_JAR:-}" ]; then configs+=(tf-other); fi
 for config in "${configs[@]}"; do run "$config" >/dev/null; done   # warm-up: caches, page cache
 declare -A times
 for ((r = 1; r <= rounds; r++)); do
