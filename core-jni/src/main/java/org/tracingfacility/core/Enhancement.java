@@ -19,8 +19,8 @@ public final class Enhancement {
     /**
      * Runs {@code request} and writes its report to {@code log}.
      *
-     * @throws RuntimeException or LinkageError when the core itself could not run (no library
-     *     for this platform, a panic): not the classes' fault, so each plugin reports it its own way
+     * @throws NativeCoreException when the core itself could not run (no library for this
+     *     platform, a panic): not the classes' fault; both plugins catch this one type
      */
     public static Enhancement run(EnhanceRequest request, BuildLog log) {
         EnhanceReport report = TfCore.enhance(request);

@@ -15,10 +15,10 @@ public final class TfCore {
      * Runs one enhancement. A run that found errors is not an exception: the report says
      * {@code ok() == false} and lists every offence.
      *
-     * @throws IllegalArgumentException if the core refuses the request (unknown format version)
-     * @throws NativeCoreException if the core panicked, could not be loaded, or answered
-     *     with something that is not a report of this format
-     * @throws UnsupportedOperationException if TF has no native core for this platform
+     * @throws NativeCoreException for every failure of the core itself, whatever its cause
+     *     (the one type both plugins catch): no native core for this platform, a library that
+     *     could not be loaded, a request the core refuses (an unknown format version), a panic,
+     *     or an answer that is not a report of this format
      */
     public static EnhanceReport enhance(EnhanceRequest request) {
         return checkedReport(called(MessagePackCodec.encode(request)));
@@ -49,33 +49,46 @@ public final class TfCore {
         return report;
     }
 
-    /** The version of the native core. */
+    /**
+     * The version of the native core.
+     *
+     * @throws NativeCoreException when the core could not be loaded
+     */
     public static String version() {
         try {
             return NativeCore.version();
         } catch (ExceptionInInitializerError e) {
             throw unwrapped(e);
+        } catch (UnsupportedOperationException | LinkageError e) {
+            throw new NativeCoreException(describe(e), e);
         }
     }
 
     /** The native core's reply to an encoded request. */
-    private static byte[] called(byte[] encoded) {
+    static byte[] called(byte[] encoded) {
         try {
             return NativeCore.enhance(encoded);
         } catch (ExceptionInInitializerError e) {
             throw unwrapped(e);
+        } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+            throw new NativeCoreException(describe(e), e);
         }
+    }
+
+    /** The message of a failure, or its type when it has none. */
+    private static String describe(Throwable e) {
+        return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     /**
      * Unwraps a failed library load so callers see why, not an ExceptionInInitializerError.
      * (Calls written out rather than through a lambda: the agent's start-up runs them.)
      */
-    private static RuntimeException unwrapped(ExceptionInInitializerError e) {
+    private static NativeCoreException unwrapped(ExceptionInInitializerError e) {
         Throwable cause = e.getCause();
-        if (cause instanceof RuntimeException) {
-            return (RuntimeException) cause;
+        if (cause instanceof NativeCoreException) {
+            return (NativeCoreException) cause;
         }
-        throw e;
+        return new NativeCoreException(describe(cause != null ? cause : e), cause != null ? cause : e);
     }
 }

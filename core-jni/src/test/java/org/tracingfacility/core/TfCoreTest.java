@@ -154,6 +154,14 @@ class TfCoreTest {
         assertEquals(3, after.annotations().size());
     }
 
+    /** One type for every failure of the core, the one both plugins catch (issue 51). */
+    @Test
+    void throughTheFacadeEveryFailureOfTheCoreIsANativeCoreException() {
+        NativeCoreException refused = assertThrows(NativeCoreException.class,
+                () -> TfCore.called(new byte[] {(byte) 0xC1}));
+        assertTrue(refused.getCause() instanceof IllegalArgumentException, String.valueOf(refused.getCause()));
+    }
+
     @Test
     void aRequestTheCoreCannotDecodeIsAnIllegalArgument() {
         TfCore.version(); // loads the library through the facade first

@@ -84,7 +84,7 @@ final class EnhanceAction implements Action<Task> {
         try {
             enhancement = Enhancement.run(request(classDir, new File(lists, LIST_FILE), classpathOf(task)),
                     new GradleBuildLog(task.getLogger()));
-        } catch (NativeCoreException | UnsupportedOperationException e) {
+        } catch (NativeCoreException e) {
             throw new GradleException("TF's native core failed while enhancing the classes of "
                     + task.getPath() + ": " + e.getMessage(), e);
         }

@@ -12,6 +12,7 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.codehaus.plexus.build.BuildContext;
 import org.tracingfacility.core.EnhanceRequest;
 import org.tracingfacility.core.Enhancement;
+import org.tracingfacility.core.NativeCoreException;
 import org.tracingfacility.core.TfSettings;
 
 /**
@@ -146,7 +147,7 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     private Enhancement callCore(EnhanceRequest request) throws MojoExecutionException {
         try {
             return Enhancement.run(request, new MavenBuildLog(getLog()));
-        } catch (RuntimeException | LinkageError e) {
+        } catch (NativeCoreException e) {
             // The core itself failed (no native library for this platform, a panic, ...),
             // which is not the user's classes' fault: an execution error, not a failure.
             throw new MojoExecutionException("TF could not run its native core: " + e.getMessage(), e);
