@@ -3,9 +3,9 @@
 #![forbid(unsafe_code)]
 
 use crate::rule::Rule;
-use crate::classfile::check;
-pub use crate::classfile::check::PreWriteCheck;
-use crate::classfile::{ClassEditor, ClassFile, ClassFileError, PoolBuilder};
+use crate::tracegen::check_scope;
+pub use crate::tracegen::check_scope::PreWriteCheck;
+use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
 use crate::skip::{self, Skips};
 use crate::model::{self, Groups, Selection};
 use crate::request::{Diagnostic, Shape};
@@ -403,7 +403,7 @@ fn write_class(
         return Ok(bytes);
     }
     let written = ClassFile::read_back(&bytes, parsed).map_err(unreadable)?;
-    let offences = check::check_changed_methods::<PoolBuilder>(
+    let offences = check_scope::check_changed_methods(
         parsed,
         &written,
         &spliced,

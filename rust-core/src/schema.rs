@@ -11,7 +11,7 @@
 //! - the class is marked `@TFEnhanced(stage = 1, fingerprint = …)`.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::GeneratedCode;
+use crate::tracegen::check_scope::GeneratedCode;
 use crate::classfile::{descriptor, mutf8};
 use crate::classfile::splice::{self, Edits, Prepared, SplicedCode};
 use crate::classfile::{
@@ -337,7 +337,7 @@ fn register_in_clinit<'a>(
                 // Straight code: encoded at once, without a code model.
                 let body = registrations.chunk(&sequence, true);
                 if let Some(code) = body.and_then(|c| SplicedCode::straight(&c, 0)) {
-                    bodies.insert_spliced(index, code.copied_from(registrations.of(sequence.shape)));
+                    bodies.insert_spliced(index, code, Some(registrations.of(sequence.shape)));
                     return Ok(());
                 }
             }
@@ -392,7 +392,7 @@ fn splice_registration<'a>(
     };
     match splice.assemble(&model, &edits, &mut editor.slots, &mut editor.pool)? {
         Some(code) => {
-            bodies.insert_spliced(index, code);
+            bodies.insert_spliced(index, code, None);
             Ok(true)
         }
         None => Ok(false),

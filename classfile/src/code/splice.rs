@@ -25,7 +25,7 @@
 use crate::code::code_attribute_writer::{patch_u16, CodeAttributeWriter};
 use crate::read::attribute::name;
 use crate::code::chaining;
-use crate::code::check::{GeneratedCode, SplicedMethod, SplicedRegions};
+use crate::code::check::SplicedRegions;
 use crate::code::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::{CodeAttribute, MAX_CODE_LENGTH};
@@ -449,10 +449,8 @@ impl Layout {
 pub struct SplicedCode {
     data: Vec<u8>,
     stack_map_name_at: Option<usize>,
-    /// The template the generated code was copied from, for the pre-write check.
-    generated: Option<GeneratedCode>,
     /// Where the splice wrote code of its own, for the pre-write check
-    /// (`None`: the whole code is generated).
+    /// (`None`: the whole code is written).
     regions: Option<SplicedRegions>,
 }
 
@@ -468,30 +466,14 @@ impl SplicedCode {
         let mut writer = CodeAttributeWriter::new(chunk.bytes.len() + 12, chunk.peak, max_locals, chunk.len());
         writer.out().extend_from_slice(&chunk.bytes);
         writer.exception_table(&[], &|l| Ok(l.0)).ok()?;
-        Some(SplicedCode { data: writer.finish().ok()?, stack_map_name_at: None, generated: None, regions: None })
+        Some(SplicedCode { data: writer.finish().ok()?, stack_map_name_at: None, regions: None })
     }
 
-    /// This code with its generated part copied from the template `generated` is.
-    pub fn copied_from(self, generated: GeneratedCode) -> SplicedCode {
-        SplicedCode { generated: Some(generated), ..self }
-    }
-
-    /// The template the generated code was copied from, if it was.
-    pub fn generated_code(&self) -> Option<&GeneratedCode> {
-        self.generated.as_ref()
-    }
-
-    /// What the pre-write check may take from the splice, taken out once;
-    /// `None` for code that is all generated and from no template.
-    pub fn take_check_scope(&mut self) -> Option<SplicedMethod> {
-        let regions = match self.regions.take() {
-            Some(regions) => regions,
-            None => {
-                self.generated.as_ref()?;
-                SplicedRegions::default()
-            }
-        };
-        Some(SplicedMethod { generated: self.generated.clone(), regions })
+    /// Where the splice wrote code of its own into the original code, taken
+    /// out once, for the pre-write check; `None` for code that is all written
+    /// ([`SplicedCode::straight`]).
+    pub fn take_regions(&mut self) -> Option<SplicedRegions> {
+        self.regions.take()
     }
 
     pub fn finish<'p>(mut self, pool: &mut impl CodePool<'p>) -> Result<Vec<u8>> {
@@ -781,7 +763,7 @@ impl<'a> Splice<'a> {
             encode_frames(&frames, model, edits, &offset_of, writer.out())?;
             writer.end_attribute()?;
         }
-        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None, regions: Some(regions) }))
+        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, regions: Some(regions) }))
     }
 
     /// The original frames, the model's and those `lent`, at their new

@@ -43,6 +43,7 @@ use crate::model::TfClass;
 use crate::enhance::bodies::{Bodies, InMethod, StageError};
 use crate::schema;
 
+pub mod check_scope;
 mod constants;
 mod generated;
 mod memory;
@@ -54,7 +55,7 @@ use constants::Constants;
 use generated::monitor::monitor_lookup;
 pub use memory::Memory;
 use paths::general::instrument;
-use paths::spliced::instrument_spliced;
+use paths::spliced::{instrument_spliced, SplicedBody};
 
 /// Where generated code finds its monitor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,8 +112,8 @@ pub fn apply<'a>(
                 )
                 .in_method(method.index)?;
                 splice.recycle(&mut memory.splice_lists);
-                if let Some(code) = spliced {
-                    bodies.insert_spliced(method.index, code);
+                if let Some(SplicedBody { code, template }) = spliced {
+                    bodies.insert_spliced(method.index, code, template);
                     continue;
                 }
             }

@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::depths::{GeneratedDepths, Shape};
-use super::from_template::instrument_from_template;
+use super::from_template::{instrument_from_template, FromTemplate};
 use crate::classfile::splice::{Edits, FramesAfter, SiteKind, Splice, SplicedCode};
 use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder, SlotCache, VType};
 use crate::codegen::Signature;
@@ -15,10 +15,18 @@ use crate::tracegen::generated::exits::replace_return;
 use crate::tracegen::generated::monitor::LookupKind;
 use crate::tracegen::generated::surround;
 use crate::tracegen::generated::throws::replace_throw;
+use crate::tracegen::check_scope::GeneratedCode;
 use crate::tracegen::memory::Memory;
 use crate::tracegen::plan::plan;
 
 use crate::classfile::Result;
+
+/// A method's spliced code, with the template its generated code was copied
+/// from, if it was (the pre-write check's verdict on that code is the template's).
+pub(crate) struct SplicedBody {
+    pub code: SplicedCode,
+    pub template: Option<GeneratedCode>,
+}
 
 /// [`instrument`](super::general::instrument) by splicing: the same code, frames and pool entries, with
 /// the body copied and the generated code copied from its shape's template
@@ -35,12 +43,12 @@ pub(crate) fn instrument_spliced<'a>(
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
     memory: &mut Memory,
-) -> Result<Option<SplicedCode>> {
+) -> Result<Option<SplicedBody>> {
     if registration.is_none() {
-        if let Some(spliced) =
-            instrument_from_template(class, method, signature, monitor, code, splice, pool, constants, memory)?
-        {
-            return Ok(spliced);
+        match instrument_from_template(class, method, signature, monitor, code, splice, pool, constants, memory)? {
+            FromTemplate::Spliced(body) => return Ok(Some(body)),
+            FromTemplate::SpliceDeclined => return Ok(None),
+            FromTemplate::NoTemplate => {}
         }
     }
     let plan = plan(class, method, signature.clone(), code, pool, constants)?;
@@ -98,7 +106,8 @@ pub(crate) fn instrument_spliced<'a>(
         return Ok(None);
     };
     let chunks = [&prologue, &tail, &ret, &throw].map(Placed::from);
-    assemble_spliced(code, splice, insert_at, chunks, None, &mut constants.slots, pool)
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, None, &mut constants.slots, pool)?;
+    Ok(spliced.map(|code| SplicedBody { code, template: None }))
 }
 
 /// Where a splice puts the prologue: after a constructor's chaining call,

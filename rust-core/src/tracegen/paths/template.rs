@@ -22,7 +22,7 @@ use crate::tracegen::generated::exits::replace_return;
 use crate::tracegen::generated::surround;
 use crate::tracegen::generated::throws::replace_throw;
 use crate::tracegen::plan::plan_for;
-use crate::classfile::check::GeneratedCode;
+use crate::tracegen::check_scope::GeneratedCode;
 use crate::classfile::stack_map::EncodedFrames;
 use crate::classfile::splice::FramesAfter;
 use crate::classfile::opcodes as op;
