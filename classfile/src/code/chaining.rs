@@ -14,7 +14,8 @@
 //! hierarchy is needed.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{run_instructions, Handler, Insn, Label};
+use crate::code::insn::{Handler, Insn, Label};
+use crate::code::decode::run_instructions;
 use crate::read::descriptor;
 use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer::{Identities, State};

@@ -9,7 +9,7 @@
 #![forbid(unsafe_code)]
 
 use crate::code::assembler::emit;
-use crate::code::code_model::{Insn, Label};
+use crate::code::insn::{Insn, Label};
 use crate::code::encode::Put;
 use crate::read::error::ClassFileError;
 use crate::read::opcodes as op;

@@ -8,7 +8,8 @@
 //! merging, hence no class hierarchy.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{run_instructions, Handler, Insn, Label};
+use crate::code::insn::{Handler, Insn, Label};
+use crate::code::decode::run_instructions;
 use crate::read::constant_pool::Constant;
 use crate::read::descriptor::{self, FieldType};
 use crate::read::error::{ClassFileError, Result};

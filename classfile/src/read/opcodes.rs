@@ -4,7 +4,7 @@
 //! `const` arrays derived from it, so a lookup is one load.
 #![forbid(unsafe_code)]
 
-use crate::read::descriptor::FieldType;
+use crate::read::descriptor::{FieldType, JavaType};
 
 /// What an instruction does, as `java.lang.classfile.Opcode.Kind` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -434,6 +434,28 @@ pub fn invert_condition(opcode: u8) -> u8 {
         // ifeq/ifne, iflt/ifge, ifgt/ifle, if_icmp pairs and if_acmp pairs are adjacent, odd-even.
         _ if opcode % 2 == 1 => opcode + 1,
         _ => opcode - 1,
+    }
+}
+
+/// The opcode that loads a local of type `t`.
+pub fn load_of(t: JavaType<'_>) -> u8 {
+    match t {
+        JavaType::Long => LLOAD,
+        JavaType::Float => FLOAD,
+        JavaType::Double => DLOAD,
+        JavaType::Reference(_) => ALOAD,
+        _ => ILOAD,
+    }
+}
+
+/// The opcode that stores a local of type `t`.
+pub fn store_of(t: JavaType<'_>) -> u8 {
+    match t {
+        JavaType::Long => LSTORE,
+        JavaType::Float => FSTORE,
+        JavaType::Double => DSTORE,
+        JavaType::Reference(_) => ASTORE,
+        _ => ISTORE,
     }
 }
 

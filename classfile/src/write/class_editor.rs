@@ -9,7 +9,6 @@ use crate::read::attribute::{name, Attribute};
 use crate::read::class_file::{ClassFile, Member, MAGIC};
 use crate::code::code_model::{CodeModel, Detail, LiftScratch};
 use crate::code::encode::{count16, Put};
-use crate::code::stack_depth::SlotCache;
 use crate::read::error::{ClassFileError, Result};
 use crate::write::pool_builder::PoolBuilder;
 use crate::read::reader::Reader;
@@ -125,9 +124,6 @@ pub struct ClassEditor<'a> {
     pub minor_version: u16,
     pub major_version: u16,
     pub pool: PoolBuilder<'a>,
-    /// Descriptor slot sizes by entry of `pool`, for the stack depths of
-    /// every method of the class assembled or spliced against it.
-    pub slots: SlotCache,
     pub access_flags: u16,
     pub this_class: u16,
     pub super_class: u16,
@@ -151,7 +147,6 @@ impl<'a> ClassEditor<'a> {
             minor_version: class.minor_version(),
             major_version: class.major_version(),
             pool: PoolBuilder::new(class.constant_pool().clone()),
-            slots: SlotCache::default(),
             access_flags: class.access_flags(),
             this_class: class.this_class_index(),
             super_class: class.super_class_index(),
@@ -198,7 +193,7 @@ impl<'a> ClassEditor<'a> {
 
     /// [`ClassEditor::replace_code`], consuming `code` (no copy of its instructions).
     pub fn set_code(&mut self, index: usize, code: CodeModel<'a>) -> Result<()> {
-        let data = code.assemble_owned(&mut self.slots, &mut self.pool)?;
+        let data = code.assemble_owned(&mut self.pool)?;
         self.set_code_bytes(index, data)
     }
 

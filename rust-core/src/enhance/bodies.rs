@@ -7,7 +7,7 @@
 use crate::classfile::splice::SplicedCode;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, LiftScratch};
 use crate::model::TfClass;
-use crate::schema::Registration;
+use crate::schema::registration::Registration;
 use crate::tracegen::check_scope::{GeneratedCode, SplicedMethod};
 
 use crate::classfile::Result;

@@ -17,7 +17,7 @@
 //!   check of the general path follows) unless falling through from the frame
 //!   before it leaves exactly the result there (`Splice::max_stack`);
 //! - TF's locals in every frame after the prologue: the splice sets them in
-//!   each frame of the model it encodes (`paths::spliced::add_live_locals`);
+//!   each frame of the model it encodes (`paths::splicing::add_live_locals`);
 //! - max_locals and max_stack: the engine's [`check_limits`], against the
 //!   template's max_locals and the original's max_stack.
 //!

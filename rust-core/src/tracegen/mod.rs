@@ -55,7 +55,8 @@ use constants::Constants;
 use generated::monitor::monitor_lookup;
 pub use memory::Memory;
 use paths::general::instrument;
-use paths::spliced::{instrument_spliced, SplicedBody};
+use paths::spliced::instrument_spliced;
+use paths::splicing::SplicedBody;
 
 /// Where generated code finds its monitor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,8 +79,7 @@ pub fn apply<'a>(
     bodies: &mut Bodies<'a>,
     memory: &mut Memory,
 ) -> std::result::Result<(), StageError> {
-    // The class's depth memo goes with the constants, back to the editor at the end.
-    let mut constants = Constants { slots: std::mem::take(&mut editor.slots), ..Constants::default() };
+    let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
         let monitor = monitor_lookup(class, tf, source, method, editor, &mut constants).in_method(method.index)?;
         // Read once: the splice's first frame, the template and the plan take it.
@@ -129,6 +129,5 @@ pub fn apply<'a>(
         instrument(class, tf, method, &signature, &monitor, code, &mut editor.pool, &mut constants)
             .in_method(method.index)?;
     }
-    editor.slots = constants.slots;
     Ok(())
 }

@@ -8,7 +8,7 @@ use super::state::{self, Constants, Method, State};
 use super::{agrees, agrees_locals, falls_through, instructions_from, Offence, Rule};
 use crate::read::attribute::name;
 use crate::read::code_attribute::CodeAttribute;
-use crate::code::code_model::{Insn, Label};
+use crate::code::insn::{Insn, Label};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::code::stack_map::{self, to_slots, Frame, VType};

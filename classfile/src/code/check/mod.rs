@@ -42,7 +42,8 @@ pub use state::CheckCache;
 
 use crate::read::class_file::{ClassFile, Member, ReadBack};
 use crate::read::code_attribute::CodeAttribute;
-use crate::code::code_model::{decode_at, Insn};
+use crate::code::insn::Insn;
+use crate::code::decode::decode_at;
 use crate::read::descriptor;
 use crate::read::opcodes::{self as op, Operands};
 use crate::code::pool::CodePool;
@@ -251,7 +252,7 @@ fn decode_common(code: &[u8], at: u32) -> Option<(Insn, u32)> {
             if !(0..code.len() as i64).contains(&target) {
                 return None;
             }
-            Insn::Branch { opcode, target: crate::code::code_model::Label(target as u32) }
+            Insn::Branch { opcode, target: crate::code::insn::Label(target as u32) }
         }
         _ => return None,
     };

@@ -3,7 +3,7 @@
 //! the catch-all covering only code run with `this` initialized.
 #![forbid(unsafe_code)]
 
-use super::general::{rewrite_one, rewrite_return};
+use super::body::{rewrite_one, rewrite_return};
 use crate::classfile::chaining::Chaining;
 use crate::classfile::exit_stack;
 use crate::classfile::{CodeModel, Handler, Insn, Label, PoolBuilder, VType};
@@ -36,7 +36,7 @@ pub(crate) fn instrument_chained<'a>(
     constants: &mut Constants,
 ) -> Result<()> {
     let first = chaining.calls.first().map_or(0, |c| c.after);
-    let crowded = exit_stack::crowded_returns(code, first, &mut constants.slots, pool)?;
+    let crowded = exit_stack::crowded_returns(code, first, pool)?;
     let kept = keep_lost_parameters(chaining, code)?;
     let plan = &Plan { kept_parameters: kept.slots, ..plan.clone() };
     let live = plan.live_locals();

@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::depths::Shape;
-use super::spliced::{add_live_locals, assemble_spliced, body_start_for_splice, SplicedBody};
+use super::splicing::{add_live_locals, assemble_spliced, body_start_for_splice, SplicedBody};
 use super::template;
 use crate::classfile::splice::Splice;
 use crate::classfile::{ClassFile, CodeModel, Insn, PoolBuilder, VType};
@@ -72,7 +72,7 @@ pub(crate) fn instrument_from_template<'a>(
         &mut constants.symbols,
         &mut resolved,
     )?;
-    let Some(depths) = template.depths(shape, &resolved, monitor, &mut constants.slots, pool, known_depths)? else {
+    let Some(depths) = template.depths(shape, &resolved, monitor, pool, known_depths)? else {
         return Ok(FromTemplate::SpliceDeclined);
     };
     let live = template.live_locals(&resolved);
@@ -85,7 +85,7 @@ pub(crate) fn instrument_from_template<'a>(
     let lent = lent.get(..n).unwrap_or_default();
     let (chunks, frames_after) = template.copy(&values, depths, code, &mut operands, lent);
     *copied += 1;
-    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), &mut constants.slots, pool);
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, Some(frames_after), pool);
     (constants.resolved, constants.operands, constants.tail_first) = (resolved, operands, tail_first);
     Ok(match spliced? {
         Some(code) => FromTemplate::Spliced(SplicedBody { code, template: Some(template.generated_code()) }),

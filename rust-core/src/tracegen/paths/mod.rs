@@ -7,9 +7,12 @@
 //! `template` are the caches the last two keep between methods.
 #![forbid(unsafe_code)]
 
+pub(crate) mod body;
 pub(crate) mod chained;
 pub(crate) mod depths;
 pub(crate) mod from_template;
 pub(crate) mod general;
+pub(crate) mod placeholders;
 pub(crate) mod spliced;
+pub(crate) mod splicing;
 pub(crate) mod template;

@@ -5,8 +5,9 @@
 
 use super::depths::{GeneratedDepths, Shape};
 use super::from_template::{instrument_from_template, FromTemplate};
-use crate::classfile::splice::{Edits, FramesAfter, SiteKind, Splice, SplicedCode};
-use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder, SlotCache, VType};
+use super::splicing::{add_live_locals, assemble_spliced, body_start_for_splice, SplicedBody};
+use crate::classfile::splice::{SiteKind, Splice};
+use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder};
 use crate::codegen::Signature;
 use crate::model::TfMethod;
 use crate::schema::Registration;
@@ -15,18 +16,10 @@ use crate::tracegen::generated::exits::replace_return;
 use crate::tracegen::generated::monitor::LookupKind;
 use crate::tracegen::generated::surround;
 use crate::tracegen::generated::throws::replace_throw;
-use crate::tracegen::check_scope::GeneratedCode;
 use crate::tracegen::memory::Memory;
 use crate::tracegen::plan::plan;
 
 use crate::classfile::Result;
-
-/// A method's spliced code, with the template its generated code was copied
-/// from, if it was (the pre-write check's verdict on that code is the template's).
-pub(crate) struct SplicedBody {
-    pub code: SplicedCode,
-    pub template: Option<GeneratedCode>,
-}
 
 /// [`instrument`](super::general::instrument) by splicing: the same code, frames and pool entries, with
 /// the body copied and the generated code copied from its shape's template
@@ -87,7 +80,6 @@ pub(crate) fn instrument_spliced<'a>(
                 throw_insns.as_deref(),
                 &recorded(&ret),
                 &code.handlers,
-                &mut constants.slots,
                 pool,
             )?
             else {
@@ -106,48 +98,6 @@ pub(crate) fn instrument_spliced<'a>(
         return Ok(None);
     };
     let chunks = [&prologue, &tail, &ret, &throw].map(Placed::from);
-    let spliced = assemble_spliced(code, splice, insert_at, chunks, None, &mut constants.slots, pool)?;
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, None, pool)?;
     Ok(spliced.map(|code| SplicedBody { code, template: None }))
-}
-
-/// Where a splice puts the prologue: after a constructor's chaining call,
-/// else first; `None` if a splice cannot find it.
-pub(crate) fn body_start_for_splice<'a>(
-    class: &ClassFile<'a>,
-    method: &TfMethod,
-    code: &CodeModel<'a>,
-    splice: &Splice<'a>,
-    pool: &mut PoolBuilder<'a>,
-) -> Option<u32> {
-    match &*method.name {
-        // java.lang.Object's constructor calls no other.
-        "<init>" if class.super_class_index() != 0 => splice.chaining_call_end(code, pool),
-        _ => Some(0),
-    }
-}
-
-/// Frames in the body learn the locals that live across it: the method's
-/// own, which the splice holds, and any the model holds.
-pub(crate) fn add_live_locals(code: &mut CodeModel<'_>, splice: &mut Splice<'_>, insert_at: u32, live: &[(u16, VType)]) {
-    splice.set_frame_locals(insert_at, live);
-    for (label, frame) in &mut code.frames {
-        if label.id() >= insert_at {
-            frame.set_locals(live);
-        }
-    }
-}
-
-/// The splice of the generated chunks `[prologue, tail, return, throw]`
-/// into the method's code.
-pub(crate) fn assemble_spliced<'a>(
-    code: &CodeModel<'a>,
-    splice: &mut Splice<'a>,
-    insert_at: u32,
-    [prologue, tail, ret, throw]: [Placed<'_>; 4],
-    frames_after: Option<FramesAfter<'_>>,
-    slots: &mut SlotCache,
-    pool: &mut PoolBuilder<'a>,
-) -> Result<Option<SplicedCode>> {
-    let edits = Edits { insert_at, prologue, returns: Some(ret), throws: Some(throw), tail, frames_after };
-    splice.assemble(code, &edits, slots, pool)
 }
