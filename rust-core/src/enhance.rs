@@ -331,7 +331,6 @@ fn pre_write_check_disabled() -> bool {
 
 /// Stage 1 (unless the class is only upgraded) and stage 2 (if on) into
 /// `editor` and `bodies`.
-#[allow(clippy::too_many_arguments)]
 fn stages<'a>(
     parsed: &ClassFile<'a>,
     tf: &model::TfClass<'_>,
@@ -339,9 +338,9 @@ fn stages<'a>(
     upgrade: bool,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
-    generated: &mut tracegen::Memory,
-    registrations: &mut schema::RegistrationVerdicts,
+    workspace: &mut Workspace,
 ) -> Result<(), StageError> {
+    let Workspace { generated, registrations, .. } = workspace;
     // A stage-1 class being upgraded has its holders and registration: it
     // gets the standard body in either shape.
     let source = match settings.shape {
@@ -383,7 +382,7 @@ fn write_class(
     editor.pool.set_known_texts(protocol::pool_texts());
     let lift = std::mem::take(&mut workspace.lift);
     let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
-    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, &mut workspace.generated, &mut workspace.registrations);
+    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, workspace);
     workspace.lift = bodies.take_lift_scratch();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;

@@ -203,8 +203,8 @@ impl<'a> CodeModel<'a> {
             Detail::Runs => Some(Runs { split_invokespecial: method.name_is("<init>") }),
         };
         let frames_required = class.major_version() >= 50;
-        Self::lift_code_with(&code, initial_frame, frames_required, class.this_class_index(), pool, runs, scratch)
-            .map(Some)
+        let start = CodeStart { code: &code, initial_frame, frames_required, this_class: class.this_class_index() };
+        Self::lift_code_with(start, pool, runs, scratch).map(Some)
     }
 
     /// Lifts a Code attribute whose first frame is `initial_frame`.
@@ -215,18 +215,17 @@ impl<'a> CodeModel<'a> {
         this_class: u16,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Self> {
-        Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None, &mut LiftScratch::default())
+        let start = CodeStart { code, initial_frame, frames_required, this_class };
+        Self::lift_code_with(start, pool, None, &mut LiftScratch::default())
     }
 
     fn lift_code_with(
-        code: &CodeAttribute<'a>,
-        initial_frame: Frame,
-        frames_required: bool,
-        this_class: u16,
+        start: CodeStart<'_, 'a>,
         pool: &mut impl CodePool<'a>,
         runs: Option<Runs>,
         scratch: &mut LiftScratch,
     ) -> Result<Self> {
+        let code = start.code;
         let LiftScratch { mut by_offset, mut starts, mut requested } = std::mem::take(scratch);
         if by_offset.len() <= code.code.len() {
             by_offset.resize(code.code.len() + 1, None);
@@ -234,8 +233,7 @@ impl<'a> CodeModel<'a> {
         starts.clear();
         requested.clear();
         let mut labels = LabelMap { by_offset, code_len: code.code.len(), requested, next: 0 };
-        let result =
-            Self::lift_labelled(code, initial_frame, frames_required, this_class, pool, runs, &mut labels, &mut starts);
+        let result = Self::lift_labelled(start, pool, runs, &mut labels, &mut starts);
         for &(offset, _) in &labels.requested {
             if let Some(slot) = labels.by_offset.get_mut(offset as usize) {
                 *slot = None;
@@ -246,17 +244,14 @@ impl<'a> CodeModel<'a> {
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn lift_labelled(
-        code: &CodeAttribute<'a>,
-        initial_frame: Frame,
-        frames_required: bool,
-        this_class: u16,
+        start: CodeStart<'_, 'a>,
         pool: &mut impl CodePool<'a>,
         runs: Option<Runs>,
         labels: &mut LabelMap,
         starts: &mut Vec<u32>,
     ) -> Result<Self> {
+        let CodeStart { code, initial_frame, frames_required, this_class } = start;
         let code_len = code.code.len() as u32;
         let insns = decode_instructions(code, labels, runs, starts)?;
 
@@ -558,6 +553,16 @@ impl<'a> CodeModel<'a> {
     pub fn frame_at(&self, label: Label) -> Option<&Frame> {
         self.frames.iter().find(|(l, _)| *l == label).map(|(_, f)| f)
     }
+}
+
+/// What a lift starts from: the Code attribute, the method's first frame,
+/// whether the class file needs frames (version 50 on), and the class's
+/// Class constant.
+struct CodeStart<'c, 'a> {
+    code: &'c CodeAttribute<'a>,
+    initial_frame: Frame,
+    frames_required: bool,
+    this_class: u16,
 }
 
 /// Which instructions a lift by runs keeps as elements of their own.

@@ -105,16 +105,9 @@ pub fn crowded_returns<'a, P: CodePool<'a> + Clone>(
             );
             Some(frame.map_err(cannot)?)
         } else {
-            frame_infer::frame_by_flow(
-                elements,
-                model.code,
-                index,
-                &label_at,
-                &model.handlers,
-                &model.initial_frame,
-                model.this_class,
-                scratch,
-            )
+            let listing =
+                frame_infer::Listing { elements, code: model.code, label_index: &label_at, handlers: &model.handlers };
+            frame_infer::frame_by_flow(&listing, index, &model.initial_frame, model.this_class, scratch)
             .map_err(cannot)?
         };
         let below = match frame {

@@ -55,6 +55,7 @@ use constants::Constants;
 use generated::monitor::monitor_lookup;
 pub use memory::Memory;
 use paths::general::instrument;
+use paths::Instrumented;
 use paths::spliced::instrument_spliced;
 use paths::splicing::SplicedBody;
 
@@ -98,11 +99,9 @@ pub fn apply<'a>(
                 .in_method(method.index)?;
             if let Prepared::Ready(mut model, mut splice) = prepared {
                 let registration = pending.as_ref();
+                let target = Instrumented { class, method, signature: &signature, monitor: &monitor };
                 let spliced = instrument_spliced(
-                    class,
-                    method,
-                    &signature,
-                    &monitor,
+                    target,
                     registration,
                     &mut model,
                     &mut splice,
@@ -126,7 +125,8 @@ pub fn apply<'a>(
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
             continue;
         };
-        instrument(class, tf, method, &signature, &monitor, code, &mut editor.pool, &mut constants)
+        let target = Instrumented { class, method, signature: &signature, monitor: &monitor };
+        instrument(target, tf, code, &mut editor.pool, &mut constants)
             .in_method(method.index)?;
     }
     Ok(())

@@ -93,9 +93,9 @@ pub(super) fn check<'p>(
 
     let (prologue_start, body_start) = regions.prologue;
     let (from, state) = frame_before(&frames, prologue_start, start);
-    let (at, before) = walk.follow(code, from, state, prologue_start, method, pool, constants)?;
+    let (at, before) = walk.follow(code, from..prologue_start, state, method, pool, constants)?;
     let Some(before) = before.filter(|_| at == prologue_start) else { return Ok(Undecided) };
-    let (at, after) = walk.follow(code, prologue_start, Some(before.clone()), body_start, method, pool, constants)?;
+    let (at, after) = walk.follow(code, prologue_start..body_start, Some(before.clone()), method, pool, constants)?;
     let (Some(after), Some(entry)) = (after, frames::frame_at(&frames, at).filter(|_| at == body_start)) else {
         return Ok(Undecided);
     };
@@ -133,14 +133,14 @@ pub(super) fn check<'p>(
             // what it rejects, the full check decides.
             Some(stack) => {
                 let state = Some(State { locals: tf_locals.locals.clone(), stack });
-                match walk.follow(code, region_start, state, region_end, method, pool, constants) {
+                match walk.follow(code, region_start..region_end, state, method, pool, constants) {
                     Ok(reached) => reached,
                     Err(_) => return Ok(Undecided),
                 }
             }
             None => {
                 let (from, state) = frame_before(&frames, region_start, start);
-                walk.follow(code, from, state, region_end, method, pool, constants)?
+                walk.follow(code, from..region_end, state, method, pool, constants)?
             }
         };
         match state {

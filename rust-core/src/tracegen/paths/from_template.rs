@@ -6,11 +6,10 @@
 use super::depths::Shape;
 use super::splicing::{add_live_locals, assemble_spliced, body_start_for_splice, SplicedBody};
 use super::template;
+use super::Instrumented;
 use crate::classfile::splice::Splice;
-use crate::classfile::{ClassFile, CodeModel, Insn, PoolBuilder, VType};
+use crate::classfile::{CodeModel, Insn, PoolBuilder, VType};
 use crate::classfile::access::ACC_STATIC;
-use crate::codegen::Signature;
-use crate::model::TfMethod;
 use crate::tracegen::constants::Constants;
 use crate::tracegen::generated::monitor::LookupKind;
 use crate::tracegen::generated::prologue::entry_frame;
@@ -33,18 +32,15 @@ pub(crate) enum FromTemplate {
 
 /// [`instrument_spliced`](super::spliced::instrument_spliced) with the generated code copied from the template
 /// of the method's shape.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument_from_template<'a>(
-    class: &ClassFile<'a>,
-    method: &TfMethod,
-    signature: &Signature<'_>,
-    monitor: &[Insn],
+    target: Instrumented<'_, 'a>,
     code: &mut CodeModel<'a>,
     splice: &mut Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
     memory: &mut Memory,
 ) -> Result<FromTemplate> {
+    let Instrumented { class, method, signature, monitor } = target;
     let [Insn::InvokeDynamic { index: monitor }] = *monitor else {
         return Ok(FromTemplate::NoTemplate);
     };

@@ -5,10 +5,11 @@
 
 use super::body::rewrite_body;
 use super::chained::instrument_chained;
+use super::Instrumented;
+use crate::tracegen::generated::Generating;
 use crate::classfile::chaining::{Chaining, Start};
 use crate::classfile::exit_stack::{self};
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder, VType};
-use crate::codegen::Signature;
 use crate::model::{TfClass, TfMethod};
 use crate::schema;
 use crate::tracegen::constants::Constants;
@@ -17,22 +18,20 @@ use crate::tracegen::plan::plan;
 
 use crate::classfile::Result;
 
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument<'a>(
-    class: &ClassFile<'a>,
+    target: Instrumented<'_, 'a>,
     tf: &TfClass,
-    method: &TfMethod,
-    signature: &Signature<'_>,
-    monitor: &[Insn],
     code: &mut CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<()> {
+    let Instrumented { class, method, signature, monitor } = target;
     let plan = plan(class, method, signature.clone(), code, pool, constants)?;
     let body_start = match body_start(class, method, code, pool)? {
         BodyStart::At(index) => index,
         BodyStart::AfterEach(chaining) => {
-            return instrument_chained(tf, method, &plan, monitor, &chaining, code, pool, constants);
+            let what = Generating { plan: &plan, method, monitor };
+            return instrument_chained(tf, what, &chaining, code, pool, constants);
         }
     };
     let crowded = exit_stack::crowded_returns(code, body_start, pool)?;
@@ -43,7 +42,7 @@ pub(crate) fn instrument<'a>(
     // The lookup, about 20 instructions, the argument array; the tail.
     let mut prologue = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
     let mut tail = Vec::with_capacity(48);
-    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
+    surround(Generating { plan: &plan, method, monitor }, code, pool, constants, &mut prologue, &mut tail)?;
     code.insert(body_start, prologue);
     code.elements.extend(tail);
     Ok(())

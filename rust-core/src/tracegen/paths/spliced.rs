@@ -5,11 +5,11 @@
 
 use super::depths::{GeneratedDepths, Shape};
 use super::from_template::{instrument_from_template, FromTemplate};
+use super::Instrumented;
+use crate::tracegen::generated::Generating;
 use super::splicing::{add_live_locals, assemble_spliced, body_start_for_splice, SplicedBody};
 use crate::classfile::splice::{SiteKind, Splice};
-use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder};
-use crate::codegen::Signature;
-use crate::model::TfMethod;
+use crate::classfile::{ChunkWriter, CodeModel, Insn, InsnSink, Placed, PoolBuilder};
 use crate::schema::Registration;
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::generated::exits::replace_return;
@@ -24,12 +24,8 @@ use crate::classfile::Result;
 /// [`instrument`](super::general::instrument) by splicing: the same code, frames and pool entries, with
 /// the body copied and the generated code copied from its shape's template
 /// or encoded as it is generated; `None` if the splice declines (see [`crate::classfile::splice`]).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument_spliced<'a>(
-    class: &ClassFile<'a>,
-    method: &TfMethod,
-    signature: &Signature<'_>,
-    monitor: &[Insn],
+    target: Instrumented<'_, 'a>,
     registration: Option<&Registration>,
     code: &mut CodeModel<'a>,
     splice: &mut Splice<'a>,
@@ -37,8 +33,9 @@ pub(crate) fn instrument_spliced<'a>(
     constants: &mut Constants,
     memory: &mut Memory,
 ) -> Result<Option<SplicedBody>> {
+    let Instrumented { class, method, signature, monitor } = target;
     if registration.is_none() {
-        match instrument_from_template(class, method, signature, monitor, code, splice, pool, constants, memory)? {
+        match instrument_from_template(target, code, splice, pool, constants, memory)? {
             FromTemplate::Spliced(body) => return Ok(Some(body)),
             FromTemplate::SpliceDeclined => return Ok(None),
             FromTemplate::NoTemplate => {}
@@ -68,7 +65,7 @@ pub(crate) fn instrument_spliced<'a>(
     let (mut prologue, mut tail) = (ChunkWriter::new(false), ChunkWriter::new(record));
     prologue.push_all(registration.iter().flat_map(|r| r.insns.iter().cloned()));
     let mut prologue = prologue.recording(record);
-    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
+    surround(Generating { plan: &plan, method, monitor }, code, pool, constants, &mut prologue, &mut tail)?;
     let depths = match known {
         Some(depths) => depths,
         None => {

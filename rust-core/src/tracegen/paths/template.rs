@@ -20,7 +20,7 @@ use super::depths::{DepthsByShape, GeneratedDepths, Shape};
 use super::placeholders::{Recorder, Symbols, MONITOR, PARAMETER_CLASS, PLACEHOLDER, RESULT_CLASS, RESULT_SYMBOL};
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::generated::exits::replace_return;
-use crate::tracegen::generated::surround;
+use crate::tracegen::generated::{surround, Generating};
 use crate::tracegen::generated::throws::replace_throw;
 use crate::tracegen::plan::plan_for;
 use crate::tracegen::check_scope::GeneratedCode;
@@ -339,7 +339,8 @@ impl Template {
         let mut prologue = ChunkWriter::new(record).logging_operands();
         let mut tail = ChunkWriter::new(record).logging_operands();
         let monitor = [Insn::InvokeDynamic { index: MONITOR }];
-        surround(&plan, method, &monitor, &mut code, &mut recorder, &mut constants, &mut prologue, &mut tail)?;
+        let what = Generating { plan: &plan, method, monitor: &monitor };
+        surround(what, &mut code, &mut recorder, &mut constants, &mut prologue, &mut tail)?;
         if recorder.unusable {
             return Ok(None);
         }
