@@ -65,6 +65,7 @@
 //!   numbers, local-variable (type) tables, type annotations and frames, encodes
 //!   frames compactly, recomputes max_stack/max_locals and refuses code past 65,535 bytes.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod code;
 pub mod read;

@@ -71,7 +71,7 @@ fn compare(dirs: &[PathBuf]) -> (usize, CheckCounts, Vec<String>) {
 
 #[test]
 fn the_targeted_check_agrees_with_the_full_one_on_the_jdk17_image() {
-    let image = extracted_image("/usr/lib/jvm/java-17-openjdk-amd64", "jdk17");
+    let image = extracted_image(&support::jdk17_home(), "jdk17");
     let (compared, checks, differing) = compare(&[image]);
     println!(
         "jdk17: {compared} classes; methods checked: {} copied from a template, {} spliced otherwise, {} in full \
@@ -112,7 +112,7 @@ fn the_targeted_check_agrees_with_the_full_one_on_the_real_world_jars() {
 /// not left to the full check.
 #[test]
 fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
-    let image = extracted_image("/usr/lib/jvm/java-17-openjdk-amd64", "jdk17");
+    let image = extracted_image(&support::jdk17_home(), "jdk17");
     let original = std::fs::read(image.join("java.base/java/lang/Boolean.class")).expect("Boolean.class");
     let scanned = scan::scan_class(Path::new("Boolean.class"), original.clone()).expect("scan");
     let groups = Groups::new([protocol::FILTERED_GROUP.replace('/', ".")]);

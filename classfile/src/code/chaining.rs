@@ -38,6 +38,7 @@ pub struct Chaining {
     pub returns_uninitialized: bool,
 }
 
+/// One `super(...)`/`this(...)` call of a constructor and what follows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainingCall {
     /// The element index just after the call.

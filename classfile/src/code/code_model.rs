@@ -36,6 +36,8 @@ pub enum Detail {
 
 /// A LocalVariableTable or LocalVariableTypeTable entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Fields as JVMS 4.7.13 names them, by label.
+#[allow(missing_docs)]
 pub struct LocalVariable {
     pub start: Label,
     pub end: Label,
@@ -61,6 +63,8 @@ pub enum CodeTarget {
 /// A type annotation on code: its target, relocated, and the rest
 /// (type path and annotation) copied as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Fields as JVMS 4.7.20 names them.
+#[allow(missing_docs)]
 pub struct TypeAnnotation<'a> {
     pub target_type: u8,
     pub target: CodeTarget,
@@ -69,6 +73,8 @@ pub struct TypeAnnotation<'a> {
 
 /// An attribute of the Code attribute, in its original order.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Each variant holds its attribute's name index and entries (JVMS 4.7).
+#[allow(missing_docs)]
 pub enum CodeAttributeModel<'a> {
     /// Where the StackMapTable goes; its content is [`CodeModel::frames`].
     StackMapTable {
@@ -97,11 +103,15 @@ pub enum CodeAttributeModel<'a> {
 /// A method's code, ready for editing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeModel<'a> {
+    /// The deepest the operand stack gets (recomputed when assembled).
     pub max_stack: u16,
+    /// The local slots the code uses (recomputed when assembled).
     pub max_locals: u16,
+    /// The instructions and label bindings, in code order.
     pub elements: Vec<Insn>,
     /// In priority order: the first matching entry catches.
     pub handlers: Vec<Handler>,
+    /// The Code attribute's own attributes, in their original order.
     pub attributes: Vec<CodeAttributeModel<'a>>,
     /// Stack map frames, each at the label it describes; any order.
     pub frames: Vec<(Label, Frame)>,

@@ -11,6 +11,7 @@ use crate::read::opcodes as op;
 pub struct Label(pub u32);
 
 impl Label {
+    /// The label's number: its dense id in a lifted model, its code offset in a splice.
     pub fn id(&self) -> u32 {
         self.0
     }
@@ -22,6 +23,8 @@ impl Label {
 /// `goto_w`), so that unedited code assembles to the same bytes; new code may
 /// use any form, the assembler picks the encoding the operands need.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Operands as JVMS 6.5 names them for each instruction.
+#[allow(missing_docs)]
 pub enum Insn {
     Label(Label),
     /// An instruction without operands (`iadd`, `aload_0`, `areturn`, …).
@@ -114,6 +117,7 @@ impl Insn {
         })
     }
 
+    /// Whether this is one of the return instructions (`ireturn` … `return`).
     pub fn is_return(&self) -> bool {
         self.opcode().is_some_and(op::is_return)
     }
@@ -154,6 +158,8 @@ impl Insn {
 
 /// An exception-table entry: `[start, end)` is covered, control goes to `handler`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Fields as the exception table's (JVMS 4.7.3), by label.
+#[allow(missing_docs)]
 pub struct Handler {
     pub start: Label,
     pub end: Label,

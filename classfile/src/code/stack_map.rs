@@ -12,6 +12,8 @@ use crate::read::reader::Reader;
 
 /// A verification type. `Long` and `Double` stand for both of their slots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// The verification types of JVMS 4.10.1.2, by their names there.
+#[allow(missing_docs)]
 pub enum VType {
     Top,
     Integer,
@@ -42,6 +44,7 @@ impl VType {
         }
     }
 
+    /// How many local or stack slots a value of this type takes (2 for long and double).
     pub fn slots(&self) -> usize {
         match self {
             VType::Long | VType::Double => 2,
@@ -72,7 +75,9 @@ impl VType {
 /// A full frame: locals and operand stack, each `Long`/`Double` one entry.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Frame {
+    /// The locals, one entry per value (a long or double is one entry).
     pub locals: Vec<VType>,
+    /// The operand stack, bottom first, one entry per value.
     pub stack: Vec<VType>,
 }
 
@@ -131,6 +136,7 @@ impl Frame {
         to_slots(&self.locals)
     }
 
+    /// Sets the locals from one entry per slot (the form [`Frame::local_slots`] gives).
     pub fn set_local_slots(&mut self, slots: &[VType]) {
         self.locals = from_slots(slots);
     }
@@ -140,6 +146,7 @@ impl Frame {
         self.locals.iter().map(VType::slots).sum()
     }
 
+    /// Number of operand stack slots the frame describes.
     pub fn stack_slot_count(&self) -> usize {
         self.stack.iter().map(VType::slots).sum()
     }
@@ -352,8 +359,11 @@ struct FrameRecord {
 /// A frame to encode.
 #[derive(Debug, Clone, Copy)]
 pub struct FrameView<'f> {
+    /// The frame's code offset.
     pub offset: u32,
+    /// The locals, as [`Frame::locals`].
     pub locals: &'f [VType],
+    /// The operand stack, as [`Frame::stack`].
     pub stack: &'f [VType],
 }
 
@@ -370,10 +380,12 @@ impl<'f> FrameView<'f> {
 }
 
 impl FrameList {
+    /// How many frames the list holds.
     pub fn len(&self) -> usize {
         self.records.len()
     }
 
+    /// Whether the list holds no frame.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }

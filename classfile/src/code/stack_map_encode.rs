@@ -45,6 +45,7 @@ pub fn encode_views_into(
 #[derive(Debug, Clone, Default)]
 pub struct EncodedFrames {
     pub(crate) count: u16,
+    /// The frames as a StackMapTable holds them.
     pub bytes: Vec<u8>,
 }
 

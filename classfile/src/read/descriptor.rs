@@ -7,6 +7,8 @@ use crate::read::error::{ClassFileError, Result};
 
 /// One field type of a descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// The base types of JVMS 4.3.2 (the stack's: int stands for the smaller ones).
+#[allow(missing_docs)]
 pub enum FieldType<'d> {
     /// B, C, I, S or Z: an int on the stack.
     Int,
@@ -18,6 +20,7 @@ pub enum FieldType<'d> {
 }
 
 impl FieldType<'_> {
+    /// How many local or stack slots a value of this type takes (2 for long and double).
     pub fn slots(&self) -> u16 {
         match self {
             FieldType::Long | FieldType::Double => 2,
@@ -29,6 +32,8 @@ impl FieldType<'_> {
 /// A type exactly as a descriptor names it, the primitives apart (as boxing
 /// and the names users read need them); [`FieldType`] is what the stack holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// The field types of JVMS 4.3.2, by the Java names of their base types.
+#[allow(missing_docs)]
 pub enum JavaType<'d> {
     Boolean,
     Byte,
@@ -54,6 +59,7 @@ impl<'d> JavaType<'d> {
         }
     }
 
+    /// How many local or stack slots a value of this type takes (2 for long and double).
     pub fn slots(self) -> u16 {
         match self {
             JavaType::Long | JavaType::Double => 2,
@@ -189,20 +195,25 @@ pub fn parse_field(descriptor: &str) -> Result<FieldType<'_>> {
 /// A parsed method descriptor: parameters and the return type (`None` for void).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MethodType<'d> {
+    /// The parameters' types, in order.
     pub parameters: Vec<FieldType<'d>>,
+    /// The result's type; `None` for `void`.
     pub returns: Option<FieldType<'d>>,
 }
 
 impl MethodType<'_> {
+    /// How many local slots the parameters take (`this` not counted).
     pub fn parameter_slots(&self) -> u16 {
         self.parameters.iter().map(FieldType::slots).sum()
     }
 
+    /// How many stack slots the result takes (0 for `void`).
     pub fn return_slots(&self) -> u16 {
         self.returns.as_ref().map_or(0, FieldType::slots)
     }
 }
 
+/// Parses a method descriptor (JVMS 4.3.3).
 pub fn parse_method(descriptor: &str) -> Result<MethodType<'_>> {
     let mut parameters = Vec::new();
     let returns = walk_method(descriptor, |t| {

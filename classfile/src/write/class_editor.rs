@@ -15,6 +15,7 @@ use crate::read::reader::Reader;
 
 /// An attribute to write: the original, or new content under a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // an attribute as read, or a new one's name index and content
 pub enum AttributeEntry<'a> {
     Original(Attribute<'a>),
     New { name_index: u16, data: Vec<u8> },
@@ -46,6 +47,7 @@ impl AttributeEntry<'_> {
 
 /// A field or method to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // a member as read, or one being edited
 pub enum MemberEntry<'a> {
     /// Written as its original bytes. Borrowed from the class read: a
     /// class's members are most of its parse, and copying each one's list of
@@ -57,6 +59,8 @@ pub enum MemberEntry<'a> {
 
 /// A new or changed field or method.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Fields as JVMS 4.5 and 4.6 name them.
+#[allow(missing_docs)]
 pub struct MemberBuilder<'a> {
     pub access_flags: u16,
     pub name_index: u16,
@@ -113,6 +117,8 @@ fn write_attributes(attributes: &[AttributeEntry<'_>], out: &mut Vec<u8>) -> Res
 
 /// One bootstrap method: a MethodHandle constant and its static arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+// Fields as JVMS 4.7.23 names them.
+#[allow(missing_docs)]
 pub struct BootstrapMethod {
     pub method_handle: u16,
     pub arguments: Vec<u16>,
@@ -120,6 +126,8 @@ pub struct BootstrapMethod {
 
 /// A class being written.
 #[derive(Debug, Clone)]
+// Fields as JVMS 4.1 names them.
+#[allow(missing_docs)]
 pub struct ClassEditor<'a> {
     pub minor_version: u16,
     pub major_version: u16,
@@ -212,16 +220,19 @@ impl<'a> ClassEditor<'a> {
         Ok(())
     }
 
+    /// Field `index` to edit, if there is one.
     pub fn edit_field(&mut self, index: usize) -> Option<&mut MemberBuilder<'a>> {
         edit_member(&mut self.fields, index)
     }
 
+    /// Adds a field (its name and descriptor to the pool) and gives it to edit.
     pub fn add_field(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<&mut MemberBuilder<'a>> {
         let member = self.new_member(access_flags, name, descriptor)?;
         self.fields.push(MemberEntry::Edited(member));
         last_builder(&mut self.fields)
     }
 
+    /// Adds a method (its name and descriptor to the pool) and gives it to edit.
     pub fn add_method(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<&mut MemberBuilder<'a>> {
         let member = self.new_member(access_flags, name, descriptor)?;
         self.methods.push(MemberEntry::Edited(member));

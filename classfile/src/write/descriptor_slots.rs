@@ -78,7 +78,7 @@ fn unpack_field(word: u32) -> i32 {
 /// for sizes that do not fit it (no valid descriptor has them).
 fn pack_method((parameters, returns): (i32, i32)) -> Option<u32> {
     let fits = (0..1 << 24).contains(&parameters) && (0..16).contains(&returns);
-    fits.then(|| (parameters as u32) << 4 | returns as u32)
+    fits.then_some((parameters as u32) << 4 | returns as u32)
 }
 
 fn unpack_method(word: u32) -> (i32, i32) {

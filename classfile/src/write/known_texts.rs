@@ -87,6 +87,7 @@ pub struct PreparedText {
 }
 
 impl PreparedText {
+    /// `text` made ready: encoded, hashed, and borrowed from `known` if it is one of them.
     pub fn new(text: &str, known: Option<&'static KnownTexts>) -> Self {
         let encoded = mutf8::encode(text);
         let hash = Key::Utf8(&encoded).hash();

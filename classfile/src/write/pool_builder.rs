@@ -18,6 +18,7 @@ use super::pool_index::{constant_key, pair, Index, Key, ADDITIONS_ROOM};
 pub const MAX_POOL_COUNT: u32 = 65_535;
 
 /// Method handle kinds (JVMS 5.4.3.5).
+#[allow(missing_docs)] // named as in JVMS 5.4.3.5
 pub mod handle_kind {
     pub const GET_FIELD: u8 = 1;
     pub const GET_STATIC: u8 = 2;
@@ -38,10 +39,15 @@ const SECOND_SLOT: u32 = u32::MAX;
 /// answers with the class's pool indexes; code generated once for many
 /// classes (`tracegen`'s templates) answers with placeholders instead.
 pub trait ConstantSource {
+    /// The index of a Class entry for `internal_name`.
     fn class(&mut self, internal_name: &str) -> Result<u16>;
+    /// The index of an Integer entry for `value`.
     fn integer(&mut self, value: i32) -> Result<u16>;
+    /// The index of a Fieldref entry.
     fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    /// The index of a Methodref entry.
     fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    /// The index of an InterfaceMethodref entry.
     fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
 }
 
@@ -135,6 +141,7 @@ impl ConstantSource for PoolBuilder<'_> {
     }
 }
 
+/// A class's constant pool being extended: the original entries keep their indexes and bytes, additions go after them, and an addition equal to an existing entry is that entry.
 #[derive(Debug, Clone)]
 pub struct PoolBuilder<'a> {
     original: ConstantPool<'a>,
@@ -161,8 +168,11 @@ pub struct PoolBuilder<'a> {
 /// The kinds of member reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MemberKind {
+    /// A Fieldref.
     Field,
+    /// A Methodref.
     Method,
+    /// An InterfaceMethodref.
     InterfaceMethod,
 }
 
@@ -177,6 +187,7 @@ impl MemberKind {
 }
 
 impl<'a> PoolBuilder<'a> {
+    /// A builder over `original`, with nothing added yet.
     pub fn new(original: ConstantPool<'a>) -> Self {
         let count = u32::from(original.count());
         PoolBuilder {
@@ -203,10 +214,12 @@ impl<'a> PoolBuilder<'a> {
         &self.original
     }
 
+    /// Whether anything was added.
     pub fn is_modified(&self) -> bool {
         !self.added.is_empty()
     }
 
+    /// `constant_pool_count` with the additions (one past the highest index).
     pub fn count(&self) -> u32 {
         self.count
     }
@@ -352,6 +365,7 @@ impl<'a> PoolBuilder<'a> {
         Ok(at)
     }
 
+    /// The index of a Utf8 entry for `text`, added if missing.
     pub fn utf8(&mut self, text: &str) -> Result<u16> {
         let bytes = text.as_bytes();
         let hash = Key::Utf8(bytes).hash();
@@ -374,6 +388,7 @@ impl<'a> PoolBuilder<'a> {
         }
     }
 
+    /// The index of a Class entry for `internal_name`, added if missing.
     pub fn class(&mut self, internal_name: &str) -> Result<u16> {
         let name = self.utf8(internal_name)?;
         self.class_named(name)
@@ -384,15 +399,18 @@ impl<'a> PoolBuilder<'a> {
         self.add_naming(tag::CLASS, name)
     }
 
+    /// The index of a String entry for `text`, added if missing.
     pub fn string(&mut self, text: &str) -> Result<u16> {
         let value = self.utf8(text)?;
         self.add_naming(tag::STRING, value)
     }
 
+    /// The index of an Integer entry for `value`, added if missing.
     pub fn integer(&mut self, value: i32) -> Result<u16> {
         self.add_keyed(Constant::Integer(value), tag::INTEGER, u64::from(value as u32), false)
     }
 
+    /// The index of a NameAndType entry, added if missing.
     pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
         let name = self.utf8(name)?;
         let descriptor = self.utf8(descriptor)?;
@@ -411,24 +429,28 @@ impl<'a> PoolBuilder<'a> {
         self.add_member(kind.tag(), class, name_and_type)
     }
 
+    /// The index of a Fieldref entry, added if missing.
     pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
         self.add_member(tag::FIELDREF, class, name_and_type)
     }
 
+    /// The index of a Methodref entry, added if missing.
     pub fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
         self.add_member(tag::METHODREF, class, name_and_type)
     }
 
+    /// The index of an InterfaceMethodref entry, added if missing.
     pub fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
         self.add_member(tag::INTERFACE_METHODREF, class, name_and_type)
     }
 
+    /// The index of a MethodType entry, added if missing.
     pub fn method_type(&mut self, descriptor: &str) -> Result<u16> {
         let descriptor = self.utf8(descriptor)?;
         self.add_naming(tag::METHOD_TYPE, descriptor)

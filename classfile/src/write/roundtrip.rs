@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 /// The outcome of a round trip over a directory.
 #[derive(Debug, Default)]
 pub struct RoundtripSummary {
+    /// Class files read.
     pub classes: usize,
+    /// Bytes read.
     pub bytes: u64,
     /// Classes that could not be parsed or written, or came out different, with why.
     pub mismatches: Vec<(PathBuf, String)>,

@@ -59,7 +59,9 @@ pub enum Rule {
     Code,
     /// Operand stack depths that disagree (or an underflow).
     StackDepth,
+    /// max_stack too small for the stack the code reaches.
     MaxStack,
+    /// max_locals too small for the locals the code or its frames use.
     MaxLocals,
     /// A local or stack slot whose type is not the one its stack map frame declares.
     FrameTypes,
@@ -74,6 +76,7 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in the order diagnostics list them.
     pub const ALL: [Rule; 9] = [
         Rule::Code,
         Rule::StackDepth,
@@ -105,9 +108,11 @@ impl Rule {
 /// Why a method's code would not verify.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offence {
+    /// The rule broken.
     pub rule: Rule,
     /// The code offset of the instruction concerned.
     pub offset: u32,
+    /// What is wrong, for a user to read.
     pub message: String,
 }
 

@@ -58,10 +58,12 @@ pub struct Edits<'e> {
     /// The prologue goes before the instruction at this offset (0: first);
     /// labels at that offset name the first instruction after it.
     pub insert_at: u32,
+    /// Generated code before the original code.
     pub prologue: Placed<'e>,
     /// The code in place of every return, and of every `athrow`; `None`
     /// keeps them. A chunk placed at several sites binds no label.
     pub returns: Option<Placed<'e>>,
+    /// The code in place of every `athrow`; `None` keeps them.
     pub throws: Option<Placed<'e>>,
     /// After the last instruction.
     pub tail: Placed<'e>,
@@ -76,9 +78,13 @@ pub struct Edits<'e> {
 /// template's copy lends the method's entry frame for each of its prologue's).
 #[derive(Clone, Copy)]
 pub struct FramesAfter<'e> {
+    /// The frame the encoded ones follow.
     pub label: Label,
+    /// The encoded frames.
     pub frames: &'e EncodedFrames,
+    /// Operands written over the encoded frames as they are copied.
     pub patches: &'e [OperandValue],
+    /// Frames of the generated code lent, each at its label.
     pub lent: &'e [(Label, &'e Frame)],
 }
 
@@ -140,6 +146,7 @@ pub enum Prepared<'a> {
     NoCode,
     /// A splice does not handle this code: take the general path.
     Declined,
+    /// The method's model (no instructions) and its scanned code.
     Ready(CodeModel<'a>, Splice<'a>),
 }
 
@@ -237,6 +244,7 @@ impl<'a> Splice<'a> {
         lists.frames = self.frames;
     }
 
+    /// The sites the scan found, in code order.
     pub fn sites(&self) -> &[Site] {
         &self.sites
     }
@@ -406,7 +414,7 @@ impl<'a> Splice<'a> {
             let at = site.offset as usize;
             let generated = match site.kind {
                 SiteKind::Switch => {
-                    let Some(()) = self.switch(at, new_offset, sites, &layout, out) else {
+                    let Some(()) = self.switch(at, new_offset, sites, layout, out) else {
                         return Ok(None);
                     };
                     None
@@ -489,11 +497,11 @@ impl<'a> Splice<'a> {
             if is_frames {
                 encode_frames(&frames, model, edits, &offset_of, out)?;
             } else if attribute.is(name::LINE_NUMBER_TABLE) {
-                let Some(()) = self.line_numbers(attribute.data(), sites, &layout, out) else {
+                let Some(()) = self.line_numbers(attribute.data(), sites, layout, out) else {
                     return Ok(None);
                 };
             } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
-                let Some(()) = self.local_variables(attribute.data(), sites, &layout, out) else {
+                let Some(()) = self.local_variables(attribute.data(), sites, layout, out) else {
                     return Ok(None);
                 };
             } else {

@@ -22,9 +22,12 @@ pub enum SiteKind {
     Insert,
 }
 
+/// An instruction a splice re-encodes or moves the code after, at its original offset.
 #[derive(Debug, Clone, Copy)]
 pub struct Site {
+    /// The instruction's offset in the original code.
     pub offset: u32,
+    /// What the splice does there.
     pub kind: SiteKind,
     /// The instruction's length in the original code.
     pub(super) length: u32,

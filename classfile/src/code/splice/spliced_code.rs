@@ -45,6 +45,7 @@ impl SplicedCode {
         self.regions.take()
     }
 
+    /// The Code attribute's content, the StackMapTable's name asked of `pool` if the original had none.
     pub fn finish<'p>(mut self, pool: &mut impl CodePool<'p>) -> Result<Vec<u8>> {
         if let Some(at) = self.stack_map_name_at {
             patch_u16(&mut self.data, at, pool.utf8(name::STACK_MAP_TABLE)?);
