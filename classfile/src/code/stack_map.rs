@@ -1,5 +1,9 @@
-//! StackMapTable frames (JVMS 4.7.4). Every compressed frame kind is decoded
-//! into a full frame; the encoder picks the most compact kind itself.
+//! StackMapTable frames (JVMS 4.7.4): the verification types, frames, and
+//! the one table reader ([`decode_table`], `read_table`), which builds
+//! either plain frames (a list of each frame's locals and stack: what a lift
+//! edits) or a [`FrameList`] (one list of types shared by the frames: what a
+//! splice edits); the first is the second's oracle. The encoder, which
+//! picks the most compact kind itself, is `stack_map_encode.rs`.
 #![forbid(unsafe_code)]
 
 use crate::code::insn::Label;
@@ -261,70 +265,186 @@ pub(crate) fn decode<'p>(
     pool: &mut impl CodePool<'p>,
     label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
 ) -> Result<Vec<(Label, Frame)>> {
-    let copy = |locals: &[VType]| {
-        let mut out = Vec::with_capacity(locals_room.max(locals.len()));
-        out.extend_from_slice(locals);
-        out
-    };
+    let mut frames = PlainFrames { initial, locals_room, frames: Vec::new(), current: Frame::default() };
+    read_table(r, budget, pool, label_at, &mut frames)?;
+    Ok(frames.frames)
+}
+
+/// Where [`read_table`], the one reader of a StackMapTable, puts each frame
+/// as it decodes it: a frame is the one before with some of its locals
+/// (`same`, `chop`), those and more (`append`), or all new (`full`); then
+/// its stack; then its label. The two forms are the plain list of frames
+/// ([`decode`]) and a [`FrameList`].
+trait FrameBuilder {
+    /// Room for `frames` more frames.
+    fn reserve(&mut self, frames: usize);
+    /// How many locals the frame before has.
+    fn previous_locals(&self) -> usize;
+    /// A frame with the first `keep` locals of the frame before, the stack to come.
+    fn keep(&mut self, keep: usize);
+    /// A frame with the locals of the frame before and more to come ([`FrameBuilder::local`]).
+    fn append(&mut self);
+    /// A frame whose locals all come ([`FrameBuilder::local`]).
+    fn full(&mut self);
+    /// The frame's next local.
+    fn local(&mut self, t: VType);
+    /// The locals are complete (after `append` or `full`).
+    fn end_locals(&mut self);
+    /// The frame's next stack entry, bottom first.
+    fn stack(&mut self, t: VType);
+    /// How many locals and stack entries the frame has.
+    fn entries(&self) -> usize;
+    /// The frame is complete, at `label`.
+    fn finish(&mut self, label: Label);
+}
+
+/// The frames of a StackMapTable at `r` (its count first), each built by
+/// `frames` from the one before; see [`decode`] for the rest.
+fn read_table<'p>(
+    r: &mut Reader<'_>,
+    budget: usize,
+    pool: &mut impl CodePool<'p>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+    frames: &mut impl FrameBuilder,
+) -> Result<()> {
     let count = r.count(1)?;
     // Room for the few frames an edit adds (instrumentation adds about five).
-    let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count + 8);
+    frames.reserve(count + 8);
     let mut offset: i64 = -1;
     let mut spent = 0usize;
     for _ in 0..count {
-        // Each frame is relative to the one before (no copy of it needed).
-        let previous = frames.last().map_or(initial, |(_, f)| f);
         let at = r.offset();
         let frame_type = r.u8()?;
-        let (delta, frame) = match frame_type {
-            0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: copy(&previous.locals), stack: vec![] }),
+        let delta = match frame_type {
+            0..=kind::SAME_MAX => {
+                frames.keep(frames.previous_locals());
+                u16::from(frame_type)
+            }
             kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
                 let item = read_vtype(r, pool, label_at)?;
-                (u16::from(frame_type - 64), Frame { locals: copy(&previous.locals), stack: vec![item] })
+                frames.keep(frames.previous_locals());
+                frames.stack(item);
+                u16::from(frame_type - 64)
             }
             kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
                 let delta = r.u16()?;
                 let item = read_vtype(r, pool, label_at)?;
-                (delta, Frame { locals: copy(&previous.locals), stack: vec![item] })
+                frames.keep(frames.previous_locals());
+                frames.stack(item);
+                delta
             }
             kind::CHOP_MIN..=250 => {
                 let delta = r.u16()?;
                 let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
-                let keep = previous.locals.len().checked_sub(chop).ok_or_else(|| {
-                    ClassFileError::malformed(
-                        at,
-                        format!("chop frame removes {chop} locals of {}", previous.locals.len()),
-                    )
+                let previous = frames.previous_locals();
+                let keep = previous.checked_sub(chop).ok_or_else(|| {
+                    ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {previous}"))
                 })?;
-                (delta, Frame { locals: copy(previous.locals.get(..keep).unwrap_or_default()), stack: vec![] })
+                frames.keep(keep);
+                delta
             }
-            kind::SAME_FRAME_EXTENDED => (r.u16()?, Frame { locals: copy(&previous.locals), stack: vec![] }),
+            kind::SAME_FRAME_EXTENDED => {
+                let delta = r.u16()?;
+                frames.keep(frames.previous_locals());
+                delta
+            }
             252..=kind::APPEND_MAX => {
                 let delta = r.u16()?;
-                let mut locals = copy(&previous.locals);
+                frames.append();
                 for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
-                    locals.push(read_vtype(r, pool, label_at)?);
+                    frames.local(read_vtype(r, pool, label_at)?);
                 }
-                (delta, Frame { locals, stack: vec![] })
+                frames.end_locals();
+                delta
             }
             kind::FULL_FRAME => {
                 let delta = r.u16()?;
-                // The locals with the room the other frames get.
-                let locals = read_vtypes(r, locals_room, pool, label_at)?;
-                let stack = read_vtypes(r, 0, pool, label_at)?;
-                (delta, Frame { locals, stack })
+                frames.full();
+                for _ in 0..r.count(1)? {
+                    frames.local(read_vtype(r, pool, label_at)?);
+                }
+                frames.end_locals();
+                for _ in 0..r.count(1)? {
+                    frames.stack(read_vtype(r, pool, label_at)?);
+                }
+                delta
             }
             _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
         };
-        spent = spent.saturating_add(frame.locals.len() + frame.stack.len() + 1);
+        spent = spent.saturating_add(frames.entries() + 1);
         if spent > budget {
             return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
         }
         offset += i64::from(delta) + 1;
-        let label = label_at(offset as u32, at)?;
-        frames.push((label, frame));
+        frames.finish(label_at(offset as u32, at)?);
     }
-    Ok(frames)
+    Ok(())
+}
+
+/// The plain form: a list of frames, each with lists of its own (the
+/// locals with room for `locals_room` entries: an editor that gives every
+/// frame a local or two more, see `Frame::set_local`, then never
+/// reallocates them).
+struct PlainFrames<'i> {
+    initial: &'i Frame,
+    locals_room: usize,
+    frames: Vec<(Label, Frame)>,
+    current: Frame,
+}
+
+impl PlainFrames<'_> {
+    /// The frame before the one being built: each is relative to it.
+    fn previous(&self) -> &Frame {
+        self.frames.last().map_or(self.initial, |(_, f)| f)
+    }
+
+    fn locals_of(&self, locals: &[VType]) -> Vec<VType> {
+        let mut out = Vec::with_capacity(self.locals_room.max(locals.len()));
+        out.extend_from_slice(locals);
+        out
+    }
+}
+
+impl FrameBuilder for PlainFrames<'_> {
+    fn reserve(&mut self, frames: usize) {
+        self.frames.reserve(frames);
+    }
+
+    fn previous_locals(&self) -> usize {
+        self.previous().locals.len()
+    }
+
+    fn keep(&mut self, keep: usize) {
+        let locals = self.locals_of(self.previous().locals.get(..keep).unwrap_or_default());
+        self.current = Frame { locals, stack: Vec::new() };
+    }
+
+    fn append(&mut self) {
+        let locals = self.locals_of(&self.previous().locals);
+        self.current = Frame { locals, stack: Vec::new() };
+    }
+
+    fn full(&mut self) {
+        self.current = Frame { locals: Vec::with_capacity(self.locals_room), stack: Vec::new() };
+    }
+
+    fn local(&mut self, t: VType) {
+        self.current.locals.push(t);
+    }
+
+    fn end_locals(&mut self) {}
+
+    fn stack(&mut self, t: VType) {
+        self.current.stack.push(t);
+    }
+
+    fn entries(&self) -> usize {
+        self.current.locals.len() + self.current.stack.len()
+    }
+
+    fn finish(&mut self, label: Label) {
+        self.frames.push((label, std::mem::take(&mut self.current)));
+    }
 }
 
 /// A method's frames as [`decode`] gives them, but held as records over one
@@ -450,87 +570,9 @@ impl FrameList {
         label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
     ) -> Result<()> {
         self.clear(initial);
-        let FrameList { types, records, .. } = self;
-        let count = r.count(1)?;
-        // Room for the few frames an edit adds.
-        records.reserve(count + 8);
-        let mut offset: i64 = -1;
-        let mut spent = 0usize;
-        // The frame before's locals: where they start, and how many.
-        let (mut previous, mut previous_locals) = (0usize, initial.locals.len());
-        for _ in 0..count {
-            let at = r.offset();
-            let frame_type = r.u8()?;
-            let mut stack_start = types.len();
-            // (delta, where the locals start, how many)
-            let (delta, start, locals) = match frame_type {
-                0..=kind::SAME_MAX => (u16::from(frame_type), previous, previous_locals),
-                kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
-                    types.push(read_vtype(r, pool, label_at)?);
-                    (u16::from(frame_type - 64), previous, previous_locals)
-                }
-                kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
-                    let delta = r.u16()?;
-                    types.push(read_vtype(r, pool, label_at)?);
-                    (delta, previous, previous_locals)
-                }
-                kind::CHOP_MIN..=250 => {
-                    let delta = r.u16()?;
-                    let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
-                    let keep = previous_locals.checked_sub(chop).ok_or_else(|| {
-                        ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {previous_locals}"))
-                    })?;
-                    (delta, previous, keep)
-                }
-                kind::SAME_FRAME_EXTENDED => (r.u16()?, previous, previous_locals),
-                252..=kind::APPEND_MAX => {
-                    let delta = r.u16()?;
-                    // The locals before, then the new: where they are when
-                    // they end the list, else copied to its end.
-                    let start = if previous + previous_locals == types.len() {
-                        previous
-                    } else {
-                        types.extend_from_within(previous..previous + previous_locals);
-                        types.len() - previous_locals
-                    };
-                    for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
-                        types.push(read_vtype(r, pool, label_at)?);
-                    }
-                    stack_start = types.len();
-                    (delta, start, types.len() - start)
-                }
-                kind::FULL_FRAME => {
-                    let delta = r.u16()?;
-                    let start = types.len();
-                    for _ in 0..r.count(1)? {
-                        types.push(read_vtype(r, pool, label_at)?);
-                    }
-                    stack_start = types.len();
-                    for _ in 0..r.count(1)? {
-                        types.push(read_vtype(r, pool, label_at)?);
-                    }
-                    (delta, start, stack_start - start)
-                }
-                _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
-            };
-            let stack = types.len() - stack_start;
-            spent = spent.saturating_add(locals + stack + 1);
-            if spent > budget {
-                return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
-            }
-            offset += i64::from(delta) + 1;
-            let label = label_at(offset as u32, at)?;
-            // Within the budget, which keeps the list far below 2^32 types.
-            records.push(FrameRecord {
-                label,
-                start: start as u32,
-                locals: locals as u32,
-                stack_start: stack_start as u32,
-                stack: stack as u32,
-            });
-            (previous, previous_locals) = (start, locals);
-        }
-        Ok(())
+        let previous = (0, initial.locals.len());
+        let mut frames = ListFrames { list: self, previous, current: (0, 0), stack_start: 0 };
+        read_table(r, budget, pool, label_at, &mut frames)
     }
 
     /// [`Frame::set_locals`] of `locals` on each frame at a label from `from` on.
@@ -567,6 +609,81 @@ impl FrameList {
     }
 }
 
+/// The [`FrameList`] form: a frame that keeps locals of the frame before
+/// names the same types; one that appends to them names them too when they
+/// end the list of types, else a copy of them at its end.
+struct ListFrames<'l> {
+    list: &'l mut FrameList,
+    /// The frame before's locals: where they start in the types, and how many.
+    previous: (usize, usize),
+    /// The frame being built's locals, as `previous`.
+    current: (usize, usize),
+    /// Where its stack starts in the types.
+    stack_start: usize,
+}
+
+impl FrameBuilder for ListFrames<'_> {
+    fn reserve(&mut self, frames: usize) {
+        self.list.records.reserve(frames);
+    }
+
+    fn previous_locals(&self) -> usize {
+        self.previous.1
+    }
+
+    fn keep(&mut self, keep: usize) {
+        self.current = (self.previous.0, keep);
+        self.stack_start = self.list.types.len();
+    }
+
+    fn append(&mut self) {
+        let types = &mut self.list.types;
+        let (previous, count) = self.previous;
+        let start = if previous + count == types.len() {
+            previous
+        } else {
+            types.extend_from_within(previous..previous + count);
+            types.len() - count
+        };
+        self.current = (start, 0);
+    }
+
+    fn full(&mut self) {
+        self.current = (self.list.types.len(), 0);
+    }
+
+    fn local(&mut self, t: VType) {
+        self.list.types.push(t);
+    }
+
+    fn end_locals(&mut self) {
+        self.stack_start = self.list.types.len();
+        self.current.1 = self.stack_start - self.current.0;
+    }
+
+    fn stack(&mut self, t: VType) {
+        self.list.types.push(t);
+    }
+
+    fn entries(&self) -> usize {
+        self.current.1 + (self.list.types.len() - self.stack_start)
+    }
+
+    fn finish(&mut self, label: Label) {
+        let (start, locals) = self.current;
+        let stack = self.list.types.len() - self.stack_start;
+        // Within the budget, which keeps the list far below 2^32 types.
+        self.list.records.push(FrameRecord {
+            label,
+            start: start as u32,
+            locals: locals as u32,
+            stack_start: self.stack_start as u32,
+            stack: stack as u32,
+        });
+        self.previous = self.current;
+    }
+}
+
 /// [`Frame::set_locals`] of `locals` on the frame locals at `own` in
 /// `list`, copied to its end, when each is past the ones before it (the
 /// locals instrumentation keeps across a body); `false` if one is not.
@@ -598,22 +715,6 @@ pub fn decode_table<'p>(
     let frames = decode(&mut r, initial, budget, 0, pool, label_at)?;
     r.finish()?;
     Ok(frames)
-}
-
-/// A count and as many types, in a list with room for `room` at least:
-/// sized at once (collecting into a `Result` knows no length).
-fn read_vtypes<'p>(
-    r: &mut Reader<'_>,
-    room: usize,
-    pool: &mut impl CodePool<'p>,
-    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
-) -> Result<Vec<VType>> {
-    let n = r.count(1)?;
-    let mut types = Vec::with_capacity(room.max(n));
-    for _ in 0..n {
-        types.push(read_vtype(r, pool, label_at)?);
-    }
-    Ok(types)
 }
 
 fn read_vtype<'p>(
