@@ -65,19 +65,20 @@
 //!   numbers, local-variable (type) tables, type annotations and frames, encodes
 //!   frames compactly, recomputes max_stack/max_locals and refuses code past 65,535 bytes.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod code;
 pub mod read;
 pub mod write;
 
 pub use code::code_model::{
-    CodeAttributeModel, CodeModel, CodeTarget, Detail, Handler, Insn, Label, LiftScratch, LocalVariable, TypeAnnotation,
+    CodeAttributeModel, CodeModel, CodeTarget, Detail, LiftScratch, LocalVariable, TypeAnnotation,
 };
+pub use code::insn::{Handler, Insn, Label};
 pub use code::chunk::{Chunk, ChunkView, ChunkWriter, InsnSink, Operand, OperandValue, Placed};
 pub use code::pool::CodePool;
-pub use code::stack_depth::SlotCache;
 pub use code::stack_map::{Frame, VType};
-pub use code::{chaining, check, exit_stack, splice, stack_map};
+pub use code::{chaining, check, exit_stack, splice, stack_map, stack_map_encode};
 pub use read::annotations::{Annotation, ElementValue};
 pub use read::attribute::{name as attribute_name, Attribute};
 pub use read::class_file::{ClassFile, ClassHead, Member, ReadBack, MAGIC};

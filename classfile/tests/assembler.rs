@@ -7,7 +7,7 @@ mod support;
 
 use support::{ClassBytes, CodeBody};
 use tf_classfile::opcodes as op;
-use tf_classfile::{ClassFile, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, SlotCache, VType};
+use tf_classfile::{ClassFile, CodeModel, Frame, Handler, Insn, Label, PoolBuilder, VType};
 
 /// An empty class's pool (`T`, `java/lang/Object` and their Class entries).
 fn class_bytes() -> Vec<u8> {
@@ -62,7 +62,7 @@ fn a_switch_is_padded_to_four_bytes_wherever_an_edit_moves_it() {
         0x04, 0xac, // 20
         0x03, 0xac, // 22
     ];
-    assert_eq!(CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble")).code, at_one);
+    assert_eq!(CodeBody::read(&code.assemble(&mut pool).expect("assemble")).code, at_one);
     code.insert(0, [Insn::Simple(op::NOP)]);
     #[rustfmt::skip]
     let at_two = [
@@ -74,7 +74,7 @@ fn a_switch_is_padded_to_four_bytes_wherever_an_edit_moves_it() {
         0x04, 0xac,
         0x03, 0xac,
     ];
-    assert_eq!(CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble")).code, at_two);
+    assert_eq!(CodeBody::read(&code.assemble(&mut pool).expect("assemble")).code, at_two);
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn a_lookupswitch_keeps_its_pairs_and_is_padded_too() {
         0xff, 0xff, 0xff, 0xf9, 0, 0, 0, 18, // -7: 20 - 2
         0xac, // 20
     ];
-    assert_eq!(CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble")).code, expected);
+    assert_eq!(CodeBody::read(&code.assemble(&mut pool).expect("assemble")).code, expected);
 }
 
 /// `goto` over `filler` nops to a `return`.
@@ -112,7 +112,7 @@ fn goto_over(filler: usize) -> Vec<u8> {
     elements.extend(nops(filler));
     elements.extend([Insn::Label(end), Insn::Simple(op::RETURN)]);
     let code = model("()V", false, elements, 1, &mut pool);
-    CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble")).code
+    CodeBody::read(&code.assemble(&mut pool).expect("assemble")).code
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn a_far_conditional_branch_becomes_its_inverse_over_a_goto_w_with_a_frame_after
     elements.extend([Insn::Label(far), Insn::Simple(op::RETURN)]);
     let mut code = model("(I)V", true, elements, 1, &mut pool);
     code.frames.push((far, Frame { locals: vec![VType::Integer], stack: vec![] }));
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&code.assemble(&mut pool).expect("assemble"));
     // 1: ifne 9 (over the goto_w); 4: goto_w 33009; 9: the nops.
     assert_eq!(body.code[..9], [0x1a, 0x9a, 0x00, 0x08, 0xc8, 0x00, 0x00, 0x80, 0xed]);
     assert_eq!(body.code.len(), 9 + 33_000 + 1);
@@ -160,7 +160,7 @@ fn two_frames_at_one_offset(descriptor: &str, first_frame: Frame, second_frame: 
     let mut code = model(descriptor, true, elements, 2, &mut pool);
     code.frames.push((first, first_frame));
     code.frames.push((second, second_frame));
-    CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"))
+    CodeBody::read(&code.assemble(&mut pool).expect("assemble"))
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn handlers_keep_their_priority_and_a_range_an_edit_emptied_is_dropped() {
         Handler { start: labels[1], end: labels[2], handler: labels[3], catch_type: 4 },
         Handler { start: labels[0], end: labels[2], handler: labels[3], catch_type: 0 },
     ];
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&code.assemble(&mut pool).expect("assemble"));
     assert_eq!(body.handlers, vec![[0, 1, 1, 4], [0, 1, 1, 0]]);
     assert_eq!(body.max_stack, 1, "a handler starts with its exception on the stack");
 }
@@ -218,11 +218,11 @@ fn max_stack_and_max_locals_are_computed_and_never_lowered() {
         Insn::Simple(op::RETURN),
     ];
     let mut code = model("()V", false, elements, 0, &mut pool);
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&code.assemble(&mut pool).expect("assemble"));
     assert_eq!((body.max_stack, body.max_locals), (6, 7), "three longs; a long in 5 and 6");
     code.max_stack = 9;
     code.max_locals = 10;
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&code.assemble(&mut pool).expect("assemble"));
     assert_eq!((body.max_stack, body.max_locals), (9, 10), "what the model says, when more");
 }
 
@@ -232,15 +232,15 @@ fn code_past_65535_bytes_and_unbound_or_twice_bound_labels_are_refused() {
     let mut pool = pool(&bytes);
     let mut long = model("()V", false, nops(65_535).collect(), 0, &mut pool);
     long.elements.push(Insn::Simple(op::RETURN));
-    let error = long.assemble(&mut SlotCache::default(), &mut pool).expect_err("too long");
+    let error = long.assemble(&mut pool).expect_err("too long");
     assert!(error.to_string().contains("would pass 65535 bytes"), "{error}");
     long.elements.remove(0);
-    assert_eq!(CodeBody::read(&long.assemble(&mut SlotCache::default(), &mut pool).expect("65,535 bytes fit")).code.len(), 65_535);
+    assert_eq!(CodeBody::read(&long.assemble(&mut pool).expect("65,535 bytes fit")).code.len(), 65_535);
 
     let unbound = model("()V", false, vec![Insn::Branch { opcode: op::GOTO, target: Label(0) }], 1, &mut pool);
-    let error = unbound.assemble(&mut SlotCache::default(), &mut pool).expect_err("unbound");
+    let error = unbound.assemble(&mut pool).expect_err("unbound");
     assert!(error.to_string().contains("label 0 is used but never bound"), "{error}");
     let twice = vec![Insn::Label(Label(0)), Insn::Simple(op::NOP), Insn::Label(Label(0)), Insn::Simple(op::RETURN)];
-    let error = model("()V", false, twice, 1, &mut pool).assemble(&mut SlotCache::default(), &mut pool).expect_err("bound twice");
+    let error = model("()V", false, twice, 1, &mut pool).assemble(&mut pool).expect_err("bound twice");
     assert!(error.to_string().contains("label 0 is bound twice"), "{error}");
 }

@@ -7,7 +7,7 @@ mod support;
 
 use support::{one_method, ClassBytes, CodeBody, MethodBytes};
 use tf_classfile::opcodes as op;
-use tf_classfile::{ClassFile, CodeAttributeModel, CodeModel, Detail, Insn, Label, LiftScratch, PoolBuilder, SlotCache, VType};
+use tf_classfile::{ClassFile, CodeAttributeModel, CodeModel, Detail, Insn, Label, LiftScratch, PoolBuilder, VType};
 
 /// `static int m(int)`: `return x == 0 ? 0 : 1`, as javac writes it.
 const CONDITIONAL: [u8; 10] = [
@@ -93,7 +93,7 @@ fn unedited_code_assembles_to_its_own_bytes_with_every_form_kept() {
     let class = ClassFile::parse(&bytes).expect("parse");
     for detail in [Detail::Instructions, Detail::Runs] {
         let (model, mut pool) = lift(&class, detail);
-        let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+        let body = CodeBody::read(&model.assemble(&mut pool).expect("assemble"));
         assert_eq!(body.code, code, "{detail:?}");
         assert_eq!((body.max_stack, body.max_locals), (1, 4), "{detail:?}");
         assert!(!pool.is_modified(), "{detail:?}: nothing added to the pool");
@@ -117,7 +117,7 @@ fn inserted_instructions_move_branches_handlers_and_line_numbers_with_their_labe
     let (mut model, mut pool) = lift(&class, Detail::Instructions);
     let goto = model.elements.iter().position(|e| e.opcode() == Some(op::GOTO)).expect("the goto");
     model.insert(goto, [Insn::Iinc { index: 0, delta: 1, wide: false }]);
-    let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&model.assemble(&mut pool).expect("assemble"));
     #[rustfmt::skip]
     let expected = [
         0x1a, // 0: iload_0
@@ -153,7 +153,7 @@ fn a_new_label_bound_in_the_list_is_a_branch_target_like_a_lifted_one() {
         ],
     );
     assert_eq!(model.return_indexes(), vec![3, 12]);
-    let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&model.assemble(&mut pool).expect("assemble"));
     assert_eq!(body.code[..6], [0x1a, 0x99, 0x00, 0x05, 0x1a, 0xac]);
     assert_eq!(body.code[6..], CONDITIONAL, "the original code moves as a whole: its jumps are relative");
 }
@@ -174,7 +174,7 @@ fn new_parameter_slots_move_every_local_above_them() {
     let (mut model, mut pool) = lift(&class, Detail::Instructions);
     model.insert_local_slots(1, &[VType::Object(2), VType::Double]).expect("room");
     assert_eq!(model.initial_frame.locals, vec![VType::Integer, VType::Object(2), VType::Double, VType::Long]);
-    let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&model.assemble(&mut pool).expect("assemble"));
     #[rustfmt::skip]
     let expected = [
         0x16, 0x04, // lload 4: an implicit index widened to an explicit one
@@ -215,7 +215,7 @@ fn frames_and_tables_of_a_lift_name_labels_and_survive_an_unedited_assemble() {
     assert_eq!((&at_zero.locals[..], &at_zero.stack[..]), (&[VType::Integer][..], &[][..]));
     let at_return = model.frame_at(Label(1)).expect("a frame where goto lands");
     assert_eq!(at_return.stack, vec![VType::Integer]);
-    let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&model.assemble(&mut pool).expect("assemble"));
     assert_eq!((body.code, body.attributes[0].1.clone()), (CONDITIONAL.to_vec(), frames));
 }
 

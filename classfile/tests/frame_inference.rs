@@ -10,7 +10,7 @@ mod support;
 use support::{ClassBytes, CodeBody};
 use tf_classfile::exit_stack::{crowded_returns, Crowded};
 use tf_classfile::opcodes as op;
-use tf_classfile::{ClassFile, CodeModel, Frame, Insn, Label, PoolBuilder, SlotCache, VType};
+use tf_classfile::{ClassFile, CodeModel, Frame, Insn, Label, PoolBuilder, VType};
 
 fn pool(bytes: &[u8]) -> PoolBuilder<'_> {
     PoolBuilder::new(ClassFile::parse(bytes).expect("parse").constant_pool().clone())
@@ -43,7 +43,7 @@ fn straight_line_code_after_the_nearest_frame_gives_the_locals_stored_and_the_st
     let elements = far_branch(before, vec![Insn::Simple(op::POP), Insn::Simple(op::RETURN)]);
     let mut code = model("(I)V", true, elements, &mut pool);
     code.frames.push((Label(0), Frame { locals: vec![VType::Integer, VType::Long], stack: vec![VType::Null] }));
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&code.assemble(&mut pool).expect("assemble"));
     // 4: ifne 12; 7: goto_w 33012; 12: the nops.
     assert_eq!(body.code[..12], [0x0a, 0x40, 0x01, 0x1a, 0x9a, 0x00, 0x08, 0xc8, 0x00, 0x00, 0x80, 0xed]);
     #[rustfmt::skip]
@@ -68,7 +68,7 @@ fn an_object_not_yet_constructed_is_named_by_the_offset_of_its_new() {
     let mut code = model("(I)V", true, far_branch(before, after), &mut pool);
     let uninitialized = VType::Uninitialized(created);
     code.frames.push((Label(0), Frame { locals: vec![VType::Integer], stack: vec![uninitialized; 2] }));
-    let body = CodeBody::read(&code.assemble(&mut SlotCache::default(), &mut pool).expect("assemble"));
+    let body = CodeBody::read(&code.assemble(&mut pool).expect("assemble"));
     // 0: new; 3: dup; 4: iload_0; 5: ifne 13; 8: goto_w 33013; 13: the nops.
     assert_eq!(body.code[..13], [0xbb, 0x00, 0x02, 0x59, 0x1a, 0x9a, 0x00, 0x08, 0xc8, 0x00, 0x00, 0x80, 0xed]);
     #[rustfmt::skip]
@@ -89,7 +89,7 @@ fn a_point_reached_only_past_a_jump_without_a_frame_is_refused_not_guessed() {
     let after = vec![Insn::Label(elsewhere), Insn::Simple(op::RETURN)];
     let mut code = model("(I)V", true, far_branch(before, after), &mut pool);
     code.frames.push((far, Frame { locals: vec![VType::Integer], stack: vec![] }));
-    let error = code.assemble(&mut SlotCache::default(), &mut pool).expect_err("no frame to start from");
+    let error = code.assemble(&mut pool).expect_err("no frame to start from");
     let text = error.to_string();
     assert!(text.contains("cannot infer the frame at instruction 2"), "{text}");
     assert!(text.contains("unreachable code follows a jump without a frame"), "{text}");
@@ -114,7 +114,7 @@ fn without_frames_the_types_below_a_return_follow_switch_targets() {
         Insn::Simple(op::LRETURN), // 10: a float below
     ];
     let code = model("(I)J", false, elements, &mut pool);
-    let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("followed");
+    let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
     assert_eq!(crowded, vec![Crowded { index: 5, below: vec![2] }, Crowded { index: 10, below: vec![1] }]);
     assert!(!pool.is_modified(), "following the types adds nothing to the class's pool");
 }
@@ -134,7 +134,7 @@ fn without_frames_a_jsr_comes_back_with_the_stack_it_found() {
         Insn::Local { opcode: op::RET, index: 1, wide: false },
     ];
     let code = model("(I)J", false, elements, &mut pool);
-    let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("followed");
+    let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
     assert_eq!(crowded, vec![Crowded { index: 3, below: vec![1] }]);
 }
 
@@ -155,7 +155,7 @@ fn without_frames_a_handler_starts_with_its_exception_alone() {
     ];
     let mut code = model("()J", false, elements, &mut pool);
     code.handlers = vec![tf_classfile::Handler { start, end, handler, catch_type: 0 }];
-    let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("followed");
+    let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
     assert_eq!(crowded, vec![Crowded { index: 3, below: vec![1] }, Crowded { index: 7, below: vec![1] }]);
 }
 
@@ -177,6 +177,6 @@ fn a_new_without_a_label_before_a_crowded_return_is_followed_as_in_a_run() {
         Insn::Simple(op::ARETURN),
     ];
     let code = model("()LT;", true, elements, &mut pool);
-    let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("followed");
+    let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
     assert_eq!(crowded, vec![Crowded { index: 4, below: vec![1] }]);
 }

@@ -7,6 +7,7 @@ mod support;
 
 use tf_classfile::access::ACC_STATIC;
 use tf_classfile::stack_map::{self, FrameList, FrameView};
+use tf_classfile::stack_map_encode;
 use tf_classfile::{attribute_name, ClassFile, Frame, Label, PoolBuilder, VType};
 
 /// The plain frames as the list's parts, to compare.
@@ -58,10 +59,10 @@ fn frames_as_one_list_decode_edit_and_encode_as_the_plain_frames_do_on_java_base
 
             let offset_of = |l: Label| Ok(l.0);
             let listed: Vec<(u32, &Frame)> = plain.iter().map(|(l, f)| (l.0, f)).collect();
-            let expected = stack_map::encode(&listed, &initial, &offset_of).expect("encode");
+            let expected = stack_map_encode::encode(&listed, &initial, &offset_of).expect("encode");
             let views: Vec<FrameView<'_>> = list.views(|l| l.0).collect();
             let mut encoded = Vec::new();
-            stack_map::encode_views_into(&views, &initial.locals, &offset_of, &mut encoded).expect("encode");
+            stack_map_encode::encode_views_into(&views, &initial.locals, &offset_of, &mut encoded).expect("encode");
             assert_eq!(encoded, expected, "{name}: encoded");
         }
     }

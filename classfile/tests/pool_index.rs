@@ -161,7 +161,6 @@ fn decoded_owner_and_name(pool: &tf_classfile::ConstantPool<'_>, index: u16) -> 
 /// an entry of another kind (or past the pool) as an error or nothing.
 #[test]
 fn every_entry_reads_as_its_decoded_value_on_java_base() {
-    use tf_classfile::CodePool;
     let mut read = [0usize; 4];
     for (path, bytes) in support::java_base_classes() {
         let class = ClassFile::parse(&bytes).expect("parse");

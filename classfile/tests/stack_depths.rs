@@ -10,7 +10,7 @@ mod support;
 use support::{decided_by_a_constant, jvms, ClassBytes, CodeBody};
 use tf_classfile::exit_stack::crowded_returns;
 use tf_classfile::opcodes as op;
-use tf_classfile::{ClassFile, CodeModel, Detail, Insn, Label, Member, PoolBuilder, SlotCache};
+use tf_classfile::{ClassFile, CodeModel, Detail, Insn, Label, Member, PoolBuilder};
 
 #[test]
 fn the_stack_effect_table_says_what_the_jvms_says_of_every_opcode() {
@@ -47,7 +47,7 @@ fn computed(descriptor: &str, elements: Vec<Insn>, labels: u32, class: &[u8]) ->
     let mut model = CodeModel::empty(2, 0x0008, "m", descriptor, false, &mut pool).expect("model");
     model.elements = elements;
     model.next_label = labels;
-    let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), &mut pool).map_err(|e| e.to_string())?);
+    let body = CodeBody::read(&model.assemble(&mut pool).map_err(|e| e.to_string())?);
     Ok((body.max_stack, body.max_locals))
 }
 
@@ -128,11 +128,11 @@ fn depths<'a>(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut PoolBuilder
     let mut model = CodeModel::lift_with(class, method, pool, detail).expect("lift").expect("code");
     // (A lift by instructions is not asked: see frame_inference.rs on a `new` without a label.)
     let crowded = match detail {
-        Detail::Runs => crowded_returns(&model, 0, &mut SlotCache::default(), pool).expect("depths").into_iter().map(|c| c.below).collect(),
+        Detail::Runs => crowded_returns(&model, 0, pool).expect("depths").into_iter().map(|c| c.below).collect(),
         Detail::Instructions => Vec::new(),
     };
     (model.max_stack, model.max_locals) = (0, 0);
-    let body = CodeBody::read(&model.assemble(&mut SlotCache::default(), pool).expect("assemble"));
+    let body = CodeBody::read(&model.assemble(pool).expect("assemble"));
     (body.max_stack, body.max_locals, crowded)
 }
 

@@ -68,16 +68,16 @@ mod tests {
                 let layout = Layout::from_size_align(size, align).unwrap();
                 unsafe {
                     let p = MiMalloc.alloc(layout);
-                    assert!(!p.is_null() && p as usize % align == 0, "alloc {size} aligned {align}");
+                    assert!(!p.is_null() && (p as usize).is_multiple_of(align), "alloc {size} aligned {align}");
                     p.write_bytes(0xAB, size);
                     let grown = MiMalloc.realloc(p, layout, size * 3);
-                    assert!(!grown.is_null() && grown as usize % align == 0, "realloc {size} aligned {align}");
+                    assert!(!grown.is_null() && (grown as usize).is_multiple_of(align), "realloc {size} aligned {align}");
                     assert!((0..size).all(|i| *grown.add(i) == 0xAB), "contents kept growing {size} aligned {align}");
                     let shrunk = MiMalloc.realloc(grown, Layout::from_size_align(size * 3, align).unwrap(), size / 2 + 1);
-                    assert!(shrunk as usize % align == 0, "shrunk {size} aligned {align}");
+                    assert!((shrunk as usize).is_multiple_of(align), "shrunk {size} aligned {align}");
                     MiMalloc.dealloc(shrunk, Layout::from_size_align(size / 2 + 1, align).unwrap());
                     let z = MiMalloc.alloc_zeroed(layout);
-                    assert!(z as usize % align == 0 && (0..size).all(|i| *z.add(i) == 0), "zeroed {size} aligned {align}");
+                    assert!((z as usize).is_multiple_of(align) && (0..size).all(|i| *z.add(i) == 0), "zeroed {size} aligned {align}");
                     MiMalloc.dealloc(z, layout);
                 }
             }

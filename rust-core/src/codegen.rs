@@ -73,11 +73,11 @@ pub fn push_int(value: i32, pool: &mut impl ConstantSource) -> Result<Insn> {
 }
 
 pub fn load(t: JavaType<'_>, slot: u16) -> Insn {
-    Insn::Local { opcode: t.load_opcode(), index: slot, wide: false }
+    Insn::Local { opcode: op::load_of(t), index: slot, wide: false }
 }
 
 pub fn store(t: JavaType<'_>, slot: u16) -> Insn {
-    Insn::Local { opcode: t.store_opcode(), index: slot, wide: false }
+    Insn::Local { opcode: op::store_of(t), index: slot, wide: false }
 }
 
 pub fn aload(slot: u16) -> Insn {

@@ -3,9 +3,9 @@
 #![forbid(unsafe_code)]
 
 use crate::rule::Rule;
-use crate::classfile::check;
-pub use crate::classfile::check::PreWriteCheck;
-use crate::classfile::{ClassEditor, ClassFile, ClassFileError, PoolBuilder};
+use crate::tracegen::check_scope;
+pub use crate::tracegen::check_scope::PreWriteCheck;
+use crate::classfile::{ClassEditor, ClassFile, ClassFileError};
 use crate::skip::{self, Skips};
 use crate::hierarchy::Hierarchy;
 use crate::model::{self, Groups, Selection};
@@ -340,7 +340,6 @@ fn pre_write_check_disabled() -> bool {
 
 /// Stage 1 (unless the class is only upgraded) and stage 2 (if on) into
 /// `editor` and `bodies`.
-#[allow(clippy::too_many_arguments)]
 fn stages<'a>(
     parsed: &ClassFile<'a>,
     tf: &model::TfClass<'_>,
@@ -348,9 +347,9 @@ fn stages<'a>(
     upgrade: bool,
     editor: &mut ClassEditor<'a>,
     bodies: &mut Bodies<'a>,
-    generated: &mut tracegen::Memory,
-    registrations: &mut schema::RegistrationVerdicts,
+    workspace: &mut Workspace,
 ) -> Result<(), StageError> {
+    let Workspace { generated, registrations, .. } = workspace;
     // A stage-1 class being upgraded has its holders and registration: it
     // gets the standard body in either shape.
     let source = match settings.shape {
@@ -392,7 +391,7 @@ fn write_class(
     editor.pool.set_known_texts(protocol::pool_texts());
     let lift = std::mem::take(&mut workspace.lift);
     let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
-    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, &mut workspace.generated, &mut workspace.registrations);
+    let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, workspace);
     workspace.lift = bodies.take_lift_scratch();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;
@@ -412,7 +411,7 @@ fn write_class(
         return Ok(bytes);
     }
     let written = ClassFile::read_back(&bytes, parsed).map_err(unreadable)?;
-    let offences = check::check_changed_methods::<PoolBuilder>(
+    let offences = check_scope::check_changed_methods(
         parsed,
         &written,
         &spliced,

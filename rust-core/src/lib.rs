@@ -7,9 +7,14 @@
 //! a request for one class in memory (the agent) goes on to [`in_memory::run`].
 #![deny(unsafe_code)]
 
+// The global allocator of the cdylib (JNI, C ABI) and of `tf-enhance`, which
+// are this crate; a Rust user of the rlib keeps its own by turning the
+// `mimalloc` feature off (`default-features = false`, see Cargo.toml).
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
+#[cfg(feature = "mimalloc")]
 mod allocator;
 
 pub mod cache;

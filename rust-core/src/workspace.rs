@@ -4,7 +4,8 @@
 //! ([`map_per_worker`]); nothing of it is shared or kept in thread-locals.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::{CheckCache, CheckCounts};
+use crate::classfile::check::CheckCache;
+use crate::tracegen::check_scope::CheckCounts;
 use crate::classfile::LiftScratch;
 use crate::schema::RegistrationVerdicts;
 use crate::tracegen;

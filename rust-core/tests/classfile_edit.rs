@@ -301,7 +301,7 @@ fn class_level_additions_field_method_clinit_indy_and_annotation() {
             Insn::Simple(op::RETURN),
         ],
     );
-    let bump_code = bump.assemble(&mut editor.slots, &mut editor.pool).expect("assemble bump");
+    let bump_code = bump.assemble(&mut editor.pool).expect("assemble bump");
     let code_name = editor.pool.utf8("Code").expect("utf8");
     editor.add_method(ACC_STATIC, "bump", "()V").expect("method").set_attribute("Code", code_name, bump_code);
 
@@ -338,7 +338,7 @@ fn class_level_additions_field_method_clinit_indy_and_annotation() {
             Insn::Simple(op::RETURN),
         ],
     );
-    let clinit_code = clinit.assemble(&mut editor.slots, &mut editor.pool).expect("assemble clinit");
+    let clinit_code = clinit.assemble(&mut editor.pool).expect("assemble clinit");
     editor.add_method(ACC_STATIC, "<clinit>", "()V").expect("method").set_attribute("Code", code_name, clinit_code);
 
     editor
@@ -410,7 +410,7 @@ fn new_parameters_shift_the_locals_of_the_body() {
             Insn::Simple(op::IRETURN),
         ],
     );
-    let data = bridge.assemble(&mut editor.slots, &mut editor.pool).expect("assemble");
+    let data = bridge.assemble(&mut editor.pool).expect("assemble");
     let code_name = editor.pool.utf8("Code").expect("utf8");
     editor.add_method(ACC_STATIC | ACC_PUBLIC, "alternate", "(I)I").expect("method").set_attribute("Code", code_name, data);
     std::fs::write(&path, editor.to_bytes().expect("write")).expect("write class");

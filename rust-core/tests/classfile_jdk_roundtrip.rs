@@ -15,8 +15,6 @@ use std::path::Path;
 use support::extracted_image;
 use tf_core::classfile::{class_files, roundtrip_dir, ClassFile, CodeModel, PoolBuilder};
 
-const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
-const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
 
 fn assert_image_round_trips(java_home: &str, label: &str) {
     let dir = extracted_image(java_home, label);
@@ -58,10 +56,10 @@ fn assert_every_constructor_chaining_call_is_found(dir: &Path, label: &str) {
 
 #[test]
 fn jdk17_image_round_trips_byte_identical() {
-    assert_image_round_trips(JDK17, "jdk17");
+    assert_image_round_trips(&support::jdk17_home(), "jdk17");
 }
 
 #[test]
 fn jdk25_image_round_trips_byte_identical() {
-    assert_image_round_trips(JDK25, "jdk25");
+    assert_image_round_trips(&support::jdk25_home().display().to_string(), "jdk25");
 }

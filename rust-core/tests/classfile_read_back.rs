@@ -11,7 +11,6 @@ mod support;
 use support::extracted_image;
 use tf_core::classfile::{class_files, ClassEditor, ClassFile, ClassFileError, Constant, Member};
 
-const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 
 /// What the plain parse finds changed: each method of `edited` that is not
 /// byte for byte the method of `original` at its index.
@@ -34,7 +33,7 @@ fn refused_as_a_full_parse_refuses(bytes: &[u8], original: &ClassFile<'_>) -> Cl
 /// flags changed, a field, a method and a pool entry added), read back.
 #[test]
 fn the_read_back_keeps_the_methods_a_full_parse_finds_changed_in_every_jdk17_base_class() {
-    let dir = extracted_image(JDK17, "jdk17").join("java.base");
+    let dir = extracted_image(&support::jdk17_home(), "jdk17").join("java.base");
     let files = class_files(&dir).expect("list java.base");
     assert!(files.len() > 5_000, "only {} classes in {}", files.len(), dir.display());
     let (mut kept, mut skipped) = (0, 0);

@@ -4,7 +4,7 @@
 use std::path::Path;
 use tf_core::classfile::access::ACC_INTERFACE;
 use tf_core::classfile::{
-    roundtrip_class, ClassFile, ClassFileError, CodeModel, ElementValue, ErrorKind, PoolBuilder, SlotCache,
+    roundtrip_class, ClassFile, ClassFileError, CodeModel, ElementValue, ErrorKind, PoolBuilder,
 };
 
 fn seed(name: &str) -> Vec<u8> {
@@ -198,7 +198,6 @@ fn exercise(bytes: &[u8], is_seed: bool) -> Reached {
         inside("class annotations", &e);
     }
     let mut pool = PoolBuilder::new(class.constant_pool().clone());
-    let mut slots = SlotCache::default();
     for method in class.methods() {
         if let Err(e) = class.member_annotations(method) {
             inside("method annotations", &e);
@@ -222,7 +221,7 @@ fn exercise(bytes: &[u8], is_seed: bool) -> Reached {
             }
         };
         reached.lifted += 1;
-        match model.assemble(&mut slots, &mut pool) {
+        match model.assemble(&mut pool) {
             Ok(data) => {
                 reached.assembled += 1;
                 let length = u32::from_be_bytes([data[4], data[5], data[6], data[7]]) as usize;

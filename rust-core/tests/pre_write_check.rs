@@ -142,7 +142,7 @@ fn uninitialized_this_may_not_escape_before_the_chaining_call() {
 #[test]
 fn every_method_of_java_base_passes() {
     // The image the round-trip test extracts (shared through the target directory).
-    let image = support::extracted_image("/usr/lib/jvm/java-17-openjdk-amd64", "jdk17");
+    let image = support::extracted_image(&support::jdk17_home(), "jdk17");
     let base = image.join("java.base");
     let mut checked = 0usize;
     let mut failed = Vec::new();

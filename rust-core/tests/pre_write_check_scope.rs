@@ -12,12 +12,13 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use support::extracted_image;
-use tf_core::classfile::check::{check_changed_methods, CheckCache, CheckCounts, Rule, SplicedMethod, SplicedRegions};
-use tf_core::classfile::{class_files, opcodes as op, ClassFile, PoolBuilder};
+use tf_core::classfile::check::{CheckCache, Rule, SplicedRegions};
+use tf_core::classfile::{class_files, opcodes as op, ClassFile};
 use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
 use tf_core::filter::FilterSpec;
 use tf_core::model::{Groups, Selection};
 use tf_core::workspace::Workspace;
+use tf_core::tracegen::check_scope::{check_changed_methods, CheckCounts, SplicedMethod};
 use tf_core::{protocol, scan};
 
 /// What enhancing one class gave, comparable across the two checks.
@@ -70,7 +71,7 @@ fn compare(dirs: &[PathBuf]) -> (usize, CheckCounts, Vec<String>) {
 
 #[test]
 fn the_targeted_check_agrees_with_the_full_one_on_the_jdk17_image() {
-    let image = extracted_image("/usr/lib/jvm/java-17-openjdk-amd64", "jdk17");
+    let image = extracted_image(&support::jdk17_home(), "jdk17");
     let (compared, checks, differing) = compare(&[image]);
     println!(
         "jdk17: {compared} classes; methods checked: {} copied from a template, {} spliced otherwise, {} in full \
@@ -111,7 +112,7 @@ fn the_targeted_check_agrees_with_the_full_one_on_the_real_world_jars() {
 /// not left to the full check.
 #[test]
 fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
-    let image = extracted_image("/usr/lib/jvm/java-17-openjdk-amd64", "jdk17");
+    let image = extracted_image(&support::jdk17_home(), "jdk17");
     let original = std::fs::read(image.join("java.base/java/lang/Boolean.class")).expect("Boolean.class");
     let scanned = scan::scan_class(Path::new("Boolean.class"), original.clone()).expect("scan");
     let groups = Groups::new([protocol::FILTERED_GROUP.replace('/', ".")]);
@@ -159,7 +160,7 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
         let spliced = [(index, SplicedMethod { generated: None, regions: regions.clone() })];
         let mut counts = CheckCounts::default();
         let offences =
-            check_changed_methods::<PoolBuilder>(&original_class, &written, &spliced, PreWriteCheck::Targeted, &mut counts, cache);
+            check_changed_methods(&original_class, &written, &spliced, PreWriteCheck::Targeted, &mut counts, cache);
         assert_eq!(counts.spliced, 1, "the targeted check decides on <clinit>");
         offences.into_iter().map(|(i, offence)| (i, offence.rule)).collect::<Vec<_>>()
     };

@@ -18,8 +18,6 @@ use tf_core::model::{Groups, Selection};
 use tf_core::workspace::Workspace;
 use tf_core::{protocol, scan};
 
-const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
-const JDK25: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
 
 /// What enhancing one class gave, comparable across the two paths.
 #[derive(Debug, PartialEq, Eq)]
@@ -97,16 +95,16 @@ fn assert_splicing_matches(java_home: &str, label: &str, filter: &str) {
 
 #[test]
 fn splicing_matches_the_general_path_on_the_jdk17_image() {
-    assert_splicing_matches(JDK17, "jdk17", "**");
+    assert_splicing_matches(&support::jdk17_home(), "jdk17", "**");
 }
 
 #[test]
 fn splicing_matches_the_general_path_on_the_jdk25_image() {
-    assert_splicing_matches(JDK25, "jdk25", "**");
+    assert_splicing_matches(&support::jdk25_home().display().to_string(), "jdk25", "**");
 }
 
 /// Constructors only: every `<clinit>` gets stage 1's registration alone.
 #[test]
 fn splicing_matches_the_general_path_on_constructors_of_the_jdk17_image() {
-    assert_splicing_matches(JDK17, "jdk17", "::<init>");
+    assert_splicing_matches(&support::jdk17_home(), "jdk17", "::<init>");
 }

@@ -443,7 +443,7 @@ fn tracing_names_beyond_one_constant_and_of_any_character() {
     enhance(&classes, &["fx.Many$Named"]);
     let out = run_verified_with(&jdk("17").java, &[&classes, &tf_runtime_classes()], "fx.Many");
 
-    let shown = |name: &str| name.replace(r"\u0000", r"\u0000").replace(r"\uD835\uDD18", r"\ud835\udd18");
+    let shown = |name: &str| name.replace(r"\uD835\uDD18", r"\ud835\udd18");
     let expected: String = methods
         .iter()
         .map(String::as_str)

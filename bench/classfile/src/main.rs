@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
-use tf_core::classfile::{class_files, ClassEditor, ClassFile, CodeModel, PoolBuilder, SlotCache};
+use tf_core::classfile::{class_files, ClassEditor, ClassFile, CodeModel, PoolBuilder};
 
 const JDK17: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
 
@@ -91,10 +91,9 @@ fn lift_and_assemble(classes: &[Vec<u8>]) -> Result<usize, String> {
     for bytes in classes {
         let class = ClassFile::parse(bytes).map_err(|e| e.to_string())?;
         let mut pool = PoolBuilder::new(class.constant_pool().clone());
-        let mut slots = SlotCache::default();
         for method in class.methods() {
             if let Some(model) = CodeModel::lift(&class, method, &mut pool).map_err(|e| e.to_string())? {
-                written += model.assemble(&mut slots, &mut pool).map_err(|e| e.to_string())?.len();
+                written += model.assemble(&mut pool).map_err(|e| e.to_string())?.len();
             }
         }
     }

@@ -6,17 +6,17 @@
 #![forbid(unsafe_code)]
 
 use crate::read::code_attribute::MAX_CODE_LENGTH;
-use crate::code::code_model::{
-    expand_runs, switch_padding, CodeAttributeModel, CodeModel, CodeTarget, Insn, Label, LocalVariable,
-    TypeAnnotation,
-};
+use crate::code::code_model::{CodeAttributeModel, CodeModel, CodeTarget, LocalVariable, TypeAnnotation};
+use crate::code::insn::{Insn, Label};
+use crate::code::decode::{expand_runs, switch_padding};
 use crate::code::code_attribute_writer::CodeAttributeWriter;
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer;
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
-use crate::code::stack_depth::{self, SlotCache};
+use crate::code::stack_depth;
+use crate::code::stack_map_encode;
 use crate::code::stack_map::{self, Frame};
 
 /// Offsets of one layout pass.
@@ -173,15 +173,14 @@ impl FrameTable {
 impl<'a> CodeModel<'a> {
     /// Assembles the content of the Code attribute (everything after its
     /// 6-byte header). `pool` receives any constants new frames need;
-    /// `slots` is the pool's descriptor sizes memo ([`SlotCache`]).
-    pub fn assemble(&self, slots: &mut SlotCache, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
-        self.clone().assemble_owned(slots, pool)
+    pub fn assemble(&self, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
+        self.clone().assemble_owned(pool)
     }
 
     /// [`CodeModel::assemble`], consuming the model: the assembler edits the
     /// instruction list (labels before `new`, nops, frames for widened
     /// branches) and takes it over instead of copying it.
-    pub fn assemble_owned(self, slots: &mut SlotCache, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
+    pub fn assemble_owned(self, pool: &mut impl CodePool<'a>) -> Result<Vec<u8>> {
         let CodeModel {
             max_stack,
             max_locals,
@@ -254,7 +253,6 @@ impl<'a> CodeModel<'a> {
             &mut run_locals,
             &handlers,
             &|l| label_index.get(l.0 as usize).copied().flatten(),
-            slots,
             pool,
         ) {
             Err(_) if has_runs => {
@@ -275,8 +273,7 @@ impl<'a> CodeModel<'a> {
                     &mut ignored,
                     &handlers,
                     &|l| label_index.get(l.0 as usize).copied().flatten(),
-                    slots,
-                    pool,
+                            pool,
                 )?
             }
             result => result?,
@@ -320,7 +317,7 @@ impl<'a> CodeModel<'a> {
             match attribute {
                 CodeAttributeModel::Other(original) => out.extend_from_slice(original.data()),
                 CodeAttributeModel::StackMapTable { .. } => {
-                    stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, out)?
+                    stack_map_encode::encode_into(&sorted_frames, &initial_frame, &offset_of, out)?
                 }
                 CodeAttributeModel::LineNumbers { entries, .. } => {
                     out.u16(count16(entries.len(), "line numbers")?);
@@ -340,7 +337,7 @@ impl<'a> CodeModel<'a> {
         if !wrote_frames && frames_required && !sorted_frames.is_empty() {
             let name_index = pool.utf8(crate::read::attribute::name::STACK_MAP_TABLE)?;
             writer.begin_attribute(name_index);
-            stack_map::encode_into(&sorted_frames, &initial_frame, &offset_of, writer.out())?;
+            stack_map_encode::encode_into(&sorted_frames, &initial_frame, &offset_of, writer.out())?;
             writer.end_attribute()?;
         }
         writer.finish()

@@ -14,7 +14,8 @@
 //! hierarchy is needed.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{run_instructions, Handler, Insn, Label};
+use crate::code::insn::{Handler, Insn, Label};
+use crate::code::decode::run_instructions;
 use crate::read::descriptor;
 use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer::{Identities, State};
@@ -37,6 +38,7 @@ pub struct Chaining {
     pub returns_uninitialized: bool,
 }
 
+/// One `super(...)`/`this(...)` call of a constructor and what follows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainingCall {
     /// The element index just after the call.

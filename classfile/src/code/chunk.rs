@@ -9,15 +9,17 @@
 #![forbid(unsafe_code)]
 
 use crate::code::assembler::emit;
-use crate::code::code_model::{Insn, Label};
+use crate::code::insn::{Insn, Label};
 use crate::code::encode::Put;
 use crate::read::error::ClassFileError;
 use crate::read::opcodes as op;
 
 /// Where generated instructions go.
 pub trait InsnSink {
+    /// Takes the next instruction.
     fn push(&mut self, insn: Insn);
 
+    /// Takes each of `insns` in order.
     fn push_all<I: IntoIterator<Item = Insn>>(&mut self, insns: I) {
         for insn in insns {
             self.push(insn);
@@ -38,6 +40,7 @@ impl InsnSink for Vec<Insn> {
 /// Encoded generated code.
 #[derive(Debug, Clone, Default)]
 pub struct Chunk {
+    /// The encoded instructions.
     pub bytes: Vec<u8>,
     /// The labels bound in the chunk, with their offset in it.
     pub labels: Vec<(Label, u32)>,
@@ -49,14 +52,17 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    /// Its length in bytes.
     pub fn len(&self) -> u32 {
         self.bytes.len() as u32
     }
 
+    /// Whether it holds no code.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
+    /// The chunk borrowed, as a splice places it.
     pub fn view(&self) -> ChunkView<'_> {
         ChunkView { bytes: &self.bytes, labels: &self.labels, jumps: &self.jumps }
     }
@@ -66,6 +72,7 @@ impl Chunk {
 /// packs the tables of its chunks together).
 #[derive(Debug, Clone, Copy)]
 pub struct ChunkView<'c> {
+    /// The encoded instructions.
     pub bytes: &'c [u8],
     /// As [`Chunk::labels`].
     pub labels: &'c [(Label, u32)],
@@ -89,25 +96,31 @@ pub struct Placed<'c> {
 /// A value written over a chunk's bytes where it is placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OperandValue {
+    /// Where the operand is, in the chunk.
     pub at: u32,
+    /// The value written there.
     pub value: u16,
     /// One byte (a `bipush` operand) or two.
     pub wide: bool,
 }
 
 impl<'c> Placed<'c> {
+    /// `chunk` placed with its labels moved up by `label_shift`, the operands of `patches` written over it, its stack `peak` deep at most.
     pub fn new(chunk: ChunkView<'c>, label_shift: u32, patches: &'c [OperandValue], peak: u16) -> Self {
         Placed { chunk, label_shift, patches, peak }
     }
 
+    /// The chunk's length in bytes.
     pub fn len(&self) -> u32 {
         self.chunk.bytes.len() as u32
     }
 
+    /// Whether the chunk holds no code.
     pub fn is_empty(&self) -> bool {
         self.chunk.bytes.is_empty()
     }
 
+    /// The deepest the stack gets in the chunk, over the depth it starts at.
     pub fn peak(&self) -> u16 {
         self.peak
     }
@@ -202,6 +215,7 @@ impl ChunkWriter {
         self
     }
 
+    /// The instructions kept so far (see [`ChunkWriter::recording`]); `None` when not recording.
     pub fn recorded(&self) -> Option<&[Insn]> {
         self.recorded.as_deref()
     }
@@ -212,10 +226,12 @@ impl ChunkWriter {
         self
     }
 
+    /// Where each operand logged went (see [`ChunkWriter::logging_operands`]).
     pub fn operands(&self) -> &[(u32, Operand)] {
         self.operands.as_deref().unwrap_or_default()
     }
 
+    /// The instructions kept so far, taken out.
     pub fn take_recorded(&mut self) -> Vec<Insn> {
         self.recorded.take().unwrap_or_default()
     }

@@ -3,7 +3,7 @@
 //! layout byte for byte.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{Handler, Label};
+use crate::code::insn::{Handler, Label};
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 

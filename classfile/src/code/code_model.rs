@@ -12,98 +12,13 @@ use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::CodeAttribute;
 use crate::read::error::{ClassFileError, Result};
 use crate::code::chaining::{self, Chaining};
-use crate::read::opcodes::{self as op, Operands};
+use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::read::access::ACC_STATIC;
 use crate::read::reader::Reader;
 use crate::code::stack_map::{self, Frame, VType};
-
-/// A position in the code, bound where its [`Insn::Label`] sits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Label(pub u32);
-
-impl Label {
-    pub fn id(&self) -> u32 {
-        self.0
-    }
-}
-
-/// One element of the code: an instruction, or a label binding.
-///
-/// Forms are kept as read (`ldc_w` for a small index, `wide iload 3`,
-/// `goto_w`), so that unedited code assembles to the same bytes; new code may
-/// use any form, the assembler picks the encoding the operands need.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Insn {
-    Label(Label),
-    /// An instruction without operands (`iadd`, `aload_0`, `areturn`, …).
-    Simple(u8),
-    /// `bipush` or `sipush`.
-    Push {
-        opcode: u8,
-        value: i16,
-    },
-    /// `ldc`, `ldc_w` or `ldc2_w`; `ldc` is widened when the index needs it.
-    Ldc {
-        opcode: u8,
-        index: u16,
-    },
-    /// A load, store or `ret` with an explicit local index.
-    Local {
-        opcode: u8,
-        index: u16,
-        wide: bool,
-    },
-    Iinc {
-        index: u16,
-        delta: i16,
-        wide: bool,
-    },
-    /// An instruction with a two-byte pool index: field access, invocation
-    /// (but invokeinterface/invokedynamic), `new`, `anewarray`, `checkcast`, `instanceof`.
-    Pool {
-        opcode: u8,
-        index: u16,
-    },
-    InvokeInterface {
-        index: u16,
-        count: u8,
-    },
-    InvokeDynamic {
-        index: u16,
-    },
-    NewArray {
-        atype: u8,
-    },
-    MultiANewArray {
-        index: u16,
-        dimensions: u8,
-    },
-    /// Any jump; a short form is widened when its target is too far.
-    Branch {
-        opcode: u8,
-        target: Label,
-    },
-    TableSwitch {
-        default: Label,
-        low: i32,
-        targets: Vec<Label>,
-    },
-    LookupSwitch {
-        default: Label,
-        pairs: Vec<(i32, Label)>,
-    },
-    /// Original instructions at code offsets `start..end` of the code the
-    /// model was lifted from ([`Detail::Runs`]), written back as those bytes.
-    /// A run holds no label binding and none of the instructions an edit of
-    /// control flow looks for (see [`Detail::Runs`]); it is position-independent,
-    /// so it needs no relocation. [`CodeModel::expand_runs`] decodes runs
-    /// into single instructions.
-    Raw {
-        start: u32,
-        end: u32,
-    },
-}
+use crate::code::insn::{Handler, Insn, Label};
+use crate::code::decode::{decode_one, expand_runs};
 
 /// How finely [`CodeModel::lift_with`] decodes the code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,77 +34,10 @@ pub enum Detail {
     Runs,
 }
 
-impl Insn {
-    /// The opcode, `None` for a label or a run of original instructions.
-    pub fn opcode(&self) -> Option<u8> {
-        Some(match self {
-            Insn::Label(_) | Insn::Raw { .. } => return None,
-            Insn::Simple(o)
-            | Insn::Push { opcode: o, .. }
-            | Insn::Ldc { opcode: o, .. }
-            | Insn::Local { opcode: o, .. }
-            | Insn::Pool { opcode: o, .. }
-            | Insn::Branch { opcode: o, .. } => *o,
-            Insn::Iinc { .. } => op::IINC,
-            Insn::InvokeInterface { .. } => op::INVOKEINTERFACE,
-            Insn::InvokeDynamic { .. } => op::INVOKEDYNAMIC,
-            Insn::NewArray { .. } => op::NEWARRAY,
-            Insn::MultiANewArray { .. } => op::MULTIANEWARRAY,
-            Insn::TableSwitch { .. } => op::TABLESWITCH,
-            Insn::LookupSwitch { .. } => op::LOOKUPSWITCH,
-        })
-    }
-
-    pub fn is_return(&self) -> bool {
-        self.opcode().is_some_and(op::is_return)
-    }
-
-    /// Loads an int constant with the shortest instruction (constants
-    /// outside the short range need a pool entry: use `ldc`).
-    pub fn int_constant(value: i16) -> Insn {
-        match value {
-            -1..=5 => Insn::Simple((i32::from(op::ICONST_0) + i32::from(value)) as u8),
-            -128..=127 => Insn::Push { opcode: op::BIPUSH, value },
-            _ => Insn::Push { opcode: op::SIPUSH, value },
-        }
-    }
-
-    /// Labels this instruction may jump to.
-    pub fn targets(&self) -> Vec<Label> {
-        let mut out = Vec::new();
-        self.for_each_target(|l| out.push(l));
-        out
-    }
-
-    /// Calls `f` with each label this instruction may jump to.
-    pub fn for_each_target(&self, mut f: impl FnMut(Label)) {
-        match self {
-            Insn::Branch { target, .. } => f(*target),
-            Insn::TableSwitch { default, targets, .. } => {
-                f(*default);
-                targets.iter().for_each(|&t| f(t));
-            }
-            Insn::LookupSwitch { default, pairs } => {
-                f(*default);
-                pairs.iter().for_each(|&(_, t)| f(t));
-            }
-            _ => {}
-        }
-    }
-}
-
-/// An exception-table entry: `[start, end)` is covered, control goes to `handler`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Handler {
-    pub start: Label,
-    pub end: Label,
-    pub handler: Label,
-    /// A Class constant, or 0 for any throwable.
-    pub catch_type: u16,
-}
-
 /// A LocalVariableTable or LocalVariableTypeTable entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Fields as JVMS 4.7.13 names them, by label.
+#[allow(missing_docs)]
 pub struct LocalVariable {
     pub start: Label,
     pub end: Label,
@@ -215,6 +63,8 @@ pub enum CodeTarget {
 /// A type annotation on code: its target, relocated, and the rest
 /// (type path and annotation) copied as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Fields as JVMS 4.7.20 names them.
+#[allow(missing_docs)]
 pub struct TypeAnnotation<'a> {
     pub target_type: u8,
     pub target: CodeTarget,
@@ -223,6 +73,8 @@ pub struct TypeAnnotation<'a> {
 
 /// An attribute of the Code attribute, in its original order.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Each variant holds its attribute's name index and entries (JVMS 4.7).
+#[allow(missing_docs)]
 pub enum CodeAttributeModel<'a> {
     /// Where the StackMapTable goes; its content is [`CodeModel::frames`].
     StackMapTable {
@@ -251,11 +103,15 @@ pub enum CodeAttributeModel<'a> {
 /// A method's code, ready for editing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeModel<'a> {
+    /// The deepest the operand stack gets (recomputed when assembled).
     pub max_stack: u16,
+    /// The local slots the code uses (recomputed when assembled).
     pub max_locals: u16,
+    /// The instructions and label bindings, in code order.
     pub elements: Vec<Insn>,
     /// In priority order: the first matching entry catches.
     pub handlers: Vec<Handler>,
+    /// The Code attribute's own attributes, in their original order.
     pub attributes: Vec<CodeAttributeModel<'a>>,
     /// Stack map frames, each at the label it describes; any order.
     pub frames: Vec<(Label, Frame)>,
@@ -357,8 +213,8 @@ impl<'a> CodeModel<'a> {
             Detail::Runs => Some(Runs { split_invokespecial: method.name_is("<init>") }),
         };
         let frames_required = class.major_version() >= 50;
-        Self::lift_code_with(&code, initial_frame, frames_required, class.this_class_index(), pool, runs, scratch)
-            .map(Some)
+        let start = CodeStart { code: &code, initial_frame, frames_required, this_class: class.this_class_index() };
+        Self::lift_code_with(start, pool, runs, scratch).map(Some)
     }
 
     /// Lifts a Code attribute whose first frame is `initial_frame`.
@@ -369,18 +225,17 @@ impl<'a> CodeModel<'a> {
         this_class: u16,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Self> {
-        Self::lift_code_with(code, initial_frame, frames_required, this_class, pool, None, &mut LiftScratch::default())
+        let start = CodeStart { code, initial_frame, frames_required, this_class };
+        Self::lift_code_with(start, pool, None, &mut LiftScratch::default())
     }
 
     fn lift_code_with(
-        code: &CodeAttribute<'a>,
-        initial_frame: Frame,
-        frames_required: bool,
-        this_class: u16,
+        start: CodeStart<'_, 'a>,
         pool: &mut impl CodePool<'a>,
         runs: Option<Runs>,
         scratch: &mut LiftScratch,
     ) -> Result<Self> {
+        let code = start.code;
         let LiftScratch { mut by_offset, mut starts, mut requested } = std::mem::take(scratch);
         if by_offset.len() <= code.code.len() {
             by_offset.resize(code.code.len() + 1, None);
@@ -388,8 +243,7 @@ impl<'a> CodeModel<'a> {
         starts.clear();
         requested.clear();
         let mut labels = LabelMap { by_offset, code_len: code.code.len(), requested, next: 0 };
-        let result =
-            Self::lift_labelled(code, initial_frame, frames_required, this_class, pool, runs, &mut labels, &mut starts);
+        let result = Self::lift_labelled(start, pool, runs, &mut labels, &mut starts);
         for &(offset, _) in &labels.requested {
             if let Some(slot) = labels.by_offset.get_mut(offset as usize) {
                 *slot = None;
@@ -400,17 +254,14 @@ impl<'a> CodeModel<'a> {
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn lift_labelled(
-        code: &CodeAttribute<'a>,
-        initial_frame: Frame,
-        frames_required: bool,
-        this_class: u16,
+        start: CodeStart<'_, 'a>,
         pool: &mut impl CodePool<'a>,
         runs: Option<Runs>,
         labels: &mut LabelMap,
         starts: &mut Vec<u32>,
     ) -> Result<Self> {
+        let CodeStart { code, initial_frame, frames_required, this_class } = start;
         let code_len = code.code.len() as u32;
         let insns = decode_instructions(code, labels, runs, starts)?;
 
@@ -714,6 +565,16 @@ impl<'a> CodeModel<'a> {
     }
 }
 
+/// What a lift starts from: the Code attribute, the method's first frame,
+/// whether the class file needs frames (version 50 on), and the class's
+/// Class constant.
+struct CodeStart<'c, 'a> {
+    code: &'c CodeAttribute<'a>,
+    initial_frame: Frame,
+    frames_required: bool,
+    this_class: u16,
+}
+
 /// Which instructions a lift by runs keeps as elements of their own.
 #[derive(Debug, Clone, Copy)]
 struct Runs {
@@ -794,130 +655,6 @@ fn with_runs(starts: &[u32], insns: &[(u32, Insn)], labels: &LabelMap, code_len:
         elements.push(Insn::Raw { start, end: code_len });
     }
     elements
-}
-
-/// The instructions of the run `start..end` of `code`, which holds no branch.
-pub(crate) fn run_instructions(code: &[u8], start: u32, end: u32) -> impl Iterator<Item = Insn> + '_ {
-    let mut r = Reader::window(code, start as usize, end.saturating_sub(start) as usize).ok();
-    std::iter::from_fn(move || {
-        let reader = r.as_mut()?;
-        if reader.is_empty() {
-            return None;
-        }
-        // Checked when the code was lifted; a run never holds a branch.
-        decode_one(reader, &mut |_, _, at| Err(ClassFileError::malformed(at, "a branch in a run"))).ok()
-    })
-}
-
-pub(crate) fn expand_runs(elements: Vec<Insn>, code: &[u8]) -> Vec<Insn> {
-    let mut out = Vec::with_capacity(elements.len() + code.len() / 2);
-    for insn in elements {
-        match insn {
-            Insn::Raw { start, end } => out.extend(run_instructions(code, start, end)),
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// The instruction at code offset `at` of `code` and the offset of the next
-/// one; a branch target is the label of its code offset (`Label(offset)`),
-/// checked to lie inside the code. For readers of finished code (the
-/// pre-write check) that walk it once, without a model.
-pub(crate) fn decode_at(code: &[u8], at: u32) -> Result<(Insn, u32)> {
-    let mut r = Reader::window(code, at as usize, code.len().saturating_sub(at as usize))?;
-    let length = code.len() as i64;
-    let insn = decode_one(&mut r, &mut |from, delta, file_at| {
-        let target = i64::from(from) + delta;
-        if (0..length).contains(&target) {
-            Ok(Label(target as u32))
-        } else {
-            Err(ClassFileError::malformed(file_at, format!("a jump from code offset {from} to {target}, outside the code")))
-        }
-    })?;
-    Ok((insn, r.position() as u32))
-}
-
-/// Decodes the instruction at the reader's position (a code offset);
-/// `target(from, delta, at)` makes the label of a branch target.
-fn decode_one(r: &mut Reader<'_>, target: &mut dyn FnMut(u32, i64, usize) -> Result<Label>) -> Result<Insn> {
-    let offset = r.position() as u32;
-    let at = r.offset();
-    let opcode = r.u8()?;
-    Ok(match op::operands(opcode) {
-        Operands::None => Insn::Simple(opcode),
-        Operands::Byte => Insn::Push { opcode, value: i16::from(r.u8()? as i8) },
-        Operands::Short => Insn::Push { opcode, value: r.u16()? as i16 },
-        Operands::PoolByte => Insn::Ldc { opcode, index: u16::from(r.u8()?) },
-        Operands::Pool if matches!(opcode, op::LDC_W | op::LDC2_W) => Insn::Ldc { opcode, index: r.u16()? },
-        Operands::Pool => Insn::Pool { opcode, index: r.u16()? },
-        Operands::Local => Insn::Local { opcode, index: u16::from(r.u8()?), wide: false },
-        Operands::Iinc => Insn::Iinc { index: u16::from(r.u8()?), delta: i16::from(r.u8()? as i8), wide: false },
-        Operands::Branch => {
-            let delta = i64::from(r.u16()? as i16);
-            Insn::Branch { opcode, target: target(offset, delta, at)? }
-        }
-        Operands::BranchWide => {
-            let delta = i64::from(r.u32()? as i32);
-            Insn::Branch { opcode, target: target(offset, delta, at)? }
-        }
-        Operands::TableSwitch => {
-            r.skip(switch_padding(offset))?;
-            let default = target(offset, i64::from(r.u32()? as i32), at)?;
-            let low = r.u32()? as i32;
-            let high = r.u32()? as i32;
-            let count = i64::from(high) - i64::from(low) + 1;
-            if count < 1 || count * 4 > r.remaining() as i64 {
-                return Err(ClassFileError::malformed(at, format!("tableswitch range {low}..{high} does not fit")));
-            }
-            let mut targets = Vec::with_capacity(count as usize);
-            for _ in 0..count {
-                targets.push(target(offset, i64::from(r.u32()? as i32), at)?);
-            }
-            Insn::TableSwitch { default, low, targets }
-        }
-        Operands::LookupSwitch => {
-            r.skip(switch_padding(offset))?;
-            let default = target(offset, i64::from(r.u32()? as i32), at)?;
-            let count = i64::from(r.u32()? as i32);
-            if count < 0 || count * 8 > r.remaining() as i64 {
-                return Err(ClassFileError::malformed(at, format!("lookupswitch with {count} pairs does not fit")));
-            }
-            let mut pairs = Vec::with_capacity(count as usize);
-            for _ in 0..count {
-                let key = r.u32()? as i32;
-                pairs.push((key, target(offset, i64::from(r.u32()? as i32), at)?));
-            }
-            Insn::LookupSwitch { default, pairs }
-        }
-        Operands::InvokeInterface => {
-            let index = r.u16()?;
-            let count = r.u8()?;
-            r.u8()?;
-            Insn::InvokeInterface { index, count }
-        }
-        Operands::InvokeDynamic => {
-            let index = r.u16()?;
-            r.u16()?;
-            Insn::InvokeDynamic { index }
-        }
-        Operands::NewArray => Insn::NewArray { atype: r.u8()? },
-        Operands::MultiANewArray => Insn::MultiANewArray { index: r.u16()?, dimensions: r.u8()? },
-        Operands::Wide => {
-            let opcode = r.u8()?;
-            match op::operands(opcode) {
-                Operands::Local => Insn::Local { opcode, index: r.u16()?, wide: true },
-                Operands::Iinc => Insn::Iinc { index: r.u16()?, delta: r.u16()? as i16, wide: true },
-                _ => return Err(ClassFileError::malformed(at, format!("wide cannot modify opcode {opcode}"))),
-            }
-        }
-        Operands::Invalid => return Err(ClassFileError::malformed(at, format!("invalid opcode {opcode}"))),
-    })
-}
-
-/// Bytes between a switch opcode at `offset` and its 4-byte-aligned operands.
-pub(crate) fn switch_padding(offset: u32) -> usize {
-    ((4 - (offset + 1) % 4) % 4) as usize
 }
 
 fn read_type_annotations<'a>(r: &mut Reader<'a>, labels: &mut LabelMap) -> Result<Vec<TypeAnnotation<'a>>> {

@@ -14,12 +14,13 @@
 //! stack as a return does.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{CodeModel, Insn, Label};
+use crate::code::code_model::CodeModel;
+use crate::code::insn::{Insn, Label};
 use crate::read::error::{ClassFileError, Result};
 use crate::code::frame_infer;
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
-use crate::code::stack_depth::{self, SlotCache};
+use crate::code::stack_depth;
 use crate::code::stack_map::VType;
 
 /// A return whose operand stack holds more than its result.
@@ -44,7 +45,6 @@ impl Crowded {
 pub fn crowded_returns<'a, P: CodePool<'a> + Clone>(
     model: &CodeModel<'_>,
     from: usize,
-    slots: &mut SlotCache,
     pool: &mut P,
 ) -> Result<Vec<Crowded>> {
     let elements = &model.elements;
@@ -66,7 +66,6 @@ pub fn crowded_returns<'a, P: CodePool<'a> + Clone>(
         &mut run_locals,
         &model.handlers,
         &|l| label_index.get(l.0 as usize).copied().flatten(),
-        slots,
         pool,
     )?;
     let mut crowded = Vec::new();
@@ -106,16 +105,9 @@ pub fn crowded_returns<'a, P: CodePool<'a> + Clone>(
             );
             Some(frame.map_err(cannot)?)
         } else {
-            frame_infer::frame_by_flow(
-                elements,
-                model.code,
-                index,
-                &label_at,
-                &model.handlers,
-                &model.initial_frame,
-                model.this_class,
-                scratch,
-            )
+            let listing =
+                frame_infer::Listing { elements, code: model.code, label_index: &label_at, handlers: &model.handlers };
+            frame_infer::frame_by_flow(&listing, index, &model.initial_frame, model.this_class, scratch)
             .map_err(cannot)?
         };
         let below = match frame {
@@ -139,7 +131,7 @@ pub fn crowded_returns<'a, P: CodePool<'a> + Clone>(
 mod tests {
     use super::*;
     use crate::write::pool_builder::PoolBuilder;
-    use crate::code::code_model::{Handler, Label};
+    use crate::code::insn::{Handler, Label};
     use crate::read::constant_pool::ConstantPool;
     use crate::read::access::ACC_STATIC;
     use crate::read::reader::Reader;
@@ -163,7 +155,7 @@ mod tests {
     fn returns_with_only_their_result_on_the_stack_are_not_crowded() {
         let mut pool = pool();
         let code = model(vec![Insn::Simple(op::LCONST_1), Insn::Simple(op::LRETURN)], vec![], &mut pool);
-        assert_eq!(crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("depths"), vec![]);
+        assert_eq!(crowded_returns(&code, 0, &mut pool).expect("depths"), vec![]);
     }
 
     #[test]
@@ -183,12 +175,12 @@ mod tests {
             Insn::Simple(op::LRETURN),
         ];
         let code = model(elements, vec![(target, at_target)], &mut pool);
-        let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("depths");
+        let crowded = crowded_returns(&code, 0, &mut pool).expect("depths");
         assert_eq!(crowded, vec![Crowded { index: 7, below: vec![1, 2, 1] }]);
         let drain: Vec<Insn> = crowded[0].drain().collect();
         assert_eq!(drain, [op::POP, op::POP2, op::POP].map(Insn::Simple));
         // Only returns from `from` on count.
-        assert_eq!(crowded_returns(&code, 8, &mut SlotCache::default(), &mut pool).expect("depths"), vec![]);
+        assert_eq!(crowded_returns(&code, 8, &mut pool).expect("depths"), vec![]);
     }
 
     #[test]
@@ -209,7 +201,7 @@ mod tests {
         ];
         let mut code = model(elements, vec![], &mut pool);
         code.frames_required = false; // a class file before version 50
-        let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("followed");
+        let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
         assert_eq!(crowded, vec![Crowded { index: 4, below: vec![1] }, Crowded { index: 8, below: vec![1, 2] }]);
     }
 
@@ -238,7 +230,7 @@ mod tests {
         let mut code = model(elements, vec![], &mut pool);
         code.frames_required = false;
         code.handlers = vec![Handler { start, end, handler, catch_type: 0 }];
-        let crowded = crowded_returns(&code, 0, &mut SlotCache::default(), &mut pool).expect("followed");
+        let crowded = crowded_returns(&code, 0, &mut pool).expect("followed");
         assert_eq!(crowded, vec![Crowded { index: 7, below: vec![1] }]);
     }
 }

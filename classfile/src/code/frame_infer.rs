@@ -8,7 +8,8 @@
 //! merging, hence no class hierarchy.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{run_instructions, Handler, Insn, Label};
+use crate::code::insn::{Handler, Insn, Label};
+use crate::code::decode::run_instructions;
 use crate::read::constant_pool::Constant;
 use crate::read::descriptor::{self, FieldType};
 use crate::read::error::{ClassFileError, Result};
@@ -71,6 +72,17 @@ pub(crate) fn frame_before<'p>(
     Ok(Frame { locals: stack_map::from_slots(&state.locals), stack: stack_map::from_slots(&state.stack) })
 }
 
+/// Lifted code as the flow through it is followed: its elements, the code
+/// bytes their runs are read from, the element index of each label, and
+/// the model's exception handlers.
+#[derive(Clone, Copy)]
+pub(crate) struct Listing<'l> {
+    pub elements: &'l [Insn],
+    pub code: &'l [u8],
+    pub label_index: &'l dyn Fn(Label) -> Option<usize>,
+    pub handlers: &'l [Handler],
+}
+
 /// The frame just before element `index` of code without stack map frames
 /// (class files before version 50), reached by jumps as well as by falling
 /// through: the control flow is followed from the first element, each
@@ -80,20 +92,16 @@ pub(crate) fn frame_before<'p>(
 /// right sizes, and it reads no local a path leaves unset. (Types where paths
 /// meet may be narrower than a verifier's merge; only the stack's shape is
 /// relied on.) A `jsr` is taken to come back with the stack it found.
-/// `label_index` gives the element index of each label, `handlers` the
-/// model's exception handlers. `None` if no path reaches the element (dead
-/// code, which a verifier without frames does not look at).
-#[allow(clippy::too_many_arguments)]
+/// `None` if no path reaches the element (dead code, which a verifier
+/// without frames does not look at).
 pub(crate) fn frame_by_flow<'p>(
-    elements: &[Insn],
-    code: &[u8],
+    listing: &Listing<'_>,
     index: usize,
-    label_index: &dyn Fn(Label) -> Option<usize>,
-    handlers: &[Handler],
     initial: &Frame,
     this_class: u16,
     pool: &mut impl CodePool<'p>,
 ) -> Result<Option<Frame>> {
+    let Listing { elements, code, label_index, handlers } = *listing;
     let cannot =
         |why: &str| ClassFileError::malformed(0, format!("cannot follow the types to instruction {index}: {why}"));
     let mut reached = vec![false; elements.len()];

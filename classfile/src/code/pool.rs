@@ -1,6 +1,8 @@
 //! What the code layer needs of a constant pool: entries read by index (as
 //! read or as added since), the few entries code adds (classes named by
-//! frames, method references).
+//! frames, method references), and the stack slots descriptors give (which
+//! the pool may keep per entry: the depth pass asks for them at every
+//! invocation and field access).
 //!
 //! The write layer's `PoolBuilder` is the implementation; code is generic
 //! over this trait, so the code layer depends on nothing above it and, with
@@ -29,10 +31,19 @@ pub trait CodePool<'a> {
     fn class_name(&self, index: u16) -> Result<Cow<'a, str>>;
     /// The descriptor of a field or method reference, or of an (Invoke)Dynamic.
     fn reference_descriptor(&self, index: u16) -> Result<Cow<'a, str>>;
-    /// `f` of that descriptor when it is plain ASCII, read in place; `None`
-    /// otherwise (then [`CodePool::reference_descriptor`] decodes it or says
-    /// what is wrong).
-    fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T>;
+    /// Operand stack slots of the field descriptor of entry `index` (a field
+    /// reference or a Dynamic): what a field access moves.
+    fn field_slots(&mut self, index: u16) -> Result<i32>;
+    /// Parameter and return slots of the method descriptor of entry `index`
+    /// (a method reference or an InvokeDynamic).
+    fn method_slots(&mut self, index: u16) -> Result<(i32, i32)>;
+    /// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
+    fn loaded_slots(&mut self, index: u16) -> Result<i32>;
+    /// [`CodePool::field_slots`] when the pool knows it without a look-up
+    /// (asked before): the depth pass's inner loop reads these first.
+    fn known_field_slots(&self, index: u16) -> Option<i32>;
+    /// [`CodePool::method_slots`] when the pool knows it without a look-up.
+    fn known_method_slots(&self, index: u16) -> Option<(i32, i32)>;
     /// Owner class index and member name of a method reference.
     fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)>;
     /// Checks that entry `index` is a Class entry with a valid name, once per entry.

@@ -1,199 +1,14 @@
 //! max_stack and max_locals of edited code: a data-flow pass over operand
-//! stack depths (not types), so it needs no class hierarchy.
+//! stack depths (not types), so it needs no class hierarchy. The sizes an
+//! instruction's descriptor gives are the pool's to answer (`CodePool::field_slots`
+//! and the like), which keeps them per entry.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::{Handler, Insn};
-use crate::read::constant_pool::{tag, Constant, ConstantPool};
-use crate::read::descriptor;
+use crate::code::insn::{Handler, Insn};
 use crate::read::error::{ClassFileError, Result};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::code::stack_map::Frame;
-
-/// Descriptor slot sizes by pool index. Every invocation and field access
-/// needs its descriptor's sizes, and a class names the same few members over
-/// and over: the descriptor is decoded and parsed once per entry, not once
-/// per instruction visit.
-///
-/// Its indexes are one pool's: whoever holds the class's pool holds its
-/// cache beside it (`ClassEditor::slots`) and hands both to the depth pass.
-#[derive(Debug, Clone, Default)]
-pub struct SlotCache {
-    /// What is known of each entry, one word each ([`Slots`], 0: nothing):
-    /// the list grows as zeroed memory, for every class.
-    by_index: Vec<u32>,
-}
-
-/// The slot sizes a pool entry's descriptor gives, as an instruction naming
-/// the entry needs them, packed in a word: the kind in the top bits, the
-/// sizes below (0: not known yet).
-struct Slots;
-
-impl Slots {
-    const KIND: u32 = 0xF000_0000;
-    /// A field descriptor's size.
-    const FIELD: u32 = 0x1000_0000;
-    /// A method descriptor's parameter slots (below `KIND`, above 4 bits) and return slots (the low 4 bits).
-    const METHOD: u32 = 0x2000_0000;
-    /// What an `ldc`/`ldc_w` of the entry pushes (kept apart from `FIELD`:
-    /// code that loads a field reference with `ldc` must not get its size).
-    const LOADED: u32 = 0x3000_0000;
-    /// Kept under a Utf8 entry's index: what it gives as a field descriptor
-    /// ([`Slots::FIELD`]'s form) or as a method descriptor ([`Slots::METHOD`]'s).
-    /// Members of a class share descriptors (fields of a type, methods of a
-    /// signature): each is counted once.
-    const FIELD_DESCRIPTOR: u32 = 0x4000_0000;
-    const METHOD_DESCRIPTOR: u32 = 0x5000_0000;
-
-    /// The sizes under `kind` of word `word`, if it holds that kind.
-    fn of(word: u32, kind: u32) -> Option<u32> {
-        (word & Slots::KIND == kind).then_some(word & !Slots::KIND)
-    }
-}
-
-impl SlotCache {
-    fn get(&self, index: u16, kind: u32) -> Option<u32> {
-        Slots::of(self.by_index.get(usize::from(index)).copied().unwrap_or(0), kind)
-    }
-
-    fn put(&mut self, index: u16, kind: u32, sizes: u32) {
-        let i = usize::from(index);
-        if self.by_index.len() <= i {
-            // Grown by halves at least: a class's code names its entries in
-            // no order, and growing to each new index was a copy per miss.
-            let len = (i + 1).max(self.by_index.len() * 3 / 2).max(64).min(usize::from(u16::MAX) + 1);
-            self.by_index.resize(len, 0);
-        }
-        if let Some(slot) = self.by_index.get_mut(i) {
-            *slot = kind | sizes;
-        }
-    }
-}
-
-/// The descriptor bytes of field or method reference (or (Invoke)Dynamic)
-/// `index` when the entry is one of the pool as read and its descriptor is
-/// plain ASCII: read from the file's bytes, as
-/// [`CodePool::with_ascii_reference_descriptor`] reads them, without making
-/// text of them. `None` for anything else (an addition, another kind, a
-/// descriptor to decode), which takes that look-up. The depth pass makes it
-/// in two steps ([`original_descriptor_slots`]).
-#[cfg(test)]
-fn original_ascii_descriptor<'a>(pool: &ConstantPool<'a>, index: u16) -> Option<&'a [u8]> {
-    original_ascii_utf8(pool, original_descriptor_index(pool, index)?)
-}
-
-/// The index of the descriptor's Utf8 entry named by field or method
-/// reference (or (Invoke)Dynamic) `index` of the pool as read; `None` for
-/// an addition or another kind.
-fn original_descriptor_index(pool: &ConstantPool<'_>, index: u16) -> Option<u16> {
-    let second_index = |content: &[u8]| content.get(2..4).map(|b| u16::from_be_bytes([b[0], b[1]]));
-    let (kind, content) = pool.raw_entry(index)?;
-    if !matches!(kind, tag::FIELDREF | tag::METHODREF | tag::INTERFACE_METHODREF | tag::DYNAMIC | tag::INVOKE_DYNAMIC) {
-        return None;
-    }
-    let (tag::NAME_AND_TYPE, name_and_type) = pool.raw_entry(second_index(content)?)? else {
-        return None;
-    };
-    second_index(name_and_type)
-}
-
-/// The bytes of Utf8 entry `index` of the pool as read, if they are plain ASCII.
-fn original_ascii_utf8<'a>(pool: &ConstantPool<'a>, index: u16) -> Option<&'a [u8]> {
-    let (tag::UTF8, text) = pool.raw_entry(index)? else {
-        return None;
-    };
-    text.is_ascii().then_some(text)
-}
-
-/// What `count` gives for the descriptor of reference `index` of the pool
-/// as read, counted once per descriptor entry and kept in `slots` under
-/// `kind` (in the word's form, `pack`/`unpack`); `None` where the entry is
-/// not one whose descriptor is read in place (an addition, another kind, a
-/// descriptor that is not plain ASCII: the pool's look-up then decides),
-/// `Some(None)` where `count` fails.
-fn original_descriptor_slots<T: Copy>(
-    pool: &ConstantPool<'_>,
-    index: u16,
-    slots: &mut SlotCache,
-    kind: u32,
-    count: fn(&[u8]) -> Option<T>,
-    pack: fn(T) -> Option<u32>,
-    unpack: fn(u32) -> T,
-) -> Option<Option<T>> {
-    let at = original_descriptor_index(pool, index)?;
-    if let Some(word) = slots.get(at, kind) {
-        return Some(Some(unpack(word)));
-    }
-    let counted = count(original_ascii_utf8(pool, at)?);
-    if let Some(word) = counted.and_then(pack) {
-        slots.put(at, kind, word);
-    }
-    Some(counted)
-}
-
-/// A field's size in a word of [`SlotCache`].
-fn pack_field(size: i32) -> Option<u32> {
-    u32::try_from(size).ok()
-}
-
-fn unpack_field(word: u32) -> i32 {
-    word as i32
-}
-
-/// A method's parameter and return slots in a word of [`SlotCache`]; `None`
-/// for sizes that do not fit it (no valid descriptor has them).
-fn pack_method((parameters, returns): (i32, i32)) -> Option<u32> {
-    let fits = (0..1 << 24).contains(&parameters) && (0..16).contains(&returns);
-    fits.then(|| (parameters as u32) << 4 | returns as u32)
-}
-
-fn unpack_method(word: u32) -> (i32, i32) {
-    ((word >> 4) as i32, (word & 0xF) as i32)
-}
-
-/// Slots of the field descriptor of entry `index` (a field reference or Dynamic).
-fn field_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
-    if let Some(size) = slots.get(index, Slots::FIELD) {
-        return Ok(size as i32);
-    }
-    let original = original_descriptor_slots(
-        pool.original(),
-        index,
-        slots,
-        Slots::FIELD_DESCRIPTOR,
-        field_descriptor_slots,
-        pack_field,
-        unpack_field,
-    );
-    let counted =
-        original.or_else(|| pool.with_ascii_reference_descriptor(index, |d| field_descriptor_slots(d.as_bytes())));
-    let size = match counted {
-        Some(Some(size)) => size,
-        // Errors are reported as the decoding path reports them.
-        _ => i32::from(descriptor::parse_field(&pool.reference_descriptor(index)?)?.slots()),
-    };
-    slots.put(index, Slots::FIELD, size as u32);
-    Ok(size)
-}
-
-/// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
-fn loaded_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
-    // An entry of the pool as read says what it is by its tag.
-    match pool.original().raw_entry(index) {
-        Some((tag::DYNAMIC, _)) => {}
-        Some(_) => return Ok(1),
-        None => {}
-    }
-    if let Some(size) = slots.get(index, Slots::LOADED) {
-        return Ok(size as i32);
-    }
-    let size = match pool.get(index)? {
-        Constant::Dynamic { .. } => field_slots(index, slots, pool)?,
-        _ => 1,
-    };
-    slots.put(index, Slots::LOADED, size as u32);
-    Ok(size)
-}
 
 /// Depths along a run of instructions, relative to the depth it starts at.
 #[derive(Debug, Clone, Copy)]
@@ -216,14 +31,13 @@ fn run_depths<'p>(
     code: &[u8],
     start: u32,
     end: u32,
-    slots: &mut SlotCache,
     pool: &mut impl CodePool<'p>,
 ) -> Result<RunDepths> {
     let (mut depth, mut low, mut high, mut locals) = (0i32, 0i32, 0i32, 0u32);
     let mut at = start as usize;
     while at < end as usize {
         locals = locals.max(local_used_at(code, at));
-        let (length, effect) = plain_effect(code, at, slots, pool)?;
+        let (length, effect) = plain_effect(code, at, pool)?;
         high = high.max(depth + effect);
         depth += effect;
         low = low.min(depth);
@@ -252,7 +66,6 @@ const FIXED_PLAIN: [(u8, i8); 256] = {
 fn plain_effect<'p>(
     code: &[u8],
     at: usize,
-    slots: &mut SlotCache,
     pool: &mut impl CodePool<'p>,
 ) -> Result<(usize, i32)> {
     let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
@@ -262,10 +75,10 @@ fn plain_effect<'p>(
         return Ok((usize::from(length), i32::from(effect)));
     }
     Ok(match opcode {
-        op::LDC => (2, loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?), slots, pool)?),
-        op::LDC_W => (3, loaded_slots(u16_at(at + 1)?, slots, pool)?),
+        op::LDC => (2, pool.loaded_slots(u16::from(code.get(at + 1).copied().ok_or_else(|| bad(at))?))?),
+        op::LDC_W => (3, pool.loaded_slots(u16_at(at + 1)?)?),
         op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-            let size = field_slots(u16_at(at + 1)?, slots, pool)?;
+            let size = pool.field_slots(u16_at(at + 1)?)?;
             let effect = match opcode {
                 op::GETSTATIC => size,
                 op::PUTSTATIC => -size,
@@ -275,12 +88,12 @@ fn plain_effect<'p>(
             (3, effect)
         }
         op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-            let (parameters, returns) = method_slots(u16_at(at + 1)?, slots, pool)?;
+            let (parameters, returns) = pool.method_slots(u16_at(at + 1)?)?;
             let receiver = if opcode == op::INVOKESTATIC { 0 } else { 1 };
             (3, returns - parameters - receiver)
         }
         op::INVOKEINTERFACE | op::INVOKEDYNAMIC => {
-            let (parameters, returns) = method_slots(u16_at(at + 1)?, slots, pool)?;
+            let (parameters, returns) = pool.method_slots(u16_at(at + 1)?)?;
             let receiver = if opcode == op::INVOKEINTERFACE { 1 } else { 0 };
             (5, returns - parameters - receiver)
         }
@@ -294,18 +107,18 @@ fn plain_effect<'p>(
 }
 
 /// Length and stack effect of the field access or invocation at `at` when
-/// `slots` knows its entry's sizes; `None` for any other instruction, or an
+/// `pool` knows its entry's sizes already; `None` for any other instruction, or an
 /// entry not looked up yet ([`plain_effect`] then finds it). Most of what a
 /// walk meets that no constant decides is such an access, met again: this
-/// reads the known sizes in place, without [`plain_effect`]'s two calls.
+/// reads the known sizes, without [`plain_effect`]'s look-ups.
 #[inline]
-fn known_member_effect(code: &[u8], at: usize, opcode: u8, slots: &SlotCache) -> Option<(usize, i32)> {
+fn known_member_effect<'p>(code: &[u8], at: usize, opcode: u8, pool: &impl CodePool<'p>) -> Option<(usize, i32)> {
     if !(op::GETSTATIC..=op::INVOKEDYNAMIC).contains(&opcode) {
         return None;
     }
     let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
     if opcode <= op::PUTFIELD {
-        let size = slots.get(index, Slots::FIELD)? as i32;
+        let size = pool.known_field_slots(index)?;
         let effect = match opcode {
             op::GETSTATIC => size,
             op::PUTSTATIC => -size,
@@ -314,8 +127,7 @@ fn known_member_effect(code: &[u8], at: usize, opcode: u8, slots: &SlotCache) ->
         };
         return Some((3, effect));
     }
-    let sizes = slots.get(index, Slots::METHOD)?;
-    let (parameters, returns) = ((sizes >> 4) as i32, (sizes & 0xF) as i32);
+    let (parameters, returns) = pool.known_method_slots(index)?;
     let receiver = i32::from(!matches!(opcode, op::INVOKESTATIC | op::INVOKEDYNAMIC));
     let length = if opcode >= op::INVOKEINTERFACE { 5 } else { 3 };
     Some((length, returns - parameters - receiver))
@@ -330,7 +142,6 @@ pub(crate) fn depth_by_fall_through<'p>(
     start: u32,
     end: u32,
     depth: i32,
-    slots: &mut SlotCache,
     pool: &mut impl CodePool<'p>,
 ) -> Result<Option<i32>> {
     let mut depth = depth;
@@ -339,14 +150,14 @@ pub(crate) fn depth_by_fall_through<'p>(
         let opcode = code.get(at).copied().unwrap_or(op::NOP);
         let (length, effect) = if let (length @ 1.., effect) = FIXED_PLAIN[usize::from(opcode)] {
             (usize::from(length), i32::from(effect))
-        } else if let Some(known) = known_member_effect(code, at, opcode, slots) {
+        } else if let Some(known) = known_member_effect(code, at, opcode, pool) {
             known
         } else if op::is_conditional_branch(opcode) {
             (3, op::fixed_stack_effect(opcode))
         } else if op::ends_block(opcode) || matches!(opcode, op::JSR | op::JSR_W) {
             return Ok(None);
         } else {
-            plain_effect(code, at, slots, pool)?
+            plain_effect(code, at, pool)?
         };
         depth += effect;
         at += length;
@@ -389,100 +200,20 @@ fn local_used_at(code: &[u8], at: usize) -> u32 {
     }
 }
 
-/// Parameter and return slots of the method descriptor of entry `index`.
-fn method_slots<'p>(index: u16, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<(i32, i32)> {
-    if let Some(sizes) = slots.get(index, Slots::METHOD) {
-        return Ok(unpack_method(sizes));
-    }
-    let original = original_descriptor_slots(
-        pool.original(),
-        index,
-        slots,
-        Slots::METHOD_DESCRIPTOR,
-        method_descriptor_slots,
-        pack_method,
-        unpack_method,
-    );
-    let counted =
-        original.or_else(|| pool.with_ascii_reference_descriptor(index, |d| method_descriptor_slots(d.as_bytes())));
-    let sizes = match counted {
-        Some(Some(sizes)) => sizes,
-        _ => descriptor::method_slot_sizes(&pool.reference_descriptor(index)?)?,
-    };
-    // Sizes that do not fit the word (no valid descriptor has them) are not kept.
-    if let Some(word) = pack_method(sizes) {
-        slots.put(index, Slots::METHOD, word);
-    }
-    Ok(sizes)
-}
-
-/// The slots of the field type that starts `bytes` at `at`, and where it
-/// ends; `None` where [`descriptor::parse_field`] would find no type.
-fn type_slots(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
-    let dims = bytes.get(at..)?.iter().take_while(|&&b| b == b'[').count();
-    if dims > 255 {
-        return None;
-    }
-    let element = at + dims;
-    let (slots, end) = match *bytes.get(element)? {
-        b'Z' | b'B' | b'C' | b'S' | b'I' | b'F' => (1, element + 1),
-        b'J' | b'D' => (2, element + 1),
-        // An array's element class may not be named as an array.
-        b'L' if dims > 0 && bytes.get(element + 1) == Some(&b'[') => return None,
-        b'L' => (1, element + 1 + descriptor::semicolon(bytes.get(element + 1..)?)? + 1),
-        _ => return None,
-    };
-    Some((if dims > 0 { 1 } else { slots }, end))
-}
-
-/// [`descriptor::parse_field`]'s slots, counted on the bytes: every field
-/// access the depth pass meets first in a class needs them, and parsing
-/// the type cost more than the rest of the look-up. `None` where the parse
-/// fails (its error is then the parse's).
-fn field_descriptor_slots(bytes: &[u8]) -> Option<i32> {
-    let (slots, end) = type_slots(bytes, 0)?;
-    (end == bytes.len()).then_some(i32::from(slots))
-}
-
-/// [`descriptor::method_slot_sizes`], counted on the bytes (see
-/// [`field_descriptor_slots`]); `None` where it fails.
-fn method_descriptor_slots(bytes: &[u8]) -> Option<(i32, i32)> {
-    if bytes.first() != Some(&b'(') {
-        return None;
-    }
-    let (mut parameters, mut at) = (0u16, 1usize);
-    while *bytes.get(at)? != b')' {
-        let (slots, end) = type_slots(bytes, at)?;
-        parameters = parameters.wrapping_add(slots);
-        at = end;
-    }
-    let returns = match bytes.get(at + 1..)? {
-        b"V" => 0,
-        _ => {
-            let (slots, end) = type_slots(bytes, at + 1)?;
-            if end != bytes.len() {
-                return None;
-            }
-            slots
-        }
-    };
-    Some((i32::from(parameters), i32::from(returns)))
-}
-
 /// Slots pushed minus slots popped by `insn`.
-pub(crate) fn stack_effect<'p>(insn: &Insn, slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<i32> {
+pub(crate) fn stack_effect<'p>(insn: &Insn, pool: &mut impl CodePool<'p>) -> Result<i32> {
     Ok(match insn {
         Insn::Label(_) => 0,
         Insn::Ldc { opcode, index } => {
             if *opcode == op::LDC2_W {
                 2
             } else {
-                loaded_slots(*index, slots, pool)?
+                pool.loaded_slots(*index)?
             }
         }
         Insn::Pool { opcode, index } => match *opcode {
             op::GETSTATIC | op::PUTSTATIC | op::GETFIELD | op::PUTFIELD => {
-                let size = field_slots(*index, slots, pool)?;
+                let size = pool.field_slots(*index)?;
                 match *opcode {
                     op::GETSTATIC => size,
                     op::PUTSTATIC => -size,
@@ -491,18 +222,18 @@ pub(crate) fn stack_effect<'p>(insn: &Insn, slots: &mut SlotCache, pool: &mut im
                 }
             }
             op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-                let method = method_slots(*index, slots, pool)?;
+                let method = pool.method_slots(*index)?;
                 let receiver = if *opcode == op::INVOKESTATIC { 0 } else { 1 };
                 method.1 - method.0 - receiver
             }
             other => op::fixed_stack_effect(other),
         },
         Insn::InvokeInterface { index, .. } => {
-            let method = method_slots(*index, slots, pool)?;
+            let method = pool.method_slots(*index)?;
             method.1 - method.0 - 1
         }
         Insn::InvokeDynamic { index } => {
-            let method = method_slots(*index, slots, pool)?;
+            let method = pool.method_slots(*index)?;
             method.1 - method.0
         }
         Insn::MultiANewArray { dimensions, .. } => 1 - i32::from(*dimensions),
@@ -521,11 +252,10 @@ pub(crate) fn max_stack<'p>(
     code: &[u8],
     run_locals: &mut [u32],
     handlers: &[Handler],
-    label_index: &dyn Fn(crate::code::code_model::Label) -> Option<usize>,
-    slots: &mut SlotCache,
+    label_index: &dyn Fn(crate::code::insn::Label) -> Option<usize>,
     pool: &mut impl CodePool<'p>,
 ) -> Result<u16> {
-    let (_, max) = depths(elements, code, run_locals, handlers, label_index, slots, pool)?;
+    let (_, max) = depths(elements, code, run_locals, handlers, label_index, pool)?;
     u16::try_from(max).map_err(|_| ClassFileError::limit(0, "the operand stack would pass 65,535 slots"))
 }
 
@@ -536,8 +266,7 @@ pub(crate) fn depths<'p>(
     code: &[u8],
     run_locals: &mut [u32],
     handlers: &[Handler],
-    label_index: &dyn Fn(crate::code::code_model::Label) -> Option<usize>,
-    slots: &mut SlotCache,
+    label_index: &dyn Fn(crate::code::insn::Label) -> Option<usize>,
     pool: &mut impl CodePool<'p>,
 ) -> Result<(Vec<Option<i32>>, i32)> {
     let mut depth_at: Vec<Option<i32>> = vec![None; elements.len() + 1];
@@ -571,7 +300,7 @@ pub(crate) fn depths<'p>(
             let Some(insn) = elements.get(i) else { break };
             if let Insn::Raw { start, end } = insn {
                 // No branch, no block end: just the depths along the run.
-                let run = run_depths(code, *start, *end, slots, pool)?;
+                let run = run_depths(code, *start, *end, pool)?;
                 if let Some(slot) = run_locals.get_mut(i) {
                     *slot = run.locals;
                 }
@@ -583,7 +312,7 @@ pub(crate) fn depths<'p>(
                 i += 1;
                 continue;
             }
-            let effect = stack_effect(insn, slots, pool)?;
+            let effect = stack_effect(insn, pool)?;
             // dup-like instructions peak before settling; the net effect is also their peak.
             let after = depth + effect;
             if after < 0 {
@@ -657,200 +386,34 @@ fn local_used(insn: &Insn) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::constant_pool::ConstantPool;
     use crate::read::reader::Reader;
+    use crate::write::pool_builder::tests::{add_every_kind, pool_of_every_kind};
     use crate::write::pool_builder::PoolBuilder;
-
-    /// Every string of up to `max_len` characters of `alphabet`.
-    fn every_string(alphabet: &[u8], max_len: usize) -> Vec<String> {
-        let mut all = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..max_len {
-            last = last.iter().flat_map(|s| alphabet.iter().map(move |&c| format!("{s}{}", c as char))).collect();
-            all.extend(last.iter().cloned());
-        }
-        all
-    }
-
-    /// A pool of every kind of entry the depth pass looks up, written and
-    /// read back (so they are entries of the pool as read), with the same
-    /// kinds added after it.
-    fn pool_of_every_kind(bytes: &mut Vec<u8>) {
-        let empty = [0u8, 1];
-        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
-        add_every_kind(&mut pool, "");
-        pool.write(bytes);
-    }
-
-    fn add_every_kind(pool: &mut PoolBuilder<'_>, suffix: &str) {
-        let owner = format!("p/Owner{suffix}");
-        pool.method_ref(&owner, "m", "(IJ[DLjava/lang/String;)J").expect("method");
-        pool.interface_method_ref(&owner, "i", "()V").expect("interface method");
-        pool.field_ref(&owner, "f", "D").expect("field");
-        pool.field_ref(&owner, "g", "[J").expect("field");
-        pool.method_ref(&owner, "u", "(Lp/\u{e9};)V").expect("a descriptor to decode");
-        pool.field_ref(&owner, "bad", "(I)V").expect("a method descriptor on a field");
-        pool.invoke_dynamic(0, "run", "(I)Ljava/lang/Runnable;").expect("invokedynamic");
-        let name_and_type = pool.name_and_type("d", "J").expect("name and type");
-        pool.add(Constant::Dynamic { bootstrap_method: 0, name_and_type }).expect("dynamic");
-        pool.string("text").expect("string");
-        pool.add(Constant::Long(7)).expect("long");
-        pool.integer(3).expect("integer");
-    }
-
-    #[test]
-    fn descriptors_read_from_the_file_are_what_the_pool_gives_for_every_entry() {
-        let mut bytes = Vec::new();
-        pool_of_every_kind(&mut bytes);
-        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
-        add_every_kind(&mut pool, "2");
-        let count = pool.count() as u16;
-        let mut read_in_place = 0;
-        for index in 0..count + 2 {
-            let given = pool.with_ascii_reference_descriptor(index, |d| d.as_bytes().to_vec());
-            if let Some(found) = original_ascii_descriptor(pool.original(), index) {
-                assert_eq!(Some(found.to_vec()), given, "entry {index}");
-                read_in_place += 1;
-            }
-            // Each look-up of the depth pass gives what the plain one does.
-            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d));
-            let method = method_slots(index, &mut SlotCache::default(), &mut pool);
-            assert_eq!(method.ok(), plain_method.ok(), "method slots of entry {index}");
-            let plain_field = pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots())));
-            let field = field_slots(index, &mut SlotCache::default(), &mut pool);
-            assert_eq!(field.ok(), plain_field.ok(), "field slots of entry {index}");
-            let plain_loaded = match pool.get(index) {
-                Ok(Constant::Dynamic { .. }) => Some(2),
-                Ok(_) => Some(1),
-                Err(_) => None,
-            };
-            assert_eq!(loaded_slots(index, &mut SlotCache::default(), &mut pool).ok(), plain_loaded, "ldc {index}");
-        }
-        // The ASCII descriptors of the pool as read: five members, the invokedynamic, the Dynamic.
-        assert_eq!(read_in_place, 7);
-    }
-
-    /// References naming one descriptor entry (fields of one type, methods
-    /// of one signature, a field and a method naming the same text) share
-    /// its count, kept once: each gets what the plain look-up gives it.
-    #[test]
-    fn references_sharing_a_descriptor_get_what_the_plain_look_up_gives_each() {
-        let empty = [0u8, 1];
-        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
-        for owner in ["p/A", "p/B"] {
-            pool.method_ref(owner, "m", "(IJ[D)D").expect("method");
-            pool.interface_method_ref(owner, "i", "(IJ[D)D").expect("interface method");
-            pool.field_ref(owner, "f", "J").expect("field");
-            pool.field_ref(owner, "g", "(IJ[D)D").expect("a method descriptor on a field");
-            pool.method_ref(owner, "h", "J").expect("a field descriptor on a method");
-            pool.field_ref(owner, "u", "Lp/\u{e9};").expect("a descriptor to decode");
-        }
-        let mut bytes = Vec::new();
-        pool.write(&mut bytes);
-        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
-        let count = pool.count() as u16;
-        let mut slots = SlotCache::default();
-        let (mut methods, mut fields) = (0, 0);
-        for index in 0..count + 2 {
-            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d)).ok();
-            let plain_field =
-                pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots()))).ok();
-            // Both look-ups of every entry, through one cache.
-            assert_eq!(method_slots(index, &mut slots, &mut pool).ok(), plain_method, "method slots of entry {index}");
-            assert_eq!(field_slots(index, &mut slots, &mut pool).ok(), plain_field, "field slots of entry {index}");
-            methods += usize::from(plain_method.is_some());
-            fields += usize::from(plain_field.is_some());
-        }
-        // By descriptor, whatever the reference: `m`, `i` and `g` of each owner; `f`, `h` and `u`.
-        assert_eq!((methods, fields), (6, 6));
-        // Kept under each descriptor entry: `(IJ[D)D`, `J`, and nothing for the one to decode.
-        let kept = (0..count).filter(|&i| {
-            slots.get(i, Slots::METHOD_DESCRIPTOR).is_some() || slots.get(i, Slots::FIELD_DESCRIPTOR).is_some()
-        });
-        assert_eq!(kept.count(), 2);
-    }
 
     #[test]
     fn a_member_access_read_from_the_cache_has_the_effect_the_plain_look_up_gives() {
         let mut bytes = Vec::new();
         pool_of_every_kind(&mut bytes);
-        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
-        add_every_kind(&mut pool, "2");
-        let count = pool.count() as u16;
         let mut known = 0;
         for opcode in (op::GETSTATIC..=op::INVOKEDYNAMIC).chain([op::LDC_W, op::NEW, op::NOP, op::CHECKCAST]) {
-            let mut slots = SlotCache::default();
+            // A pool with nothing looked up yet.
+            let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+            add_every_kind(&mut pool, "2");
+            let count = pool.count() as u16;
             for index in 0..count + 2 {
                 let [high, low] = index.to_be_bytes();
                 let code = [opcode, high, low, 1, 0];
                 // Nothing known before the plain look-up has been made.
-                assert_eq!(known_member_effect(&code, 0, opcode, &slots), None, "{opcode:#x} {index} first");
-                let plain = plain_effect(&code, 0, &mut slots, &mut pool).ok();
+                assert_eq!(known_member_effect(&code, 0, opcode, &pool), None, "{opcode:#x} {index} first");
+                let plain = plain_effect(&code, 0, &mut pool).ok();
                 let is_member = (op::GETSTATIC..=op::INVOKEDYNAMIC).contains(&opcode);
-                let found = known_member_effect(&code, 0, opcode, &slots);
-                // Every access the plain look-up sizes is read from the cache after it.
+                let found = known_member_effect(&code, 0, opcode, &pool);
+                // Every access the plain look-up sizes is read from the memo after it.
                 assert_eq!(found, plain.filter(|_| is_member), "{opcode:#x} of entry {index}");
                 known += usize::from(found.is_some());
             }
         }
         assert_eq!(known, 65, "accesses read from the cache");
-    }
-
-    #[test]
-    fn the_cache_gives_back_what_it_was_given_by_kind() {
-        let mut cache = SlotCache::default();
-        cache.put(300, Slots::METHOD, 255 << 4 | 2);
-        cache.put(2, Slots::FIELD, 2);
-        assert_eq!(cache.get(300, Slots::METHOD), Some(255 << 4 | 2));
-        assert_eq!(cache.get(300, Slots::FIELD), None);
-        assert_eq!(cache.get(2, Slots::FIELD), Some(2));
-        assert_eq!(cache.get(2, Slots::LOADED), None);
-        assert_eq!(cache.get(3, Slots::FIELD), None);
-        assert_eq!(cache.get(60_000, Slots::METHOD), None);
-    }
-
-    #[test]
-    fn slots_counted_on_the_bytes_are_the_parsed_descriptors_and_fail_where_parsing_fails() {
-        let mut descriptors = every_string(b"()[LJDIV;Z", 5);
-        descriptors.extend(
-            [
-                "(Ljava/lang/String;[[DJ)[Ljava/lang/Object;",
-                "(IJLjava/util/List;)J",
-                "([J[[Ljava/lang/String;D)D",
-                "(L;)V",
-                "(La)b;[La);)La(;",
-                "(Ljava/lang/String)V",
-                "(I)VV",
-                "(I)",
-                "Ljava/lang/String;",
-                "Ljava/lang/String;J",
-                "[[[[J",
-                "[L[a;",
-                "([L[;)V",
-            ]
-            .map(String::from),
-        );
-        // Class names of every length up to a few words, at every alignment,
-        // ended or not: the `;` is looked for eight bytes at a time.
-        for prefix in ["(", "(I", "(JZ", "([[", "(BCSI", "(IIIIIII", "Ljava/la"] {
-            for len in 0..=27 {
-                let name: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
-                descriptors.push(format!("{prefix}L{name};)V"));
-                descriptors.push(format!("{prefix}L{name})V"));
-                descriptors.push(format!("{prefix})L{name};"));
-                descriptors.push(format!("{prefix})L{name}"));
-                descriptors.push(format!("L{name};"));
-                descriptors.push(format!("[L{name};"));
-                descriptors.push(format!("L{name}"));
-            }
-        }
-        descriptors.push(format!("({}I)V", "[".repeat(255)));
-        descriptors.push(format!("({}I)V", "[".repeat(256)));
-        descriptors.push(format!("{}J", "[".repeat(256)));
-        for d in &descriptors {
-            let parsed = descriptor::method_slot_sizes(d).ok();
-            assert_eq!(method_descriptor_slots(d.as_bytes()), parsed, "method {d:?}");
-            let parsed = descriptor::parse_field(d).ok().map(|t| i32::from(t.slots()));
-            assert_eq!(field_descriptor_slots(d.as_bytes()), parsed, "field {d:?}");
-        }
     }
 }

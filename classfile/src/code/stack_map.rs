@@ -1,18 +1,23 @@
-//! StackMapTable frames (JVMS 4.7.4). Every compressed frame kind is decoded
-//! into a full frame; the encoder picks the most compact kind itself.
+//! StackMapTable frames (JVMS 4.7.4): the verification types, frames, and
+//! the one table reader ([`decode_table`], `read_table`), which builds
+//! either plain frames (a list of each frame's locals and stack: what a lift
+//! edits) or a [`FrameList`] (one list of types shared by the frames: what a
+//! splice edits); the first is the second's oracle. The encoder, which
+//! picks the most compact kind itself, is `stack_map_encode.rs`.
 #![forbid(unsafe_code)]
 
-use crate::code::code_model::Label;
+use crate::code::insn::Label;
 use crate::read::attribute::Attribute;
 use crate::read::constant_pool::ConstantPool;
 use crate::read::descriptor::{self, FieldType};
-use crate::code::encode::Put;
 use crate::read::error::{ClassFileError, Result};
 use crate::code::pool::CodePool;
 use crate::read::reader::Reader;
 
 /// A verification type. `Long` and `Double` stand for both of their slots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// The verification types of JVMS 4.10.1.2, by their names there.
+#[allow(missing_docs)]
 pub enum VType {
     Top,
     Integer,
@@ -43,6 +48,7 @@ impl VType {
         }
     }
 
+    /// How many local or stack slots a value of this type takes (2 for long and double).
     pub fn slots(&self) -> usize {
         match self {
             VType::Long | VType::Double => 2,
@@ -73,7 +79,9 @@ impl VType {
 /// A full frame: locals and operand stack, each `Long`/`Double` one entry.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Frame {
+    /// The locals, one entry per value (a long or double is one entry).
     pub locals: Vec<VType>,
+    /// The operand stack, bottom first, one entry per value.
     pub stack: Vec<VType>,
 }
 
@@ -132,6 +140,7 @@ impl Frame {
         to_slots(&self.locals)
     }
 
+    /// Sets the locals from one entry per slot (the form [`Frame::local_slots`] gives).
     pub fn set_local_slots(&mut self, slots: &[VType]) {
         self.locals = from_slots(slots);
     }
@@ -141,6 +150,7 @@ impl Frame {
         self.locals.iter().map(VType::slots).sum()
     }
 
+    /// Number of operand stack slots the frame describes.
     pub fn stack_slot_count(&self) -> usize {
         self.stack.iter().map(VType::slots).sum()
     }
@@ -228,7 +238,7 @@ pub(crate) fn from_slots(slots: &[VType]) -> Vec<VType> {
     entries
 }
 
-mod kind {
+pub(crate) mod kind {
     pub const SAME_MAX: u8 = 63;
     pub const SAME_LOCALS_1_STACK_ITEM: u8 = 64;
     pub const SAME_LOCALS_1_STACK_ITEM_MAX: u8 = 127;
@@ -255,70 +265,186 @@ pub(crate) fn decode<'p>(
     pool: &mut impl CodePool<'p>,
     label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
 ) -> Result<Vec<(Label, Frame)>> {
-    let copy = |locals: &[VType]| {
-        let mut out = Vec::with_capacity(locals_room.max(locals.len()));
-        out.extend_from_slice(locals);
-        out
-    };
+    let mut frames = PlainFrames { initial, locals_room, frames: Vec::new(), current: Frame::default() };
+    read_table(r, budget, pool, label_at, &mut frames)?;
+    Ok(frames.frames)
+}
+
+/// Where [`read_table`], the one reader of a StackMapTable, puts each frame
+/// as it decodes it: a frame is the one before with some of its locals
+/// (`same`, `chop`), those and more (`append`), or all new (`full`); then
+/// its stack; then its label. The two forms are the plain list of frames
+/// ([`decode`]) and a [`FrameList`].
+trait FrameBuilder {
+    /// Room for `frames` more frames.
+    fn reserve(&mut self, frames: usize);
+    /// How many locals the frame before has.
+    fn previous_locals(&self) -> usize;
+    /// A frame with the first `keep` locals of the frame before, the stack to come.
+    fn keep(&mut self, keep: usize);
+    /// A frame with the locals of the frame before and more to come ([`FrameBuilder::local`]).
+    fn append(&mut self);
+    /// A frame whose locals all come ([`FrameBuilder::local`]).
+    fn full(&mut self);
+    /// The frame's next local.
+    fn local(&mut self, t: VType);
+    /// The locals are complete (after `append` or `full`).
+    fn end_locals(&mut self);
+    /// The frame's next stack entry, bottom first.
+    fn stack(&mut self, t: VType);
+    /// How many locals and stack entries the frame has.
+    fn entries(&self) -> usize;
+    /// The frame is complete, at `label`.
+    fn finish(&mut self, label: Label);
+}
+
+/// The frames of a StackMapTable at `r` (its count first), each built by
+/// `frames` from the one before; see [`decode`] for the rest.
+fn read_table<'p>(
+    r: &mut Reader<'_>,
+    budget: usize,
+    pool: &mut impl CodePool<'p>,
+    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
+    frames: &mut impl FrameBuilder,
+) -> Result<()> {
     let count = r.count(1)?;
     // Room for the few frames an edit adds (instrumentation adds about five).
-    let mut frames: Vec<(Label, Frame)> = Vec::with_capacity(count + 8);
+    frames.reserve(count + 8);
     let mut offset: i64 = -1;
     let mut spent = 0usize;
     for _ in 0..count {
-        // Each frame is relative to the one before (no copy of it needed).
-        let previous = frames.last().map_or(initial, |(_, f)| f);
         let at = r.offset();
         let frame_type = r.u8()?;
-        let (delta, frame) = match frame_type {
-            0..=kind::SAME_MAX => (u16::from(frame_type), Frame { locals: copy(&previous.locals), stack: vec![] }),
+        let delta = match frame_type {
+            0..=kind::SAME_MAX => {
+                frames.keep(frames.previous_locals());
+                u16::from(frame_type)
+            }
             kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
                 let item = read_vtype(r, pool, label_at)?;
-                (u16::from(frame_type - 64), Frame { locals: copy(&previous.locals), stack: vec![item] })
+                frames.keep(frames.previous_locals());
+                frames.stack(item);
+                u16::from(frame_type - 64)
             }
             kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
                 let delta = r.u16()?;
                 let item = read_vtype(r, pool, label_at)?;
-                (delta, Frame { locals: copy(&previous.locals), stack: vec![item] })
+                frames.keep(frames.previous_locals());
+                frames.stack(item);
+                delta
             }
             kind::CHOP_MIN..=250 => {
                 let delta = r.u16()?;
                 let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
-                let keep = previous.locals.len().checked_sub(chop).ok_or_else(|| {
-                    ClassFileError::malformed(
-                        at,
-                        format!("chop frame removes {chop} locals of {}", previous.locals.len()),
-                    )
+                let previous = frames.previous_locals();
+                let keep = previous.checked_sub(chop).ok_or_else(|| {
+                    ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {previous}"))
                 })?;
-                (delta, Frame { locals: copy(previous.locals.get(..keep).unwrap_or_default()), stack: vec![] })
+                frames.keep(keep);
+                delta
             }
-            kind::SAME_FRAME_EXTENDED => (r.u16()?, Frame { locals: copy(&previous.locals), stack: vec![] }),
+            kind::SAME_FRAME_EXTENDED => {
+                let delta = r.u16()?;
+                frames.keep(frames.previous_locals());
+                delta
+            }
             252..=kind::APPEND_MAX => {
                 let delta = r.u16()?;
-                let mut locals = copy(&previous.locals);
+                frames.append();
                 for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
-                    locals.push(read_vtype(r, pool, label_at)?);
+                    frames.local(read_vtype(r, pool, label_at)?);
                 }
-                (delta, Frame { locals, stack: vec![] })
+                frames.end_locals();
+                delta
             }
             kind::FULL_FRAME => {
                 let delta = r.u16()?;
-                // The locals with the room the other frames get.
-                let locals = read_vtypes(r, locals_room, pool, label_at)?;
-                let stack = read_vtypes(r, 0, pool, label_at)?;
-                (delta, Frame { locals, stack })
+                frames.full();
+                for _ in 0..r.count(1)? {
+                    frames.local(read_vtype(r, pool, label_at)?);
+                }
+                frames.end_locals();
+                for _ in 0..r.count(1)? {
+                    frames.stack(read_vtype(r, pool, label_at)?);
+                }
+                delta
             }
             _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
         };
-        spent = spent.saturating_add(frame.locals.len() + frame.stack.len() + 1);
+        spent = spent.saturating_add(frames.entries() + 1);
         if spent > budget {
             return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
         }
         offset += i64::from(delta) + 1;
-        let label = label_at(offset as u32, at)?;
-        frames.push((label, frame));
+        frames.finish(label_at(offset as u32, at)?);
     }
-    Ok(frames)
+    Ok(())
+}
+
+/// The plain form: a list of frames, each with lists of its own (the
+/// locals with room for `locals_room` entries: an editor that gives every
+/// frame a local or two more, see `Frame::set_local`, then never
+/// reallocates them).
+struct PlainFrames<'i> {
+    initial: &'i Frame,
+    locals_room: usize,
+    frames: Vec<(Label, Frame)>,
+    current: Frame,
+}
+
+impl PlainFrames<'_> {
+    /// The frame before the one being built: each is relative to it.
+    fn previous(&self) -> &Frame {
+        self.frames.last().map_or(self.initial, |(_, f)| f)
+    }
+
+    fn locals_of(&self, locals: &[VType]) -> Vec<VType> {
+        let mut out = Vec::with_capacity(self.locals_room.max(locals.len()));
+        out.extend_from_slice(locals);
+        out
+    }
+}
+
+impl FrameBuilder for PlainFrames<'_> {
+    fn reserve(&mut self, frames: usize) {
+        self.frames.reserve(frames);
+    }
+
+    fn previous_locals(&self) -> usize {
+        self.previous().locals.len()
+    }
+
+    fn keep(&mut self, keep: usize) {
+        let locals = self.locals_of(self.previous().locals.get(..keep).unwrap_or_default());
+        self.current = Frame { locals, stack: Vec::new() };
+    }
+
+    fn append(&mut self) {
+        let locals = self.locals_of(&self.previous().locals);
+        self.current = Frame { locals, stack: Vec::new() };
+    }
+
+    fn full(&mut self) {
+        self.current = Frame { locals: Vec::with_capacity(self.locals_room), stack: Vec::new() };
+    }
+
+    fn local(&mut self, t: VType) {
+        self.current.locals.push(t);
+    }
+
+    fn end_locals(&mut self) {}
+
+    fn stack(&mut self, t: VType) {
+        self.current.stack.push(t);
+    }
+
+    fn entries(&self) -> usize {
+        self.current.locals.len() + self.current.stack.len()
+    }
+
+    fn finish(&mut self, label: Label) {
+        self.frames.push((label, std::mem::take(&mut self.current)));
+    }
 }
 
 /// A method's frames as [`decode`] gives them, but held as records over one
@@ -353,8 +479,11 @@ struct FrameRecord {
 /// A frame to encode.
 #[derive(Debug, Clone, Copy)]
 pub struct FrameView<'f> {
+    /// The frame's code offset.
     pub offset: u32,
+    /// The locals, as [`Frame::locals`].
     pub locals: &'f [VType],
+    /// The operand stack, as [`Frame::stack`].
     pub stack: &'f [VType],
 }
 
@@ -371,10 +500,12 @@ impl<'f> FrameView<'f> {
 }
 
 impl FrameList {
+    /// How many frames the list holds.
     pub fn len(&self) -> usize {
         self.records.len()
     }
 
+    /// Whether the list holds no frame.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
@@ -439,87 +570,9 @@ impl FrameList {
         label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
     ) -> Result<()> {
         self.clear(initial);
-        let FrameList { types, records, .. } = self;
-        let count = r.count(1)?;
-        // Room for the few frames an edit adds.
-        records.reserve(count + 8);
-        let mut offset: i64 = -1;
-        let mut spent = 0usize;
-        // The frame before's locals: where they start, and how many.
-        let (mut previous, mut previous_locals) = (0usize, initial.locals.len());
-        for _ in 0..count {
-            let at = r.offset();
-            let frame_type = r.u8()?;
-            let mut stack_start = types.len();
-            // (delta, where the locals start, how many)
-            let (delta, start, locals) = match frame_type {
-                0..=kind::SAME_MAX => (u16::from(frame_type), previous, previous_locals),
-                kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => {
-                    types.push(read_vtype(r, pool, label_at)?);
-                    (u16::from(frame_type - 64), previous, previous_locals)
-                }
-                kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
-                    let delta = r.u16()?;
-                    types.push(read_vtype(r, pool, label_at)?);
-                    (delta, previous, previous_locals)
-                }
-                kind::CHOP_MIN..=250 => {
-                    let delta = r.u16()?;
-                    let chop = usize::from(kind::SAME_FRAME_EXTENDED - frame_type);
-                    let keep = previous_locals.checked_sub(chop).ok_or_else(|| {
-                        ClassFileError::malformed(at, format!("chop frame removes {chop} locals of {previous_locals}"))
-                    })?;
-                    (delta, previous, keep)
-                }
-                kind::SAME_FRAME_EXTENDED => (r.u16()?, previous, previous_locals),
-                252..=kind::APPEND_MAX => {
-                    let delta = r.u16()?;
-                    // The locals before, then the new: where they are when
-                    // they end the list, else copied to its end.
-                    let start = if previous + previous_locals == types.len() {
-                        previous
-                    } else {
-                        types.extend_from_within(previous..previous + previous_locals);
-                        types.len() - previous_locals
-                    };
-                    for _ in 0..frame_type - kind::SAME_FRAME_EXTENDED {
-                        types.push(read_vtype(r, pool, label_at)?);
-                    }
-                    stack_start = types.len();
-                    (delta, start, types.len() - start)
-                }
-                kind::FULL_FRAME => {
-                    let delta = r.u16()?;
-                    let start = types.len();
-                    for _ in 0..r.count(1)? {
-                        types.push(read_vtype(r, pool, label_at)?);
-                    }
-                    stack_start = types.len();
-                    for _ in 0..r.count(1)? {
-                        types.push(read_vtype(r, pool, label_at)?);
-                    }
-                    (delta, start, stack_start - start)
-                }
-                _ => return Err(ClassFileError::malformed(at, format!("reserved stack map frame type {frame_type}"))),
-            };
-            let stack = types.len() - stack_start;
-            spent = spent.saturating_add(locals + stack + 1);
-            if spent > budget {
-                return Err(ClassFileError::malformed(at, "stack map frames too large to expand"));
-            }
-            offset += i64::from(delta) + 1;
-            let label = label_at(offset as u32, at)?;
-            // Within the budget, which keeps the list far below 2^32 types.
-            records.push(FrameRecord {
-                label,
-                start: start as u32,
-                locals: locals as u32,
-                stack_start: stack_start as u32,
-                stack: stack as u32,
-            });
-            (previous, previous_locals) = (start, locals);
-        }
-        Ok(())
+        let previous = (0, initial.locals.len());
+        let mut frames = ListFrames { list: self, previous, current: (0, 0), stack_start: 0 };
+        read_table(r, budget, pool, label_at, &mut frames)
     }
 
     /// [`Frame::set_locals`] of `locals` on each frame at a label from `from` on.
@@ -556,6 +609,81 @@ impl FrameList {
     }
 }
 
+/// The [`FrameList`] form: a frame that keeps locals of the frame before
+/// names the same types; one that appends to them names them too when they
+/// end the list of types, else a copy of them at its end.
+struct ListFrames<'l> {
+    list: &'l mut FrameList,
+    /// The frame before's locals: where they start in the types, and how many.
+    previous: (usize, usize),
+    /// The frame being built's locals, as `previous`.
+    current: (usize, usize),
+    /// Where its stack starts in the types.
+    stack_start: usize,
+}
+
+impl FrameBuilder for ListFrames<'_> {
+    fn reserve(&mut self, frames: usize) {
+        self.list.records.reserve(frames);
+    }
+
+    fn previous_locals(&self) -> usize {
+        self.previous.1
+    }
+
+    fn keep(&mut self, keep: usize) {
+        self.current = (self.previous.0, keep);
+        self.stack_start = self.list.types.len();
+    }
+
+    fn append(&mut self) {
+        let types = &mut self.list.types;
+        let (previous, count) = self.previous;
+        let start = if previous + count == types.len() {
+            previous
+        } else {
+            types.extend_from_within(previous..previous + count);
+            types.len() - count
+        };
+        self.current = (start, 0);
+    }
+
+    fn full(&mut self) {
+        self.current = (self.list.types.len(), 0);
+    }
+
+    fn local(&mut self, t: VType) {
+        self.list.types.push(t);
+    }
+
+    fn end_locals(&mut self) {
+        self.stack_start = self.list.types.len();
+        self.current.1 = self.stack_start - self.current.0;
+    }
+
+    fn stack(&mut self, t: VType) {
+        self.list.types.push(t);
+    }
+
+    fn entries(&self) -> usize {
+        self.current.1 + (self.list.types.len() - self.stack_start)
+    }
+
+    fn finish(&mut self, label: Label) {
+        let (start, locals) = self.current;
+        let stack = self.list.types.len() - self.stack_start;
+        // Within the budget, which keeps the list far below 2^32 types.
+        self.list.records.push(FrameRecord {
+            label,
+            start: start as u32,
+            locals: locals as u32,
+            stack_start: self.stack_start as u32,
+            stack: stack as u32,
+        });
+        self.previous = self.current;
+    }
+}
+
 /// [`Frame::set_locals`] of `locals` on the frame locals at `own` in
 /// `list`, copied to its end, when each is past the ones before it (the
 /// locals instrumentation keeps across a body); `false` if one is not.
@@ -589,22 +717,6 @@ pub fn decode_table<'p>(
     Ok(frames)
 }
 
-/// A count and as many types, in a list with room for `room` at least:
-/// sized at once (collecting into a `Result` knows no length).
-fn read_vtypes<'p>(
-    r: &mut Reader<'_>,
-    room: usize,
-    pool: &mut impl CodePool<'p>,
-    label_at: &mut dyn FnMut(u32, usize) -> Result<Label>,
-) -> Result<Vec<VType>> {
-    let n = r.count(1)?;
-    let mut types = Vec::with_capacity(room.max(n));
-    for _ in 0..n {
-        types.push(read_vtype(r, pool, label_at)?);
-    }
-    Ok(types)
-}
-
 fn read_vtype<'p>(
     r: &mut Reader<'_>,
     pool: &mut impl CodePool<'p>,
@@ -629,246 +741,10 @@ fn read_vtype<'p>(
     })
 }
 
-/// Encodes frames, given in increasing code order, as a StackMapTable's content.
-pub fn encode(frames: &[(u32, &Frame)], initial: &Frame, offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(frames.len() * 4 + 2);
-    encode_into(frames, initial, offset_of, &mut out)?;
-    Ok(out)
-}
-
-/// [`encode`], appending to `out`.
-pub fn encode_into(
-    frames: &[(u32, &Frame)],
-    initial: &Frame,
-    offset_of: &dyn Fn(Label) -> Result<u32>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
-    out.u16(count);
-    write_frames(frames.iter().map(|&(o, f)| FrameView::of(o, f)), &initial.locals, None, offset_of, out)
-}
-
-/// [`encode_into`] of frames given as their parts (a [`FrameList`]'s among
-/// them), after the method's first frame, whose locals are `initial`.
-pub fn encode_views_into(
-    frames: &[FrameView<'_>],
-    initial: &[VType],
-    offset_of: &dyn Fn(Label) -> Result<u32>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
-    out.u16(count);
-    write_frames(frames.iter().copied(), initial, None, offset_of, out)
-}
-
-/// Frames encoded ahead of the table they go in: they follow a known frame
-/// at a known distance (see [`EncodedFrames::after`]).
-#[derive(Debug, Clone, Default)]
-pub struct EncodedFrames {
-    pub(crate) count: u16,
-    pub bytes: Vec<u8>,
-}
-
-impl EncodedFrames {
-    /// `frames` (in increasing code order) encoded as they are when they
-    /// follow `previous` at offset `previous_offset` in a StackMapTable.
-    pub fn after(
-        frames: &[(u32, &Frame)],
-        (previous_offset, previous): (u32, &Frame),
-        offset_of: &dyn Fn(Label) -> Result<u32>,
-    ) -> Result<EncodedFrames> {
-        let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
-        let mut bytes = Vec::with_capacity(frames.len() * 8);
-        let frames = frames.iter().map(|&(o, f)| FrameView::of(o, f));
-        write_frames(frames, &previous.locals, Some(previous_offset), offset_of, &mut bytes)?;
-        Ok(EncodedFrames { count, bytes })
-    }
-
-    /// Where the Class constant of each `Object` type is in the bytes;
-    /// `None` if they are not well-formed frames.
-    pub fn class_operands(&self) -> Option<Vec<usize>> {
-        let mut r = Reader::new(&self.bytes);
-        let mut found = Vec::new();
-        let mut types = |r: &mut Reader<'_>, n: u16| -> Option<()> {
-            for _ in 0..n {
-                match r.u8().ok()? {
-                    7 => {
-                        found.push(r.position());
-                        r.u16().ok()?;
-                    }
-                    8 => {
-                        r.u16().ok()?;
-                    }
-                    _ => {}
-                }
-            }
-            Some(())
-        };
-        for _ in 0..self.count {
-            match r.u8().ok()? {
-                0..=kind::SAME_MAX => {}
-                kind::SAME_LOCALS_1_STACK_ITEM..=kind::SAME_LOCALS_1_STACK_ITEM_MAX => types(&mut r, 1)?,
-                kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED => {
-                    r.u16().ok()?;
-                    types(&mut r, 1)?;
-                }
-                frame_type @ kind::CHOP_MIN..=kind::APPEND_MAX => {
-                    r.u16().ok()?;
-                    types(&mut r, u16::from(frame_type.saturating_sub(kind::SAME_FRAME_EXTENDED)))?;
-                }
-                kind::FULL_FRAME => {
-                    r.u16().ok()?;
-                    let locals = r.u16().ok()?;
-                    types(&mut r, locals)?;
-                    let stack = r.u16().ok()?;
-                    types(&mut r, stack)?;
-                }
-                _ => return None,
-            }
-        }
-        r.finish().ok()?;
-        Some(found)
-    }
-}
-
-/// Writes `frames`, each relative to the one before; the first relative to
-/// `previous`, at `previous_offset` (`None`: the method's implicit frame).
-/// Their bytes are gathered on the stack and copied out in runs (see [`Staged`]).
-fn write_frames<'f>(
-    frames: impl Iterator<Item = FrameView<'f>>,
-    mut previous: &'f [VType],
-    mut previous_offset: Option<u32>,
-    offset_of: &dyn Fn(Label) -> Result<u32>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    let mut staged = Staged::new();
-    for FrameView { offset, locals, stack } in frames {
-        let delta = match previous_offset {
-            None => offset,
-            Some(p) if offset > p => offset - p - 1,
-            Some(_) => {
-                return Err(ClassFileError::malformed(0, format!("two stack map frames at code offset {offset}")));
-            }
-        };
-        let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
-        write_frame(&mut staged, out, delta, previous, (locals, stack), offset_of)?;
-        previous = locals;
-        previous_offset = Some(offset);
-    }
-    staged.finish(out);
-    Ok(())
-}
-
-// Inlined into each of the `write_frames` callers: a call per frame was a
-// cost every frame of every method paid.
-#[inline(always)]
-fn write_frame(
-    staged: &mut Staged,
-    out: &mut Vec<u8>,
-    delta: u16,
-    previous: &[VType],
-    (locals, stack): (&[VType], &[VType]),
-    offset_of: &dyn Fn(Label) -> Result<u32>,
-) -> Result<()> {
-    let same_locals = locals == previous;
-    let short = delta <= u16::from(kind::SAME_MAX);
-    let [high, low] = delta.to_be_bytes();
-    if same_locals && stack.is_empty() {
-        if short {
-            staged.put(out, [delta as u8, 0, 0], 1);
-        } else {
-            staged.put(out, [kind::SAME_FRAME_EXTENDED, high, low], 3);
-        }
-        return Ok(());
-    }
-    if let (true, [item]) = (same_locals, stack) {
-        if short {
-            staged.put(out, [kind::SAME_LOCALS_1_STACK_ITEM + delta as u8, 0, 0], 1);
-        } else {
-            staged.put(out, [kind::SAME_LOCALS_1_STACK_ITEM_EXTENDED, high, low], 3);
-        }
-        return staged.types(out, std::slice::from_ref(item), offset_of);
-    }
-    if stack.is_empty() {
-        let (now, before) = (locals.len(), previous.len());
-        if now > before && now - before <= 3 && locals.starts_with(previous) {
-            staged.put(out, [kind::SAME_FRAME_EXTENDED + (now - before) as u8, high, low], 3);
-            return staged.types(out, locals.get(before..).unwrap_or_default(), offset_of);
-        }
-        if now < before && before - now <= 3 && previous.starts_with(locals) {
-            staged.put(out, [kind::SAME_FRAME_EXTENDED - (before - now) as u8, high, low], 3);
-            return Ok(());
-        }
-    }
-    staged.put(out, [kind::FULL_FRAME, high, low], 3);
-    for list in [locals, stack] {
-        let count =
-            u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
-        let [high, low] = count.to_be_bytes();
-        staged.put(out, [high, low, 0], 2);
-        staged.types(out, list, offset_of)?;
-    }
-    Ok(())
-}
-
-/// Bytes gathered on the stack and copied to `out` at the end (or when it
-/// fills up): no room zeroed in `out` for them, no capacity checked for
-/// each, and an index masked into the buffer, which takes no bounds check.
-struct Staged {
-    bytes: [u8; STAGED + 2],
-    len: usize,
-}
-
-/// What [`Staged`] holds before it is copied out (a power of two: see `put`).
-const STAGED: usize = 128;
-
-impl Staged {
-    fn new() -> Staged {
-        Staged { bytes: [0; STAGED + 2], len: 0 }
-    }
-
-    /// The first `n` of `bytes` (all three are written, as one path for
-    /// any `n`: the next put writes over what is past `n`).
-    fn put(&mut self, out: &mut Vec<u8>, bytes: [u8; 3], n: usize) {
-        if self.len > STAGED - 5 {
-            out.extend_from_slice(self.bytes.get(..self.len).unwrap_or_default());
-            self.len = 0;
-        }
-        // Below STAGED - 4 here: the mask changes nothing.
-        let i = self.len & (STAGED - 1);
-        self.bytes[i] = bytes[0];
-        self.bytes[i + 1] = bytes[1];
-        self.bytes[i + 2] = bytes[2];
-        self.len += n;
-    }
-
-    /// Each type (JVMS 4.7.4 `verification_type_info`) as its tag, then a
-    /// Class constant or a `new`'s offset, in one loop with no call per
-    /// type, as every frame of every method written goes through here:
-    /// one path for all types, as objects and the others alternate
-    /// unpredictably, its tag read from a table (a `match` writing each was
-    /// a jump through a table).
-    fn types(&mut self, out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
-        for &t in types {
-            let tag = t.tag();
-            let mut operand = if let VType::Object(index) = t { index } else { 0 };
-            if let VType::Uninitialized(label) = t {
-                operand = offset_of(label)? as u16;
-            }
-            let [high, low] = operand.to_be_bytes();
-            self.put(out, [tag, high, low], if tag >= 7 { 3 } else { 1 });
-        }
-        Ok(())
-    }
-
-    fn finish(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.bytes.get(..self.len).unwrap_or_default());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::stack_map_encode::encode;
     use crate::write::pool_builder::PoolBuilder;
 
     #[test]
@@ -890,65 +766,6 @@ mod tests {
             "{error}"
         );
         assert_eq!(error.offset, 7, "the offset of the second frame's type");
-    }
-
-    fn write_types(out: &mut Vec<u8>, types: &[VType], offset_of: &dyn Fn(Label) -> Result<u32>) -> Result<()> {
-        let mut staged = Staged::new();
-        staged.types(out, types, offset_of)?;
-        staged.finish(out);
-        Ok(())
-    }
-
-    #[test]
-    fn types_are_written_as_their_tag_and_operand_in_any_number_and_mix() {
-        let kinds = |i: u16| match i % 11 {
-            0 => VType::Object(0x0100 + i),
-            1 => VType::Top,
-            2 => VType::Integer,
-            3 => VType::Object(0xFF00 | i),
-            4 => VType::Float,
-            5 => VType::Double,
-            6 => VType::Long,
-            7 => VType::Null,
-            8 => VType::UninitializedThis,
-            9 => VType::Uninitialized(Label(u32::from(i))),
-            _ => VType::Object(7),
-        };
-        let offset_of = |l: Label| Ok(l.0 * 2);
-        // Lengths around the runs the writer takes them in, all objects or none among them.
-        for (count, pick) in [(0, 0u16), (1, 0), (15, 0), (16, 1), (17, 0), (40, 0), (33, 3), (50, 2), (130, 0), (90, 3)] {
-            let types: Vec<VType> = (0..count).map(|i| if pick == 0 { kinds(i) } else { kinds(pick) }).collect();
-            let mut expected = vec![0xAB];
-            for &t in &types {
-                expected.push(t.tag());
-                match t {
-                    VType::Object(index) => expected.extend_from_slice(&index.to_be_bytes()),
-                    VType::Uninitialized(label) => expected.extend_from_slice(&((label.0 * 2) as u16).to_be_bytes()),
-                    _ => {}
-                }
-            }
-            let mut out = vec![0xAB];
-            write_types(&mut out, &types, &offset_of).unwrap();
-            assert_eq!(out, expected, "{count} types");
-        }
-        let unbound = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
-        assert!(write_types(&mut Vec::new(), &[VType::Top, VType::Uninitialized(Label(3))], &unbound).is_err());
-        // A full frame, its counts and types together, long enough to be copied out in parts.
-        for (locals, stack) in [(0u16, 0u16), (3, 1), (60, 2), (2, 45)] {
-            let frame = Frame {
-                locals: (0..locals).map(|i| VType::Object(0x0200 + i)).collect(),
-                stack: (0..stack).map(kinds).collect(),
-            };
-            let mut expected = vec![255, 0x01, 0x2C];
-            for list in [&frame.locals, &frame.stack] {
-                expected.extend_from_slice(&(list.len() as u16).to_be_bytes());
-                write_types(&mut expected, list, &offset_of).unwrap();
-            }
-            // Five locals before, none kept: a full frame whatever this one holds.
-            let previous = Frame { locals: vec![VType::Float; 5], stack: Vec::new() };
-            let out = EncodedFrames::after(&[(311, &frame)], (10, &previous), &offset_of).unwrap().bytes;
-            assert_eq!(out, expected, "{locals} locals, {stack} on the stack");
-        }
     }
 
     #[test]
@@ -977,28 +794,5 @@ mod tests {
             let decoded: Vec<(u32, Frame)> = decoded.into_iter().map(|(l, f)| (l.0, f)).collect();
             assert_eq!(decoded, frames, "{gap} apart");
         }
-    }
-
-    #[test]
-    fn frames_encoded_ahead_follow_their_frame_and_know_where_their_classes_are() {
-        let monitor = VType::Object(0xF000);
-        let before = Frame { locals: vec![VType::Top, monitor, VType::Long], stack: vec![] };
-        let same = Frame { locals: before.locals.clone(), stack: vec![] };
-        let one = Frame { locals: before.locals.clone(), stack: vec![VType::Object(0x0123)] };
-        let full = Frame { locals: vec![monitor], stack: vec![VType::Integer, VType::Object(0xF001)] };
-        let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
-        let encoded = EncodedFrames::after(&[(12, &same), (20, &one), (90, &full)], (10, &before), &no_label).unwrap();
-        assert_eq!(encoded.count, 3);
-        #[rustfmt::skip]
-        let expected = [
-            1, // same: 12 - 10 - 1
-            64 + 7, 7, 0x01, 0x23, // same locals and one stack item: 20 - 12 - 1
-            255, 0, 69, 0, 1, 7, 0xF0, 0x00, 0, 2, 1, 7, 0xF0, 0x01, // full: 90 - 20 - 1
-        ];
-        assert_eq!(encoded.bytes, expected);
-        assert_eq!(encoded.class_operands(), Some(vec![3, 11, 17]));
-        let cut = EncodedFrames { count: 3, bytes: encoded.bytes[..10].to_vec() };
-        assert_eq!(cut.class_operands(), None);
-        assert!(EncodedFrames::after(&[(10, &same)], (10, &before), &no_label).is_err());
     }
 }

@@ -16,6 +16,7 @@ const MAX_DEPTH: usize = 64;
 pub struct Annotation<'a> {
     /// Field descriptor of the annotation type, `Lcom/example/Foo;`.
     pub type_descriptor: Cow<'a, str>,
+    /// Each element's name and value, in file order.
     pub elements: Vec<(Cow<'a, str>, ElementValue<'a>)>,
     /// From a `RuntimeVisible…` attribute (retention RUNTIME) rather than an invisible one.
     pub visible: bool,
@@ -30,6 +31,8 @@ impl<'a> Annotation<'a> {
 
 /// An element value (JVMS 4.7.16.1).
 #[derive(Debug, Clone, PartialEq)]
+// The element values of JVMS 4.7.16.1, by their types.
+#[allow(missing_docs)]
 pub enum ElementValue<'a> {
     Byte(i8),
     Char(u16),

@@ -10,6 +10,7 @@ use crate::read::reader::Reader;
 use std::borrow::Cow;
 
 /// Names of the attributes the engine reads or changes.
+#[allow(missing_docs)] // each the attribute's name in JVMS 4.7
 pub mod name {
     pub const CODE: &str = "Code";
     pub const STACK_MAP_TABLE: &str = "StackMapTable";
@@ -36,6 +37,7 @@ pub mod name {
 /// One attribute: where it is, its name, and its content bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attribute<'a> {
+    /// The pool index of the attribute's name.
     pub name_index: u16,
     /// The name's raw modified-UTF-8 bytes.
     pub name: &'a [u8],
@@ -46,10 +48,12 @@ pub struct Attribute<'a> {
 }
 
 impl<'a> Attribute<'a> {
+    /// Whether the attribute's name is `name` (compared as bytes, nothing decoded).
     pub fn is(&self, name: &str) -> bool {
         self.name == name.as_bytes()
     }
 
+    /// The attribute's name as text.
     pub fn name(&self) -> Cow<'a, str> {
         mutf8::decode(self.name).unwrap_or(Cow::Borrowed("<invalid name>"))
     }

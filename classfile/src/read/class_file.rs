@@ -13,6 +13,7 @@ use crate::read::reader::Reader;
 use super::{MAX_MAJOR_VERSION, MIN_MAJOR_VERSION};
 use std::borrow::Cow;
 
+/// The first four bytes of every class file.
 pub const MAGIC: u32 = 0xCAFE_BABE;
 
 /// A parsed class file borrowing the bytes it was read from.
@@ -59,6 +60,7 @@ enum KnownPool<'k, 'p, 'l> {
 }
 
 impl<'a> ClassHead<'a> {
+    /// Reads the head of a class file: its versions, constant pool, access flags and own name.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         Self::read(bytes, KnownPool::Nothing).map(|(_, head, _)| head)
     }
@@ -101,6 +103,7 @@ impl<'a> ClassHead<'a> {
         Ok((r, ClassHead { minor_version, major_version, pool, access_flags, this_class, this_name }, same_entries))
     }
 
+    /// The class's access flags.
     pub fn access_flags(&self) -> u16 {
         self.access_flags
     }
@@ -144,6 +147,8 @@ impl<'a> ReadBack<'a> {
 
 /// A field or a method.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Fields as JVMS 4.5 and 4.6 name them.
+#[allow(missing_docs)]
 pub struct Member<'a> {
     /// Offset of `access_flags` in the file.
     pub offset: usize,
@@ -206,7 +211,7 @@ impl<'a> ClassFile<'a> {
     fn parse_with<const KEEP: bool>(
         bytes: &'a [u8],
         known: KnownPool<'_, '_, 'a>,
-        mut changed: Option<&mut Vec<(usize, Member<'a>)>>,
+        changed: Option<&mut Vec<(usize, Member<'a>)>>,
     ) -> Result<Self> {
         let (mut r, ClassHead { major_version, minor_version, pool, access_flags, this_class, .. }, same_entries) =
             ClassHead::read(bytes, known)?;
@@ -237,7 +242,7 @@ impl<'a> ClassFile<'a> {
             }
         }
         let fields = read_members::<KEEP>(&mut r, &pool, original.map_or(&[], |o| &o.fields), None)?;
-        let methods = read_members::<KEEP>(&mut r, &pool, original.map_or(&[], |o| &o.methods), changed.as_deref_mut())?;
+        let methods = read_members::<KEEP>(&mut r, &pool, original.map_or(&[], |o| &o.methods), changed)?;
         let attributes = read_attributes_keeping::<KEEP>(&mut r, &pool)?;
         r.finish()?;
         Ok(ClassFile {
@@ -260,22 +265,27 @@ impl<'a> ClassFile<'a> {
         self.bytes
     }
 
+    /// The class file's major version (52: Java 8, 61: Java 17).
     pub fn major_version(&self) -> u16 {
         self.major_version
     }
 
+    /// The class file's minor version.
     pub fn minor_version(&self) -> u16 {
         self.minor_version
     }
 
+    /// The class's constant pool, as read.
     pub fn constant_pool(&self) -> &ConstantPool<'a> {
         &self.pool
     }
 
+    /// The class's access flags (`access::ACC_*`).
     pub fn access_flags(&self) -> u16 {
         self.access_flags
     }
 
+    /// The pool index of the class's own Class entry.
     pub fn this_class_index(&self) -> u16 {
         self.this_class
     }
@@ -298,22 +308,27 @@ impl<'a> ClassFile<'a> {
         self.pool.class_name(self.super_class).map(Some)
     }
 
+    /// The pool indexes of the Class entries of the interfaces the class implements.
     pub fn interface_indexes(&self) -> &[u16] {
         &self.interfaces
     }
 
+    /// The internal names of the interfaces the class implements.
     pub fn interfaces(&self) -> Result<Vec<Cow<'a, str>>> {
         self.interfaces.iter().map(|&i| self.pool.class_name(i)).collect()
     }
 
+    /// The class's fields, in file order.
     pub fn fields(&self) -> &[Member<'a>] {
         &self.fields
     }
 
+    /// The class's methods, in file order.
     pub fn methods(&self) -> &[Member<'a>] {
         &self.methods
     }
 
+    /// The class's own attributes, in file order.
     pub fn attributes(&self) -> &[Attribute<'a>] {
         &self.attributes
     }
@@ -354,10 +369,12 @@ impl<'a> ClassFile<'a> {
 }
 
 impl<'a> Member<'a> {
+    /// The member's name.
     pub fn name(&self) -> Result<Cow<'a, str>> {
         decode(self.name, self.offset + 2)
     }
 
+    /// The member's descriptor.
     pub fn descriptor(&self) -> Result<Cow<'a, str>> {
         decode(self.descriptor, self.offset + 4)
     }
@@ -367,10 +384,12 @@ impl<'a> Member<'a> {
         *mutf8::encode(name) == *self.name
     }
 
+    /// Whether the member's descriptor is `descriptor` (compared as bytes, nothing decoded).
     pub fn descriptor_is(&self, descriptor: &str) -> bool {
         *mutf8::encode(descriptor) == *self.descriptor
     }
 
+    /// The member's attribute named `name`, if it has one.
     pub fn attribute(&self, name: &str) -> Option<Attribute<'a>> {
         attribute::find(&self.attributes, name)
     }

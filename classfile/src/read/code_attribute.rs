@@ -9,7 +9,10 @@ use crate::read::error::{ClassFileError, Result};
 /// Largest `code_length` the JVM accepts.
 pub const MAX_CODE_LENGTH: usize = 65_535;
 
+/// A Code attribute read (JVMS 4.7.3): its limits, code, exception table and attributes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Fields as JVMS 4.7.3 names them.
+#[allow(missing_docs)]
 pub struct CodeAttribute<'a> {
     /// The attribute itself, to write it back untouched.
     pub attribute: Attribute<'a>,
@@ -24,6 +27,8 @@ pub struct CodeAttribute<'a> {
 
 /// One exception-table entry, in code offsets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// Fields as JVMS 4.7.3 names them.
+#[allow(missing_docs)]
 pub struct ExceptionHandler {
     pub start_pc: u16,
     pub end_pc: u16,
@@ -33,6 +38,7 @@ pub struct ExceptionHandler {
 }
 
 impl<'a> CodeAttribute<'a> {
+    /// Reads the Code attribute `attribute` against `pool`.
     pub fn parse(attribute: Attribute<'a>, pool: &ConstantPool<'a>) -> Result<Self> {
         let mut r = attribute.reader();
         let max_stack = r.u16()?;
@@ -68,6 +74,7 @@ impl<'a> CodeAttribute<'a> {
         Ok(CodeAttribute { attribute, max_stack, max_locals, code, code_offset, exception_table, attributes })
     }
 
+    /// The Code attribute's own attribute named `name`, if it has one.
     pub fn attribute(&self, name: &str) -> Option<Attribute<'a>> {
         attribute::find(&self.attributes, name)
     }

@@ -8,6 +8,8 @@ use crate::read::mutf8;
 use crate::read::reader::Reader;
 use std::borrow::Cow;
 
+/// The tag of each kind of constant pool entry (JVMS 4.4, Table 4.4-B).
+#[allow(missing_docs)] // named as in JVMS 4.4, Table 4.4-B
 pub mod tag {
     pub const UTF8: u8 = 1;
     pub const INTEGER: u8 = 3;
@@ -31,6 +33,8 @@ pub mod tag {
 /// One constant, decoded. Floating-point values keep their exact bits so that
 /// equal entries compare equal (NaN payloads included) and can be deduplicated.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+// The entries of JVMS 4.4, their fields as named there.
+#[allow(missing_docs)]
 pub enum Constant<'a> {
     /// Raw modified-UTF-8 bytes; see [`mutf8::decode`].
     Utf8(Cow<'a, [u8]>),
@@ -84,6 +88,7 @@ pub enum Constant<'a> {
 }
 
 impl Constant<'_> {
+    /// The entry's tag ([`tag`]).
     pub fn tag(&self) -> u8 {
         match self {
             Constant::Utf8(_) => tag::UTF8,
@@ -199,8 +204,11 @@ const NO_ENTRY: u32 = u32::MAX;
 /// A member reference resolved to names: owner class, member name, descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemberRef<'a> {
+    /// The internal name of the member's class.
     pub owner: Cow<'a, str>,
+    /// The member's name.
     pub name: Cow<'a, str>,
+    /// The member's descriptor.
     pub descriptor: Cow<'a, str>,
 }
 
@@ -277,6 +285,7 @@ const REFERENCES: [[u32; 2]; 256] = {
     table
 };
 
+/// A class's constant pool as read: entries decoded on demand, in place.
 #[derive(Debug, Clone)]
 pub struct ConstantPool<'a> {
     data: &'a [u8],

@@ -4,10 +4,11 @@
 #![forbid(unsafe_code)]
 
 use crate::read::error::{ClassFileError, Result};
-use crate::read::opcodes as op;
 
 /// One field type of a descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// The base types of JVMS 4.3.2 (the stack's: int stands for the smaller ones).
+#[allow(missing_docs)]
 pub enum FieldType<'d> {
     /// B, C, I, S or Z: an int on the stack.
     Int,
@@ -19,6 +20,7 @@ pub enum FieldType<'d> {
 }
 
 impl FieldType<'_> {
+    /// How many local or stack slots a value of this type takes (2 for long and double).
     pub fn slots(&self) -> u16 {
         match self {
             FieldType::Long | FieldType::Double => 2,
@@ -30,6 +32,8 @@ impl FieldType<'_> {
 /// A type exactly as a descriptor names it, the primitives apart (as boxing
 /// and the names users read need them); [`FieldType`] is what the stack holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// The field types of JVMS 4.3.2, by the Java names of their base types.
+#[allow(missing_docs)]
 pub enum JavaType<'d> {
     Boolean,
     Byte,
@@ -55,6 +59,7 @@ impl<'d> JavaType<'d> {
         }
     }
 
+    /// How many local or stack slots a value of this type takes (2 for long and double).
     pub fn slots(self) -> u16 {
         match self {
             JavaType::Long | JavaType::Double => 2,
@@ -90,28 +95,6 @@ impl<'d> JavaType<'d> {
             JavaType::Double => "double",
             JavaType::Reference(_) => return None,
         })
-    }
-
-    /// The opcode that loads a local of this type.
-    pub fn load_opcode(self) -> u8 {
-        match self {
-            JavaType::Long => op::LLOAD,
-            JavaType::Float => op::FLOAD,
-            JavaType::Double => op::DLOAD,
-            JavaType::Reference(_) => op::ALOAD,
-            _ => op::ILOAD,
-        }
-    }
-
-    /// The opcode that stores a local of this type.
-    pub fn store_opcode(self) -> u8 {
-        match self {
-            JavaType::Long => op::LSTORE,
-            JavaType::Float => op::FSTORE,
-            JavaType::Double => op::DSTORE,
-            JavaType::Reference(_) => op::ASTORE,
-            _ => op::ISTORE,
-        }
     }
 }
 
@@ -212,20 +195,25 @@ pub fn parse_field(descriptor: &str) -> Result<FieldType<'_>> {
 /// A parsed method descriptor: parameters and the return type (`None` for void).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MethodType<'d> {
+    /// The parameters' types, in order.
     pub parameters: Vec<FieldType<'d>>,
+    /// The result's type; `None` for `void`.
     pub returns: Option<FieldType<'d>>,
 }
 
 impl MethodType<'_> {
+    /// How many local slots the parameters take (`this` not counted).
     pub fn parameter_slots(&self) -> u16 {
         self.parameters.iter().map(FieldType::slots).sum()
     }
 
+    /// How many stack slots the result takes (0 for `void`).
     pub fn return_slots(&self) -> u16 {
         self.returns.as_ref().map_or(0, FieldType::slots)
     }
 }
 
+/// Parses a method descriptor (JVMS 4.3.3).
 pub fn parse_method(descriptor: &str) -> Result<MethodType<'_>> {
     let mut parameters = Vec::new();
     let returns = walk_method(descriptor, |t| {
@@ -346,6 +334,60 @@ pub fn method_slot_sizes(descriptor: &str) -> Result<(i32, i32)> {
     Ok((i32::from(parameters), i32::from(returns.map_or(0, |t| t.slots()))))
 }
 
+/// The slots of the field type that starts `bytes` at `at`, and where it
+/// ends; `None` where [`parse_field`] would find no type.
+fn type_slots(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
+    let dims = bytes.get(at..)?.iter().take_while(|&&b| b == b'[').count();
+    if dims > 255 {
+        return None;
+    }
+    let element = at + dims;
+    let (slots, end) = match *bytes.get(element)? {
+        b'Z' | b'B' | b'C' | b'S' | b'I' | b'F' => (1, element + 1),
+        b'J' | b'D' => (2, element + 1),
+        // An array's element class may not be named as an array.
+        b'L' if dims > 0 && bytes.get(element + 1) == Some(&b'[') => return None,
+        b'L' => (1, element + 1 + semicolon(bytes.get(element + 1..)?)? + 1),
+        _ => return None,
+    };
+    Some((if dims > 0 { 1 } else { slots }, end))
+}
+
+/// [`parse_field`]'s slots, counted on a descriptor's bytes as the pool
+/// holds them (plain ASCII): every field access the depth pass meets first
+/// in a class needs them, and parsing the type cost more than the rest of
+/// the look-up. `None` where the parse
+/// fails (its error is then the parse's).
+pub fn field_slots_of_bytes(bytes: &[u8]) -> Option<i32> {
+    let (slots, end) = type_slots(bytes, 0)?;
+    (end == bytes.len()).then_some(i32::from(slots))
+}
+
+/// [`method_slot_sizes`], counted on the bytes (see
+/// [`field_slots_of_bytes`]); `None` where it fails.
+pub fn method_slots_of_bytes(bytes: &[u8]) -> Option<(i32, i32)> {
+    if bytes.first() != Some(&b'(') {
+        return None;
+    }
+    let (mut parameters, mut at) = (0u16, 1usize);
+    while *bytes.get(at)? != b')' {
+        let (slots, end) = type_slots(bytes, at)?;
+        parameters = parameters.wrapping_add(slots);
+        at = end;
+    }
+    let returns = match bytes.get(at + 1..)? {
+        b"V" => 0,
+        _ => {
+            let (slots, end) = type_slots(bytes, at + 1)?;
+            if end != bytes.len() {
+                return None;
+            }
+            slots
+        }
+    };
+    Some((i32::from(parameters), i32::from(returns)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,6 +484,63 @@ mod tests {
     fn refuses_broken_descriptors() {
         for bad in ["", "(", "(I", "(Ljava/lang/String)V", "()", "()VV", "(Q)V", "I"] {
             assert!(parse_method(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Every string of up to `max_len` characters of `alphabet`.
+    fn every_string(alphabet: &[u8], max_len: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max_len {
+            last = last.iter().flat_map(|s| alphabet.iter().map(move |&c| format!("{s}{}", c as char))).collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn slots_counted_on_the_bytes_are_the_parsed_descriptors_and_fail_where_parsing_fails() {
+        let mut descriptors = every_string(b"()[LJDIV;Z", 5);
+        descriptors.extend(
+            [
+                "(Ljava/lang/String;[[DJ)[Ljava/lang/Object;",
+                "(IJLjava/util/List;)J",
+                "([J[[Ljava/lang/String;D)D",
+                "(L;)V",
+                "(La)b;[La);)La(;",
+                "(Ljava/lang/String)V",
+                "(I)VV",
+                "(I)",
+                "Ljava/lang/String;",
+                "Ljava/lang/String;J",
+                "[[[[J",
+                "[L[a;",
+                "([L[;)V",
+            ]
+            .map(String::from),
+        );
+        // Class names of every length up to a few words, at every alignment,
+        // ended or not: the `;` is looked for eight bytes at a time.
+        for prefix in ["(", "(I", "(JZ", "([[", "(BCSI", "(IIIIIII", "Ljava/la"] {
+            for len in 0..=27 {
+                let name: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+                descriptors.push(format!("{prefix}L{name};)V"));
+                descriptors.push(format!("{prefix}L{name})V"));
+                descriptors.push(format!("{prefix})L{name};"));
+                descriptors.push(format!("{prefix})L{name}"));
+                descriptors.push(format!("L{name};"));
+                descriptors.push(format!("[L{name};"));
+                descriptors.push(format!("L{name}"));
+            }
+        }
+        descriptors.push(format!("({}I)V", "[".repeat(255)));
+        descriptors.push(format!("({}I)V", "[".repeat(256)));
+        descriptors.push(format!("{}J", "[".repeat(256)));
+        for d in &descriptors {
+            let parsed = method_slot_sizes(d).ok();
+            assert_eq!(method_slots_of_bytes(d.as_bytes()), parsed, "method {d:?}");
+            let parsed = parse_field(d).ok().map(|t| i32::from(t.slots()));
+            assert_eq!(field_slots_of_bytes(d.as_bytes()), parsed, "field {d:?}");
         }
     }
 }

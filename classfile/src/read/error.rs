@@ -10,13 +10,16 @@ use std::fmt;
 /// 0 when there is none). The caller adds the file path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassFileError {
+    /// The file offset the error was found at (0 where no offset applies).
     pub offset: usize,
+    /// What went wrong.
     pub kind: ErrorKind,
 }
 
 /// Why a class file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[allow(missing_docs)] // each variant's message (`Display`) says what its fields are
 pub enum ErrorKind {
     /// The input ended while `needed` more bytes were expected.
     UnexpectedEnd {
@@ -48,14 +51,17 @@ pub enum ErrorKind {
 }
 
 impl ClassFileError {
+    /// An error of `kind` at file offset `offset`.
     pub fn new(offset: usize, kind: ErrorKind) -> Self {
         ClassFileError { offset, kind }
     }
 
+    /// Bytes that break the class file format at file offset `offset`, and why.
     pub fn malformed(offset: usize, reason: impl Into<String>) -> Self {
         ClassFileError::new(offset, ErrorKind::Malformed(reason.into()))
     }
 
+    /// A limit of the format (65,535 constants, code bytes, stack slots…) that an edit would pass.
     pub fn limit(offset: usize, reason: impl Into<String>) -> Self {
         ClassFileError::new(offset, ErrorKind::LimitExceeded(reason.into()))
     }

@@ -4,10 +4,11 @@
 //! `const` arrays derived from it, so a lookup is one load.
 #![forbid(unsafe_code)]
 
-use crate::read::descriptor::FieldType;
+use crate::read::descriptor::{FieldType, JavaType};
 
 /// What an instruction does, as `java.lang.classfile.Opcode.Kind` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // the kinds of java.lang.classfile.Opcode.Kind
 pub enum Kind {
     Nop,
     Constant,
@@ -44,6 +45,7 @@ pub enum Kind {
 
 /// How an opcode's operands are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // each named by the operand it is (JVMS 6.5)
 pub enum Operands {
     None,
     /// bipush
@@ -77,11 +79,14 @@ pub enum Operands {
 pub struct Opcode {
     /// The JVMS mnemonic, upper case (`INVOKEVIRTUAL`).
     pub name: &'static str,
+    /// The opcode byte.
     pub code: u8,
     /// Bytes of the instruction, the opcode included; 0 where its operands
     /// decide (`tableswitch`, `lookupswitch`, `wide`) and for invalid opcodes.
     pub length: u8,
+    /// What the instruction does.
     pub kind: Kind,
+    /// How its operands are laid out.
     pub operands: Operands,
     /// Slots pushed minus slots popped; `None` where a constant decides it
     /// (`ldc`, `ldc_w`, field and method instructions, `multianewarray`).
@@ -106,7 +111,8 @@ const fn stack_effect(column: i8) -> Option<i8> {
 
 macro_rules! opcodes {
     ($($name:ident = $code:literal, $length:literal, $kind:ident, $operands:ident, $effect:expr;)*) => {
-        $(pub const $name: u8 = $code;)*
+        $(#[allow(missing_docs)] // the JVMS 6.5 mnemonic
+        pub const $name: u8 = $code;)*
 
         /// Every opcode's row, indexed by opcode; [`Kind::Invalid`] for the
         /// bytes no class file may hold.
@@ -343,6 +349,7 @@ pub const fn info(opcode: u8) -> Opcode {
     TABLE[opcode as usize]
 }
 
+/// The operands `opcode` takes, from its row of [`TABLE`].
 pub fn operands(opcode: u8) -> Operands {
     info(opcode).operands
 }
@@ -408,6 +415,7 @@ pub fn ends_block(opcode: u8) -> bool {
     matches!(opcode, GOTO | GOTO_W | RET | TABLESWITCH | LOOKUPSWITCH | IRETURN..=RETURN | ATHROW)
 }
 
+/// Whether `opcode` is one of the return instructions (`ireturn` … `return`).
 pub fn is_return(opcode: u8) -> bool {
     (IRETURN..=RETURN).contains(&opcode)
 }
@@ -434,6 +442,28 @@ pub fn invert_condition(opcode: u8) -> u8 {
         // ifeq/ifne, iflt/ifge, ifgt/ifle, if_icmp pairs and if_acmp pairs are adjacent, odd-even.
         _ if opcode % 2 == 1 => opcode + 1,
         _ => opcode - 1,
+    }
+}
+
+/// The opcode that loads a local of type `t`.
+pub fn load_of(t: JavaType<'_>) -> u8 {
+    match t {
+        JavaType::Long => LLOAD,
+        JavaType::Float => FLOAD,
+        JavaType::Double => DLOAD,
+        JavaType::Reference(_) => ALOAD,
+        _ => ILOAD,
+    }
+}
+
+/// The opcode that stores a local of type `t`.
+pub fn store_of(t: JavaType<'_>) -> u8 {
+    match t {
+        JavaType::Long => LSTORE,
+        JavaType::Float => FSTORE,
+        JavaType::Double => DSTORE,
+        JavaType::Reference(_) => ASTORE,
+        _ => ISTORE,
     }
 }
 
@@ -478,6 +508,7 @@ pub fn implicit_local(opcode: u8) -> Option<u16> {
 }
 
 /// The `atype` operand of `newarray` (JVMS 6.5, Table 6.5.newarray-A).
+#[allow(missing_docs)] // named as in JVMS 6.5
 pub mod array_type {
     pub const T_BOOLEAN: u8 = 4;
     pub const T_CHAR: u8 = 5;

@@ -9,13 +9,13 @@ use crate::read::attribute::{name, Attribute};
 use crate::read::class_file::{ClassFile, Member, MAGIC};
 use crate::code::code_model::{CodeModel, Detail, LiftScratch};
 use crate::code::encode::{count16, Put};
-use crate::code::stack_depth::SlotCache;
 use crate::read::error::{ClassFileError, Result};
 use crate::write::pool_builder::PoolBuilder;
 use crate::read::reader::Reader;
 
 /// An attribute to write: the original, or new content under a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // an attribute as read, or a new one's name index and content
 pub enum AttributeEntry<'a> {
     Original(Attribute<'a>),
     New { name_index: u16, data: Vec<u8> },
@@ -47,6 +47,7 @@ impl AttributeEntry<'_> {
 
 /// A field or method to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // a member as read, or one being edited
 pub enum MemberEntry<'a> {
     /// Written as its original bytes. Borrowed from the class read: a
     /// class's members are most of its parse, and copying each one's list of
@@ -58,6 +59,8 @@ pub enum MemberEntry<'a> {
 
 /// A new or changed field or method.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// Fields as JVMS 4.5 and 4.6 name them.
+#[allow(missing_docs)]
 pub struct MemberBuilder<'a> {
     pub access_flags: u16,
     pub name_index: u16,
@@ -114,6 +117,8 @@ fn write_attributes(attributes: &[AttributeEntry<'_>], out: &mut Vec<u8>) -> Res
 
 /// One bootstrap method: a MethodHandle constant and its static arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+// Fields as JVMS 4.7.23 names them.
+#[allow(missing_docs)]
 pub struct BootstrapMethod {
     pub method_handle: u16,
     pub arguments: Vec<u16>,
@@ -121,13 +126,12 @@ pub struct BootstrapMethod {
 
 /// A class being written.
 #[derive(Debug, Clone)]
+// Fields as JVMS 4.1 names them.
+#[allow(missing_docs)]
 pub struct ClassEditor<'a> {
     pub minor_version: u16,
     pub major_version: u16,
     pub pool: PoolBuilder<'a>,
-    /// Descriptor slot sizes by entry of `pool`, for the stack depths of
-    /// every method of the class assembled or spliced against it.
-    pub slots: SlotCache,
     pub access_flags: u16,
     pub this_class: u16,
     pub super_class: u16,
@@ -151,7 +155,6 @@ impl<'a> ClassEditor<'a> {
             minor_version: class.minor_version(),
             major_version: class.major_version(),
             pool: PoolBuilder::new(class.constant_pool().clone()),
-            slots: SlotCache::default(),
             access_flags: class.access_flags(),
             this_class: class.this_class_index(),
             super_class: class.super_class_index(),
@@ -198,7 +201,7 @@ impl<'a> ClassEditor<'a> {
 
     /// [`ClassEditor::replace_code`], consuming `code` (no copy of its instructions).
     pub fn set_code(&mut self, index: usize, code: CodeModel<'a>) -> Result<()> {
-        let data = code.assemble_owned(&mut self.slots, &mut self.pool)?;
+        let data = code.assemble_owned(&mut self.pool)?;
         self.set_code_bytes(index, data)
     }
 
@@ -217,16 +220,19 @@ impl<'a> ClassEditor<'a> {
         Ok(())
     }
 
+    /// Field `index` to edit, if there is one.
     pub fn edit_field(&mut self, index: usize) -> Option<&mut MemberBuilder<'a>> {
         edit_member(&mut self.fields, index)
     }
 
+    /// Adds a field (its name and descriptor to the pool) and gives it to edit.
     pub fn add_field(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<&mut MemberBuilder<'a>> {
         let member = self.new_member(access_flags, name, descriptor)?;
         self.fields.push(MemberEntry::Edited(member));
         last_builder(&mut self.fields)
     }
 
+    /// Adds a method (its name and descriptor to the pool) and gives it to edit.
     pub fn add_method(&mut self, access_flags: u16, name: &str, descriptor: &str) -> Result<&mut MemberBuilder<'a>> {
         let member = self.new_member(access_flags, name, descriptor)?;
         self.methods.push(MemberEntry::Edited(member));

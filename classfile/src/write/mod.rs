@@ -5,5 +5,8 @@
 
 pub mod annotations;
 pub mod class_editor;
+pub(crate) mod descriptor_slots;
+mod known_texts;
 pub mod pool_builder;
+mod pool_index;
 pub mod roundtrip;

@@ -2,17 +2,23 @@
 //! indexes and bytes; an addition equal to an existing entry reuses it.
 #![forbid(unsafe_code)]
 
-use crate::read::constant_pool::{tag, Constant, ConstantPool, ENTRY_SIZE};
+use crate::read::constant_pool::{tag, Constant, ConstantPool};
 use crate::code::encode::Put;
 use crate::read::error::{ClassFileError, Result};
+use crate::read::descriptor;
 use crate::read::mutf8;
 use std::borrow::Cow;
 use crate::code::pool::CodePool;
+use super::descriptor_slots::SlotCache;
+
+pub use super::known_texts::{KnownTexts, PreparedText};
+use super::pool_index::{constant_key, pair, Index, Key, ADDITIONS_ROOM};
 
 /// `constant_pool_count` is a u16, so the highest usable index is 65,534.
 pub const MAX_POOL_COUNT: u32 = 65_535;
 
 /// Method handle kinds (JVMS 5.4.3.5).
+#[allow(missing_docs)] // named as in JVMS 5.4.3.5
 pub mod handle_kind {
     pub const GET_FIELD: u8 = 1;
     pub const GET_STATIC: u8 = 2;
@@ -25,10 +31,6 @@ pub mod handle_kind {
     pub const INVOKE_INTERFACE: u8 = 9;
 }
 
-/// How many additions a pool's tables make room for at once: an enhanced
-/// class gets some eighty constants (TF's member references, names and
-/// descriptors), and tables grown as they come are copied twice or more.
-const ADDITIONS_ROOM: usize = 128;
 
 /// Marks the second slot of an added Long or Double in `PoolBuilder::added_at`.
 const SECOND_SLOT: u32 = u32::MAX;
@@ -37,10 +39,15 @@ const SECOND_SLOT: u32 = u32::MAX;
 /// answers with the class's pool indexes; code generated once for many
 /// classes (`tracegen`'s templates) answers with placeholders instead.
 pub trait ConstantSource {
+    /// The index of a Class entry for `internal_name`.
     fn class(&mut self, internal_name: &str) -> Result<u16>;
+    /// The index of an Integer entry for `value`.
     fn integer(&mut self, value: i32) -> Result<u16>;
+    /// The index of a Fieldref entry.
     fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    /// The index of a Methodref entry.
     fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
+    /// The index of an InterfaceMethodref entry.
     fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16>;
 }
 
@@ -75,8 +82,26 @@ impl<'a> CodePool<'a> for PoolBuilder<'a> {
         PoolBuilder::reference_descriptor(self, index)
     }
 
-    fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
-        PoolBuilder::with_ascii_reference_descriptor(self, index, f)
+    fn field_slots(&mut self, index: u16) -> Result<i32> {
+        PoolBuilder::descriptor_field_slots(self, index)
+    }
+
+    fn method_slots(&mut self, index: u16) -> Result<(i32, i32)> {
+        PoolBuilder::descriptor_method_slots(self, index)
+    }
+
+    fn loaded_slots(&mut self, index: u16) -> Result<i32> {
+        PoolBuilder::loaded_slots(self, index)
+    }
+
+    #[inline]
+    fn known_field_slots(&self, index: u16) -> Option<i32> {
+        PoolBuilder::known_field_slots(self, index)
+    }
+
+    #[inline]
+    fn known_method_slots(&self, index: u16) -> Option<(i32, i32)> {
+        PoolBuilder::known_method_slots(self, index)
     }
 
     fn method_owner_and_name(&self, index: u16) -> Result<(u16, Cow<'a, str>)> {
@@ -116,6 +141,7 @@ impl ConstantSource for PoolBuilder<'_> {
     }
 }
 
+/// A class's constant pool being extended: the original entries keep their indexes and bytes, additions go after them, and an addition equal to an existing entry is that entry.
 #[derive(Debug, Clone)]
 pub struct PoolBuilder<'a> {
     original: ConstantPool<'a>,
@@ -134,104 +160,19 @@ pub struct PoolBuilder<'a> {
     known_texts: Option<&'static KnownTexts>,
     /// The index of the entry added last; 0 before the first addition.
     last_added: u16,
-}
-
-/// Texts that the pools of many classes get, an instrumenter's own names,
-/// known for the whole process. A Utf8 entry added with one of them borrows
-/// it: enhancing a class adds some forty such names, which would otherwise
-/// be copied twice each (the entry and its index key).
-#[derive(Debug)]
-pub struct KnownTexts {
-    /// By the pool index's hash of the text, which an addition has at hand:
-    /// no second hash of the whole text for every addition. Open addressing
-    /// in a table at most a quarter full: most lookups read one slot (every
-    /// text a class adds or looks up is looked up here first). Of two texts
-    /// with one hash, the second is left out: it is copied when added.
-    slots: Box<[KnownSlot]>,
-    /// `slots.len() - 1` (a power of two).
-    mask: usize,
-}
-
-/// A text of [`KnownTexts`] with its hash; `None`: a free slot.
-type KnownSlot = Option<(u64, &'static [u8])>;
-
-impl KnownTexts {
-    /// The texts whose modified UTF-8 is their UTF-8 (no NUL, no character
-    /// outside the Basic Multilingual Plane); the others are left out.
-    pub fn new(texts: impl IntoIterator<Item = &'static str>) -> Self {
-        let texts: Vec<&'static [u8]> = texts
-            .into_iter()
-            .filter(|t| matches!(mutf8::encode(t), Cow::Borrowed(_)))
-            .map(str::as_bytes)
-            .collect();
-        let len = (4 * texts.len()).next_power_of_two().max(8);
-        let mut known = KnownTexts { slots: vec![None; len].into_boxed_slice(), mask: len - 1 };
-        for text in texts {
-            let hash = Key::Utf8(text).hash();
-            let mut i = hash as usize & known.mask;
-            while let Some(Some((taken, _))) = known.slots.get(i) {
-                if *taken == hash {
-                    break;
-                }
-                i = (i + 1) & known.mask;
-            }
-            if let Some(slot @ None) = known.slots.get_mut(i) {
-                *slot = Some((hash, text));
-            }
-        }
-        known
-    }
-
-    /// Is `text` one of the known texts?
-    pub fn contains(&self, text: &str) -> bool {
-        let bytes = text.as_bytes();
-        self.get(bytes, Key::Utf8(bytes).hash()).is_some()
-    }
-
-    /// `bytes`, of hash `hash`, as a known text. Most additions of a known
-    /// text pass the very constant it was made from: no need to compare
-    /// what is the same slice.
-    fn get(&self, bytes: &[u8], hash: u64) -> Option<&'static [u8]> {
-        let mut i = hash as usize & self.mask;
-        loop {
-            match *self.slots.get(i)? {
-                Some((taken, text)) if taken == hash => {
-                    return (std::ptr::eq(text, bytes) || text == bytes).then_some(text);
-                }
-                Some(_) => i = (i + 1) & self.mask,
-                None => return None,
-            }
-        }
-    }
-}
-
-/// A text added to the pools of many classes, made ready once: its modified
-/// UTF-8 and its hash, and whether it is a known text (added borrowed). Adding
-/// it ([`PoolBuilder::prepared_utf8`]) neither encodes nor hashes it again.
-#[derive(Debug, Clone)]
-pub struct PreparedText {
-    /// Borrowed: one of the [`KnownTexts`].
-    bytes: Cow<'static, [u8]>,
-    hash: u64,
-}
-
-impl PreparedText {
-    pub fn new(text: &str, known: Option<&'static KnownTexts>) -> Self {
-        let encoded = mutf8::encode(text);
-        let hash = Key::Utf8(&encoded).hash();
-        let bytes = match known.and_then(|known| known.get(&encoded, hash)) {
-            Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(encoded.into_owned()),
-        };
-        PreparedText { bytes, hash }
-    }
+    /// The descriptor sizes the code layer asked for, by entry
+    /// (`descriptor_slots.rs`).
+    slots: SlotCache,
 }
 
 /// The kinds of member reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MemberKind {
+    /// A Fieldref.
     Field,
+    /// A Methodref.
     Method,
+    /// An InterfaceMethodref.
     InterfaceMethod,
 }
 
@@ -245,291 +186,8 @@ impl MemberKind {
     }
 }
 
-/// Entries by value, as hash chains over pool indexes: a bucket holds the
-/// first index of its chain, and each index the next one and a check of its
-/// hash. Nothing of an entry is copied: it is compared where it is, in the
-/// class file or among the additions, and only when its check matches.
-/// Building it is a hash and three stores per entry, into three small
-/// arrays; a map holding each entry's bytes as its key cost one allocation
-/// per table and a 32-byte slot per entry, for a pool that is mostly never
-/// asked about (an enhanced class looks up some 180 constants).
-#[derive(Debug, Clone, Default)]
-struct Index {
-    /// For each bucket, the first pool index of its chain; 0 ends a chain
-    /// (index 0 holds no entry).
-    heads: Vec<u16>,
-    /// For each pool index, the next index of its chain and 16 bits of its hash.
-    links: Vec<Link>,
-    /// `heads.len() - 1` (a power of two).
-    mask: usize,
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Link {
-    next: u16,
-    check: u16,
-}
-
-/// An entry as a hashable key: its tag and its content bytes read as
-/// one big-endian number (every kind but Utf8 has at most 8 bytes), the
-/// same key [`raw_key`] makes of an entry's bytes in the file.
-fn constant_key(constant: &Constant<'_>) -> Option<(u8, u64)> {
-    Some((
-        constant.tag(),
-        match constant {
-            Constant::Utf8(_) => return None,
-            Constant::Integer(v) => u64::from(*v as u32),
-            Constant::Float(bits) => u64::from(*bits),
-            Constant::Long(v) => *v as u64,
-            Constant::Double(bits) => *bits,
-            Constant::Class { name: a }
-            | Constant::String { value: a }
-            | Constant::MethodType { descriptor: a }
-            | Constant::Module { name: a }
-            | Constant::Package { name: a } => u64::from(*a),
-            Constant::Fieldref { class: a, name_and_type: b }
-            | Constant::Methodref { class: a, name_and_type: b }
-            | Constant::InterfaceMethodref { class: a, name_and_type: b }
-            | Constant::NameAndType { name: a, descriptor: b }
-            | Constant::Dynamic { bootstrap_method: a, name_and_type: b }
-            | Constant::InvokeDynamic { bootstrap_method: a, name_and_type: b } => pair(*a, *b),
-            Constant::MethodHandle { kind, reference } => pair(u16::from(*kind), *reference),
-        },
-    ))
-}
-
-/// The key of an entry holding two indexes (or a handle's kind and index).
-fn pair(a: u16, b: u16) -> u64 {
-    (u64::from(a) << 16) | u64::from(b)
-}
-
-/// [`constant_key`] of an entry (other than Utf8) from its tag and content bytes.
-fn raw_key(tag: u8, content: &[u8]) -> (u8, u64) {
-    (tag, content.iter().fold(0u64, |key, &b| (key << 8) | u64::from(b)))
-}
-
-/// What an entry is compared by: a Utf8 entry by its bytes, any other by
-/// [`constant_key`], a tag and a number.
-#[derive(Clone, Copy)]
-enum Key<'k> {
-    Utf8(&'k [u8]),
-    Other(u8, u64),
-}
-
-/// The hash of an entry from its bytes as written (tag, then content): its
-/// first eight bytes and its last eight (fewer for a shorter entry), each
-/// read as one big-endian number. Every entry of a pool is hashed when its
-/// index is built, and the bytes of any entry are two reads where it is in
-/// the file, whatever its kind. A weak hash (a text's middle is not read)
-/// only makes a chain longer, never a lookup wrong: entries are compared in
-/// full. The plain form, which [`Key::hash`] and [`Key::hash_sized`] follow.
-#[cfg(test)]
-fn entry_hash(entry: &[u8]) -> u64 {
-    let number = |bytes: &[u8]| bytes.iter().fold(0u64, |n, &b| (n << 8) | u64::from(b));
-    let n = entry.len();
-    let head = number(entry.get(..n.min(8)).unwrap_or_default());
-    let tail = if n > 8 { number(entry.get(n - 8..).unwrap_or_default()) } else { 0 };
-    Key::mix(head, tail)
-}
-
-impl Key<'_> {
-    /// [`entry_hash`] of the entry this key stands for.
-    fn hash(self) -> u64 {
-        match self {
-            Key::Utf8(text) => {
-                let n = text.len();
-                // The tag and the text's length, the entry's first three bytes.
-                let header = (u64::from(tag::UTF8) << 16) | (n as u64 & 0xFFFF);
-                match (text.first_chunk::<8>(), text.last_chunk::<8>()) {
-                    (Some(head), Some(tail)) => {
-                        Self::mix((header << 40) | (u64::from_be_bytes(*head) >> 24), u64::from_be_bytes(*tail))
-                    }
-                    // A text of fewer than eight bytes: its entry, of at
-                    // most ten, read as one number.
-                    _ => {
-                        let entry = text.iter().fold(u128::from(header), |e, &b| (e << 8) | u128::from(b));
-                        let size = 3 + n;
-                        let head = (entry >> (8 * size.saturating_sub(8))) as u64;
-                        Self::mix(head, if size > 8 { entry as u64 } else { 0 })
-                    }
-                }
-            }
-            // The entry is the tag and `size - 1` bytes of the key: nine
-            // bytes (a Long or Double) or at most five.
-            Key::Other(tag, key) => match ENTRY_SIZE[usize::from(tag)] {
-                9 => Self::mix((u64::from(tag) << 56) | (key >> 8), key),
-                size => Self::mix(u64::from(tag).checked_shl(8 * u32::from(size.saturating_sub(1))).unwrap_or(0) | key, 0),
-            },
-        }
-    }
-
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-
-    /// The hash of an entry's first eight bytes and its last eight (0 for
-    /// an entry of at most eight bytes).
-    fn mix(head: u64, tail: u64) -> u64 {
-        let x = head.wrapping_mul(Self::K) ^ tail;
-        let x = x.wrapping_mul(Self::K);
-        x ^ (x >> 29)
-    }
-
-    /// [`entry_hash`] of the entry of `size` bytes whose tag is at `at` in
-    /// `file`. `None` for a size no entry has or where the file ends before
-    /// eight bytes from the tag (the caller hashes that entry as read).
-    #[inline]
-    fn hash_sized(file: &[u8], at: usize, size: usize) -> Option<u64> {
-        // From a Class entry (three bytes) to a Utf8 entry of 65,535 bytes.
-        if size.wrapping_sub(3) > usize::from(u16::MAX) {
-            return None;
-        }
-        let bytes = file.get(at..at.checked_add(size.max(8))?)?;
-        let first = u64::from_be_bytes(*bytes.first_chunk::<8>()?);
-        let last = u64::from_be_bytes(*bytes.last_chunk::<8>()?);
-        let head = first >> (64 - 8 * size.min(8));
-        Some(Self::mix(head, if size > 8 { last } else { 0 }))
-    }
-
-    /// The key of an entry added or about to be.
-    fn of<'b>(constant: &'b Constant<'_>) -> Option<Key<'b>> {
-        match constant {
-            Constant::Utf8(bytes) => Some(Key::Utf8(bytes)),
-            other => constant_key(other).map(|(tag, key)| Key::Other(tag, key)),
-        }
-    }
-
-    /// The key of an entry as it is in the class file.
-    fn of_raw<'b>(tag: u8, content: &'b [u8]) -> Key<'b> {
-        if tag == crate::read::constant_pool::tag::UTF8 {
-            Key::Utf8(content)
-        } else {
-            let (tag, key) = raw_key(tag, content);
-            Key::Other(tag, key)
-        }
-    }
-
-    /// Is the entry whose tag is at `at` in `file` the one this key stands
-    /// for? Its bytes are compared where they are, not decoded first: the
-    /// tag, then a text's length and bytes or the key's bytes. False where
-    /// the file ends first, as for the slot after a Long or Double.
-    fn is_written_at(self, file: &[u8], at: usize) -> bool {
-        match self {
-            Key::Utf8(text) => {
-                let Ok(n) = u16::try_from(text.len()) else { return false };
-                let entry = at.checked_add(3 + text.len()).and_then(|end| file.get(at..end));
-                let Some(([tag, high, low], bytes)) = entry.and_then(<[u8]>::split_first_chunk::<3>) else {
-                    return false;
-                };
-                *tag == tag::UTF8 && u16::from_be_bytes([*high, *low]) == n && bytes == text
-            }
-            Key::Other(tag, key) => {
-                let size = usize::from(ENTRY_SIZE[usize::from(tag)]);
-                let Some((&written, content)) =
-                    at.checked_add(size).and_then(|end| file.get(at..end)).and_then(<[u8]>::split_first)
-                else {
-                    return false;
-                };
-                written == tag && raw_key(tag, content).1 == key
-            }
-        }
-    }
-
-    fn is(self, other: Key<'_>) -> bool {
-        match (self, other) {
-            (Key::Utf8(a), Key::Utf8(b)) => a == b,
-            (Key::Other(t, k), Key::Other(u, l)) => t == u && k == l,
-            _ => false,
-        }
-    }
-}
-
-impl Index {
-    /// Built from the entries' bytes as they are in the file: no entry is
-    /// decoded (the first addition to a class's pool pays for this, and
-    /// every class TF enhances gets additions). Out of line: the lookups
-    /// that call it once per class stay small.
-    #[inline(never)]
-    fn of(original: &ConstantPool<'_>) -> Self {
-        // Room for the additions too, and at least two buckets per entry: a
-        // lookup that walks past an entry mispredicts its way out of the
-        // chain, and half of the lookups find nothing.
-        let count = usize::from(original.count());
-        let buckets = (2 * (count + ADDITIONS_ROOM)).next_power_of_two();
-        let mut heads = vec![0u16; buckets];
-        let mut links = Vec::with_capacity(count + ADDITIONS_ROOM);
-        links.resize(count, Link::default());
-        let mask = buckets - 1;
-        let (file, offsets) = original.file_and_offsets();
-        // The entries lie end to end: each one's size is where the next
-        // starts less where it starts, and the last one's where the pool
-        // ends. No entry's kind is read to size it.
-        let mut next = offsets.get(1).map_or(0, |&first| first as usize + original.raw_bytes().len());
-        // Linked from the last entry to the first, so that the first of
-        // equal entries heads its chain and is the one reused.
-        for (i, (&at, link)) in offsets.iter().zip(links.iter_mut()).enumerate().skip(1).rev() {
-            let (at, size) = (at as usize, next.wrapping_sub(at as usize));
-            next = at;
-            // A Long or Double, followed by a slot with no entry (`u32::MAX`),
-            // or that slot, gets a size no entry has, and is hashed as read.
-            let hash = if let Some(hash) = Key::hash_sized(file, at, size) {
-                hash
-            } else if let Some(hash) = Self::hash_as_read(original, i) {
-                hash
-            } else {
-                continue;
-            };
-            debug_assert_eq!(Some(hash), Self::hash_as_read(original, i), "entry {i} sized by the next one");
-            let Some(head) = heads.get_mut((hash >> 32) as usize & mask) else { continue };
-            *link = Link { next: *head, check: hash as u16 };
-            *head = i as u16; // a pool has at most 65,535 slots
-        }
-        Index { heads, links, mask }
-    }
-
-    /// The hash of entry `i` from its value (a Long or Double, or an entry
-    /// the file ends less than eight bytes after); `None` for a slot with no entry. Out of line:
-    /// the loop over every entry keeps its registers.
-    #[cold]
-    #[inline(never)]
-    fn hash_as_read(original: &ConstantPool<'_>, i: usize) -> Option<u64> {
-        let (tag, content) = original.raw_entry(u16::try_from(i).ok()?)?;
-        Some(Key::of_raw(tag, content).hash())
-    }
-
-    /// Puts index `i`, of hash `hash`, at the head of its chain (an
-    /// addition, at the end of `links` but after a Long or Double).
-    fn link(&mut self, i: u16, hash: u64) {
-        let Some(head) = self.heads.get_mut((hash >> 32) as usize & self.mask) else { return };
-        let link = Link { next: *head, check: hash as u16 };
-        *head = i;
-        let slot = usize::from(i);
-        if slot == self.links.len() {
-            self.links.push(link);
-            return;
-        }
-        // Past the second slot of a Long or Double added just before.
-        if self.links.len() < slot {
-            self.links.resize(slot + 1, Link::default());
-        }
-        if let Some(place) = self.links.get_mut(slot) {
-            *place = link;
-        }
-    }
-
-    /// The first index of `hash` in its chain for which `is` holds.
-    fn find(&self, hash: u64, is: impl Fn(u16) -> bool) -> Option<u16> {
-        let mut i = *self.heads.get((hash >> 32) as usize & self.mask)?;
-        while i != 0 {
-            let link = self.links.get(usize::from(i))?;
-            if link.check == hash as u16 && is(i) {
-                return Some(i);
-            }
-            i = link.next;
-        }
-        None
-    }
-}
-
 impl<'a> PoolBuilder<'a> {
+    /// A builder over `original`, with nothing added yet.
     pub fn new(original: ConstantPool<'a>) -> Self {
         let count = u32::from(original.count());
         PoolBuilder {
@@ -541,6 +199,7 @@ impl<'a> PoolBuilder<'a> {
             valid_classes: Vec::new(),
             known_texts: None,
             last_added: 0,
+            slots: SlotCache::default(),
         }
     }
 
@@ -555,10 +214,12 @@ impl<'a> PoolBuilder<'a> {
         &self.original
     }
 
+    /// Whether anything was added.
     pub fn is_modified(&self) -> bool {
         !self.added.is_empty()
     }
 
+    /// `constant_pool_count` with the additions (one past the highest index).
     pub fn count(&self) -> u32 {
         self.count
     }
@@ -704,6 +365,7 @@ impl<'a> PoolBuilder<'a> {
         Ok(at)
     }
 
+    /// The index of a Utf8 entry for `text`, added if missing.
     pub fn utf8(&mut self, text: &str) -> Result<u16> {
         let bytes = text.as_bytes();
         let hash = Key::Utf8(bytes).hash();
@@ -726,6 +388,7 @@ impl<'a> PoolBuilder<'a> {
         }
     }
 
+    /// The index of a Class entry for `internal_name`, added if missing.
     pub fn class(&mut self, internal_name: &str) -> Result<u16> {
         let name = self.utf8(internal_name)?;
         self.class_named(name)
@@ -736,15 +399,18 @@ impl<'a> PoolBuilder<'a> {
         self.add_naming(tag::CLASS, name)
     }
 
+    /// The index of a String entry for `text`, added if missing.
     pub fn string(&mut self, text: &str) -> Result<u16> {
         let value = self.utf8(text)?;
         self.add_naming(tag::STRING, value)
     }
 
+    /// The index of an Integer entry for `value`, added if missing.
     pub fn integer(&mut self, value: i32) -> Result<u16> {
         self.add_keyed(Constant::Integer(value), tag::INTEGER, u64::from(value as u32), false)
     }
 
+    /// The index of a NameAndType entry, added if missing.
     pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
         let name = self.utf8(name)?;
         let descriptor = self.utf8(descriptor)?;
@@ -763,24 +429,28 @@ impl<'a> PoolBuilder<'a> {
         self.add_member(kind.tag(), class, name_and_type)
     }
 
+    /// The index of a Fieldref entry, added if missing.
     pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
         self.add_member(tag::FIELDREF, class, name_and_type)
     }
 
+    /// The index of a Methodref entry, added if missing.
     pub fn method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
         self.add_member(tag::METHODREF, class, name_and_type)
     }
 
+    /// The index of an InterfaceMethodref entry, added if missing.
     pub fn interface_method_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let class = self.class(owner)?;
         let name_and_type = self.name_and_type(name, descriptor)?;
         self.add_member(tag::INTERFACE_METHODREF, class, name_and_type)
     }
 
+    /// The index of a MethodType entry, added if missing.
     pub fn method_type(&mut self, descriptor: &str) -> Result<u16> {
         let descriptor = self.utf8(descriptor)?;
         self.add_naming(tag::METHOD_TYPE, descriptor)
@@ -918,7 +588,7 @@ impl<'a> PoolBuilder<'a> {
     /// when it is plain ASCII: read in place, neither copied nor decoded. `None`
     /// in every other case, where [`PoolBuilder::reference_descriptor`] tells
     /// what is wrong or decodes the text.
-    pub(crate) fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
+    pub fn with_ascii_reference_descriptor<T>(&self, index: u16, f: impl FnOnce(&str) -> T) -> Option<T> {
         if let Some(descriptor) = self.original_reference_descriptor(index) {
             let bytes = self.original_entry(descriptor, tag::UTF8)?;
             return if bytes.is_ascii() { std::str::from_utf8(bytes).ok().map(f) } else { None };
@@ -939,6 +609,84 @@ impl<'a> PoolBuilder<'a> {
             Constant::Utf8(bytes) if bytes.is_ascii() => std::str::from_utf8(bytes).ok().map(f),
             _ => None,
         })?
+    }
+
+    /// Slots of the field descriptor of entry `index` (a field reference or
+    /// Dynamic), kept per entry ([`SlotCache`]).
+    pub(crate) fn descriptor_field_slots(&mut self, index: u16) -> Result<i32> {
+        if let Some(size) = self.slots.field(index) {
+            return Ok(size);
+        }
+        let original = match self.original_reference_descriptor(index) {
+            Some(at) => {
+                let text = self.original_entry(at, tag::UTF8).filter(|text| text.is_ascii());
+                self.slots.field_descriptor(at, text)
+            }
+            None => None,
+        };
+        let counted = original
+            .or_else(|| self.with_ascii_reference_descriptor(index, |d| descriptor::field_slots_of_bytes(d.as_bytes())));
+        let size = match counted {
+            Some(Some(size)) => size,
+            // Errors are reported as the decoding path reports them.
+            _ => i32::from(descriptor::parse_field(&self.reference_descriptor(index)?)?.slots()),
+        };
+        self.slots.keep_field(index, size);
+        Ok(size)
+    }
+
+    /// Parameter and return slots of the method descriptor of entry `index`,
+    /// kept per entry.
+    pub(crate) fn descriptor_method_slots(&mut self, index: u16) -> Result<(i32, i32)> {
+        if let Some(sizes) = self.slots.method(index) {
+            return Ok(sizes);
+        }
+        let original = match self.original_reference_descriptor(index) {
+            Some(at) => {
+                let text = self.original_entry(at, tag::UTF8).filter(|text| text.is_ascii());
+                self.slots.method_descriptor(at, text)
+            }
+            None => None,
+        };
+        let counted = original
+            .or_else(|| self.with_ascii_reference_descriptor(index, |d| descriptor::method_slots_of_bytes(d.as_bytes())));
+        let sizes = match counted {
+            Some(Some(sizes)) => sizes,
+            _ => descriptor::method_slot_sizes(&self.reference_descriptor(index)?)?,
+        };
+        self.slots.keep_method(index, sizes);
+        Ok(sizes)
+    }
+
+    /// Slots an `ldc` or `ldc_w` of entry `index` pushes: 1, or a Dynamic's size.
+    pub(crate) fn loaded_slots(&mut self, index: u16) -> Result<i32> {
+        // An entry of the pool as read says what it is by its tag.
+        match self.original.raw_entry(index) {
+            Some((tag::DYNAMIC, _)) => {}
+            Some(_) => return Ok(1),
+            None => {}
+        }
+        if let Some(size) = self.slots.loaded(index) {
+            return Ok(size);
+        }
+        let size = match self.get(index)? {
+            Constant::Dynamic { .. } => self.descriptor_field_slots(index)?,
+            _ => 1,
+        };
+        self.slots.keep_loaded(index, size);
+        Ok(size)
+    }
+
+    /// [`PoolBuilder::descriptor_field_slots`] if it was asked for `index` already.
+    #[inline]
+    pub(crate) fn known_field_slots(&self, index: u16) -> Option<i32> {
+        self.slots.field(index)
+    }
+
+    /// [`PoolBuilder::descriptor_method_slots`] if it was asked for `index` already.
+    #[inline]
+    pub(crate) fn known_method_slots(&self, index: u16) -> Option<(i32, i32)> {
+        self.slots.method(index)
     }
 
     /// Owner class index and member name of a method reference.
@@ -982,8 +730,9 @@ fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> Class
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::write::pool_index::entry_hash;
     use crate::read::reader::Reader;
 
     /// A pool of one Utf8 entry, `Code`.
@@ -1265,5 +1014,110 @@ mod tests {
             assert_eq!(pool.add(constant.clone()).expect("lookup"), index, "{constant:?}");
         }
         assert_eq!(u32::from(count), pool.count(), "nothing was added");
+    }
+
+    /// A pool of every kind of entry the depth pass looks up, written and
+    /// read back (so they are entries of the pool as read), with the same
+    /// kinds added after it.
+    pub(crate) fn pool_of_every_kind(bytes: &mut Vec<u8>) {
+        let empty = [0u8, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
+        add_every_kind(&mut pool, "");
+        pool.write(bytes);
+    }
+
+    pub(crate) fn add_every_kind(pool: &mut PoolBuilder<'_>, suffix: &str) {
+        let owner = format!("p/Owner{suffix}");
+        pool.method_ref(&owner, "m", "(IJ[DLjava/lang/String;)J").expect("method");
+        pool.interface_method_ref(&owner, "i", "()V").expect("interface method");
+        pool.field_ref(&owner, "f", "D").expect("field");
+        pool.field_ref(&owner, "g", "[J").expect("field");
+        pool.method_ref(&owner, "u", "(Lp/\u{e9};)V").expect("a descriptor to decode");
+        pool.field_ref(&owner, "bad", "(I)V").expect("a method descriptor on a field");
+        pool.invoke_dynamic(0, "run", "(I)Ljava/lang/Runnable;").expect("invokedynamic");
+        let name_and_type = pool.name_and_type("d", "J").expect("name and type");
+        pool.add(Constant::Dynamic { bootstrap_method: 0, name_and_type }).expect("dynamic");
+        pool.string("text").expect("string");
+        pool.add(Constant::Long(7)).expect("long");
+        pool.integer(3).expect("integer");
+    }
+
+    /// `pool` as it would be with nothing looked up yet.
+    fn fresh<'a>(pool: &PoolBuilder<'a>) -> PoolBuilder<'a> {
+        let mut fresh = pool.clone();
+        fresh.slots = SlotCache::default();
+        fresh
+    }
+
+    #[test]
+    fn descriptors_read_from_the_file_are_what_the_pool_gives_for_every_entry() {
+        let mut bytes = Vec::new();
+        pool_of_every_kind(&mut bytes);
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        add_every_kind(&mut pool, "2");
+        let count = pool.count() as u16;
+        let mut read_in_place = 0;
+        for index in 0..count + 2 {
+            let given = pool.with_ascii_reference_descriptor(index, |d| d.as_bytes().to_vec());
+            let in_place = pool.original_reference_descriptor(index).and_then(|at| pool.original_entry(at, tag::UTF8));
+            if let Some(found) = in_place.filter(|text| text.is_ascii()) {
+                assert_eq!(Some(found.to_vec()), given, "entry {index}");
+                read_in_place += 1;
+            }
+            // Each look-up of the depth pass gives what the plain one does.
+            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d));
+            let method = fresh(&pool).descriptor_method_slots(index);
+            assert_eq!(method.ok(), plain_method.ok(), "method slots of entry {index}");
+            let plain_field = pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots())));
+            let field = fresh(&pool).descriptor_field_slots(index);
+            assert_eq!(field.ok(), plain_field.ok(), "field slots of entry {index}");
+            let plain_loaded = match pool.get(index) {
+                Ok(Constant::Dynamic { .. }) => Some(2),
+                Ok(_) => Some(1),
+                Err(_) => None,
+            };
+            assert_eq!(fresh(&pool).loaded_slots(index).ok(), plain_loaded, "ldc {index}");
+        }
+        // The ASCII descriptors of the pool as read: five members, the invokedynamic, the Dynamic.
+        assert_eq!(read_in_place, 7);
+    }
+
+    /// References naming one descriptor entry (fields of one type, methods
+    /// of one signature, a field and a method naming the same text) share
+    /// its count, kept once: each gets what the plain look-up gives it.
+    #[test]
+    fn references_sharing_a_descriptor_get_what_the_plain_look_up_gives_each() {
+        let empty = [0u8, 1];
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&empty)).expect("empty pool"));
+        for owner in ["p/A", "p/B"] {
+            pool.method_ref(owner, "m", "(IJ[D)D").expect("method");
+            pool.interface_method_ref(owner, "i", "(IJ[D)D").expect("interface method");
+            pool.field_ref(owner, "f", "J").expect("field");
+            pool.field_ref(owner, "g", "(IJ[D)D").expect("a method descriptor on a field");
+            pool.method_ref(owner, "h", "J").expect("a field descriptor on a method");
+            pool.field_ref(owner, "u", "Lp/\u{e9};").expect("a descriptor to decode");
+        }
+        let mut bytes = Vec::new();
+        pool.write(&mut bytes);
+        let mut pool = PoolBuilder::new(ConstantPool::parse(&mut Reader::new(&bytes)).expect("pool"));
+        let count = pool.count() as u16;
+        let (mut methods, mut fields) = (0, 0);
+        for index in 0..count + 2 {
+            let plain_method = pool.reference_descriptor(index).and_then(|d| descriptor::method_slot_sizes(&d)).ok();
+            let plain_field =
+                pool.reference_descriptor(index).and_then(|d| Ok(i32::from(descriptor::parse_field(&d)?.slots()))).ok();
+            // Both look-ups of every entry, through one pool's memo.
+            assert_eq!(pool.descriptor_method_slots(index).ok(), plain_method, "method slots of entry {index}");
+            assert_eq!(pool.descriptor_field_slots(index).ok(), plain_field, "field slots of entry {index}");
+            methods += usize::from(plain_method.is_some());
+            fields += usize::from(plain_field.is_some());
+        }
+        // By descriptor, whatever the reference: `m`, `i` and `g` of each owner; `f`, `h` and `u`.
+        assert_eq!((methods, fields), (6, 6));
+        // Kept under each descriptor entry: `(IJ[D)D`, `J`, and nothing for the one to decode.
+        let kept = (0..count).filter(|&i| {
+            pool.slots.method_descriptor(i, None).is_some() || pool.slots.field_descriptor(i, None).is_some()
+        });
+        assert_eq!(kept.count(), 2);
     }
 }

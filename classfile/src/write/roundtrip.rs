@@ -6,7 +6,6 @@
 use crate::write::class_editor::ClassEditor;
 use crate::read::class_file::ClassFile;
 use crate::code::code_model::{CodeModel, Detail};
-use crate::code::stack_depth::SlotCache;
 use crate::write::pool_builder::PoolBuilder;
 use std::fmt;
 use std::io;
@@ -15,7 +14,9 @@ use std::path::{Path, PathBuf};
 /// The outcome of a round trip over a directory.
 #[derive(Debug, Default)]
 pub struct RoundtripSummary {
+    /// Class files read.
     pub classes: usize,
+    /// Bytes read.
     pub bytes: u64,
     /// Classes that could not be parsed or written, or came out different, with why.
     pub mismatches: Vec<(PathBuf, String)>,
@@ -52,7 +53,6 @@ fn code_round_trips(class: &ClassFile<'_>) -> Result<(), String> {
 
 fn code_round_trips_with(class: &ClassFile<'_>, detail: Detail) -> Result<(), String> {
     let mut pool = PoolBuilder::new(class.constant_pool().clone());
-    let mut slots = SlotCache::default();
     for method in class.methods() {
         let name = || format!("{}{} ({detail:?})", method.name().unwrap_or_default(), method.descriptor().unwrap_or_default());
         let model = match CodeModel::lift_with(class, method, &mut pool, detail) {
@@ -61,7 +61,7 @@ fn code_round_trips_with(class: &ClassFile<'_>, detail: Detail) -> Result<(), St
             Err(e) => return Err(format!("lift {}: {e}", name())),
         };
         let original = class.code(method).ok().flatten().map(|c| c.attribute.data()).unwrap_or_default();
-        match model.assemble(&mut slots, &mut pool) {
+        match model.assemble(&mut pool) {
             Ok(code) if code == original => {}
             Ok(code) => return Err(format!("code of {}: {}", name(), first_difference(original, &code))),
             Err(e) => return Err(format!("assemble {}: {e}", name())),

@@ -190,7 +190,9 @@ impl CodeBody {
 /// The classes of the JDK 17 image's java.base module, extracted on first
 /// use (beside the whole images the tf-core tests extract).
 pub fn java_base() -> PathBuf {
-    let java_home = Path::new("/usr/lib/jvm/java-17-openjdk-amd64");
+    // `$TF_JDK17_HOME`, else Debian's OpenJDK 17 where these machines have it.
+    let java_home = std::env::var_os("TF_JDK17_HOME").map(PathBuf::from);
+    let java_home = java_home.as_deref().unwrap_or(Path::new("/usr/lib/jvm/java-17-openjdk-amd64"));
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jdk-images");
     let dir = cache.join("jdk17-java.base");
     if !dir.is_dir() {
@@ -255,7 +257,7 @@ pub fn jvms(opcode: u8) -> Option<(usize, i32, i32)> {
         0x5e => (1, 4, 6),                                          // dup2_x2
         0x5f => (1, 2, 2),                                          // swap
         // add, sub, mul, div, rem: i, l, f, d in turn.
-        0x60..=0x73 if opcode % 2 == 0 => (1, 2, 1),
+        0x60..=0x73 if opcode.is_multiple_of(2) => (1, 2, 1),
         0x60..=0x73 => (1, 4, 2),
         0x74 | 0x76 => (1, 1, 1),                                   // ineg, fneg
         0x75 | 0x77 => (1, 2, 2),                                   // lneg, dneg

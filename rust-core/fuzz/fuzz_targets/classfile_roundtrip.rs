@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tf_core::classfile::{ClassEditor, ClassFile, CodeModel, PoolBuilder, SlotCache};
+use tf_core::classfile::{ClassEditor, ClassFile, CodeModel, PoolBuilder};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(class) = ClassFile::parse(data) else { return };
@@ -35,10 +35,9 @@ fuzz_target!(|data: &[u8]| {
     let once = editor.to_bytes().expect("an edited class writes");
     let reparsed = ClassFile::parse(&once).expect("assembled code parses again");
     let mut pool = PoolBuilder::new(reparsed.constant_pool().clone());
-    let mut slots = SlotCache::default();
     for (method, _) in reparsed.methods().iter().zip(&replaced).filter(|(_, &replaced)| replaced) {
         let Ok(Some(model)) = CodeModel::lift(&reparsed, method, &mut pool) else { continue };
-        let Ok(code) = model.assemble(&mut slots, &mut pool) else { continue };
+        let Ok(code) = model.assemble(&mut pool) else { continue };
         let original = reparsed.code(method).ok().flatten().map(|c| c.attribute.data().to_vec());
         assert_eq!(Some(code), original, "assembling assembled code must not change it");
     }

@@ -4,11 +4,11 @@
 //! edit it; `enhance` creates it for a class and assembles it at the end.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::SplicedMethod;
 use crate::classfile::splice::SplicedCode;
 use crate::classfile::{ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, LiftScratch};
 use crate::model::TfClass;
-use crate::schema::Registration;
+use crate::schema::registration::Registration;
+use crate::tracegen::check_scope::{GeneratedCode, SplicedMethod};
 
 use crate::classfile::Result;
 
@@ -47,8 +47,9 @@ pub struct Bodies<'a> {
     pub(crate) pending_registration: Option<(usize, Registration)>,
     /// Whether tracegen runs after this stage.
     pub(crate) tracegen_follows: bool,
-    /// Bodies tracegen edited by splicing, by method index.
-    spliced: std::collections::BTreeMap<usize, SplicedCode>,
+    /// Bodies edited by splicing, by method index, each with the template
+    /// its generated code was copied from, if it was.
+    spliced: std::collections::BTreeMap<usize, (SplicedCode, Option<GeneratedCode>)>,
     /// Whether bodies may be lifted by runs ([`Detail::Runs`]).
     runs: bool,
     /// Whether methods are spliced where they can be ([`Settings::splice`]).
@@ -108,15 +109,27 @@ impl<'a> Bodies<'a> {
         self.splicing && self.runs && !self.models.contains_key(&index)
     }
 
-    /// The spliced code of method `index`, in place of a model.
-    pub fn insert_spliced(&mut self, index: usize, code: SplicedCode) {
-        self.spliced.insert(index, code);
+    /// The spliced code of method `index`, in place of a model, with the
+    /// template its generated code was copied from, if it was.
+    pub fn insert_spliced(&mut self, index: usize, code: SplicedCode, template: Option<GeneratedCode>) {
+        self.spliced.insert(index, (code, template));
     }
 
     /// The methods (by index, ascending) spliced, with what the splice tells
     /// the pre-write check of each (taken out: call once).
     pub fn take_check_scopes(&mut self) -> Vec<(usize, SplicedMethod)> {
-        self.spliced.iter_mut().filter_map(|(&i, code)| Some((i, code.take_check_scope()?))).collect()
+        let scope = |(code, template): &mut (SplicedCode, Option<GeneratedCode>)| {
+            // Code all generated (no regions) is checked as its template's copy, or in full.
+            let regions = match code.take_regions() {
+                Some(regions) => regions,
+                None => {
+                    template.as_ref()?;
+                    Default::default()
+                }
+            };
+            Some(SplicedMethod { generated: template.clone(), regions })
+        };
+        self.spliced.iter_mut().filter_map(|(&i, code)| Some((i, scope(code)?))).collect()
     }
 
     /// The model of method `index`, lifted on first use; `None` without code.
@@ -148,13 +161,13 @@ impl<'a> Bodies<'a> {
     pub fn assemble_into(self, editor: &mut ClassEditor<'a>) -> std::result::Result<(), StageError> {
         let mut spliced = self.spliced.into_iter().peekable();
         for (index, model) in self.models {
-            while let Some((i, code)) = spliced.next_if(|(i, _)| *i < index) {
+            while let Some((i, (code, _))) = spliced.next_if(|(i, _)| *i < index) {
                 let data = code.finish(&mut editor.pool).in_method(i)?;
                 editor.set_code_bytes(i, data).in_method(i)?;
             }
             editor.set_code(index, model).in_method(index)?;
         }
-        for (i, code) in spliced {
+        for (i, (code, _)) in spliced {
             let data = code.finish(&mut editor.pool).in_method(i)?;
             editor.set_code_bytes(i, data).in_method(i)?;
         }

@@ -3,7 +3,7 @@
 //! is first asked, so every path writes the same pool.
 #![forbid(unsafe_code)]
 
-use crate::classfile::{ConstantSource, Frame, Insn, OperandValue, SlotCache, VType};
+use crate::classfile::{ConstantSource, Frame, Insn, OperandValue, VType};
 use crate::protocol;
 use std::rc::Rc;
 
@@ -45,11 +45,6 @@ pub(crate) struct Constants {
     pub(crate) operands: Vec<OperandValue>,
     /// A template's tail's first frame with the class's constants.
     pub(crate) tail_first: Frame,
-    /// The class's descriptor sizes memo for the depth pass, taken from its
-    /// editor for tracegen and given back ([`ClassEditor::slots`]).
-    ///
-    /// [`ClassEditor::slots`]: crate::classfile::ClassEditor::slots
-    pub(crate) slots: SlotCache,
 }
 
 impl Constants {

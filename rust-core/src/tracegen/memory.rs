@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::paths::depths::DepthsByShape;
-use super::paths::template;
+use super::paths::{placeholders, template};
 use crate::classfile::splice::SpliceLists;
 
 /// What a worker remembers of generated code from one class to the next:
@@ -14,7 +14,7 @@ use crate::classfile::splice::SpliceLists;
 #[derive(Default)]
 pub struct Memory {
     pub(crate) templates: template::Templates,
-    pub(crate) symbols: template::Symbols,
+    pub(crate) symbols: placeholders::Symbols,
     pub(crate) depths: DepthsByShape,
     /// Methods given generated code copied from a template.
     pub(crate) copied: u64,

@@ -43,6 +43,7 @@ use crate::model::TfClass;
 use crate::enhance::bodies::{Bodies, InMethod, StageError};
 use crate::schema;
 
+pub mod check_scope;
 mod constants;
 mod generated;
 mod memory;
@@ -54,7 +55,9 @@ use constants::Constants;
 use generated::monitor::monitor_lookup;
 pub use memory::Memory;
 use paths::general::instrument;
+use paths::Instrumented;
 use paths::spliced::instrument_spliced;
+use paths::splicing::SplicedBody;
 
 /// Where generated code finds its monitor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +80,7 @@ pub fn apply<'a>(
     bodies: &mut Bodies<'a>,
     memory: &mut Memory,
 ) -> std::result::Result<(), StageError> {
-    // The class's depth memo goes with the constants, back to the editor at the end.
-    let mut constants = Constants { slots: std::mem::take(&mut editor.slots), ..Constants::default() };
+    let mut constants = Constants::default();
     for method in tf.methods.iter().filter(|m| m.is_monitored()) {
         let monitor = monitor_lookup(class, tf, source, method, editor, &mut constants).in_method(method.index)?;
         // Read once: the splice's first frame, the template and the plan take it.
@@ -97,11 +99,9 @@ pub fn apply<'a>(
                 .in_method(method.index)?;
             if let Prepared::Ready(mut model, mut splice) = prepared {
                 let registration = pending.as_ref();
+                let target = Instrumented { class, method, signature: &signature, monitor: &monitor };
                 let spliced = instrument_spliced(
-                    class,
-                    method,
-                    &signature,
-                    &monitor,
+                    target,
                     registration,
                     &mut model,
                     &mut splice,
@@ -111,8 +111,8 @@ pub fn apply<'a>(
                 )
                 .in_method(method.index)?;
                 splice.recycle(&mut memory.splice_lists);
-                if let Some(code) = spliced {
-                    bodies.insert_spliced(method.index, code);
+                if let Some(SplicedBody { code, template }) = spliced {
+                    bodies.insert_spliced(method.index, code, template);
                     continue;
                 }
             }
@@ -125,9 +125,9 @@ pub fn apply<'a>(
         let Some(code) = bodies.get(class, editor, method.index).in_method(method.index)? else {
             continue;
         };
-        instrument(class, tf, method, &signature, &monitor, code, &mut editor.pool, &mut constants)
+        let target = Instrumented { class, method, signature: &signature, monitor: &monitor };
+        instrument(target, tf, code, &mut editor.pool, &mut constants)
             .in_method(method.index)?;
     }
-    editor.slots = constants.slots;
     Ok(())
 }

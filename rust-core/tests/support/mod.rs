@@ -98,7 +98,14 @@ pub fn tf_runtime_classes() -> PathBuf {
     .clone()
 }
 
-/// The Temurin JDK 25 on these machines (javac 25, JFR method timing).
+/// The JDK 17 whose image the corpus tests read: `$TF_JDK17_HOME`, else
+/// Debian's OpenJDK 17 where these machines have it.
+pub fn jdk17_home() -> String {
+    std::env::var("TF_JDK17_HOME").unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string())
+}
+
+/// The Temurin JDK 25 on these machines (javac 25, JFR method timing):
+/// `$TF_JDK25_HOME` (scripts/setup.sh exports it), else its usual place.
 pub fn jdk25_home() -> PathBuf {
     std::env::var_os("TF_JDK25_HOME")
         .map(PathBuf::from)

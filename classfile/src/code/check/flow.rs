@@ -7,7 +7,7 @@
 use super::state::{self, Constants, Method, State, REFERENCE};
 use super::{falls_through, instructions, Offence, Rule};
 use crate::read::code_attribute::CodeAttribute;
-use crate::code::code_model::{Insn, Label};
+use crate::code::insn::{Insn, Label};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::code::stack_map::VType;

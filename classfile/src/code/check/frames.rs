@@ -8,7 +8,7 @@ use super::state::{self, Constants, Method, State};
 use super::{agrees, agrees_locals, falls_through, instructions_from, Offence, Rule};
 use crate::read::attribute::name;
 use crate::read::code_attribute::CodeAttribute;
-use crate::code::code_model::{Insn, Label};
+use crate::code::insn::{Insn, Label};
 use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
 use crate::code::stack_map::{self, to_slots, Frame, VType};
@@ -26,7 +26,7 @@ pub(super) fn check<'p>(
 ) -> Result<(), Offence> {
     let frames = decode_frames(code, initial, method, pool)?;
     let mut walk = Walk::new(code, &frames)?;
-    let (_, state) = walk.follow(code, 0, Some(start), u32::MAX, method, pool, constants)?;
+    let (_, state) = walk.follow(code, 0..u32::MAX, Some(start), method, pool, constants)?;
     if let Some((offset, _)) = frames.get(walk.next_frame) {
         return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame past the code".into() });
     }
@@ -70,22 +70,21 @@ impl<'f> Walk<'f> {
         Ok(Walk { frames, handlers, version: 1, compared, next_frame: 0 })
     }
 
-    /// Follows the code from `from` (an instruction start) in `state`
-    /// (`None`: control reaches `from` only through its frame) up to the
-    /// first instruction at or past `stop`: its offset (the code's length at
-    /// the end) and the state control brings there, not yet compared with a
-    /// frame there.
-    #[allow(clippy::too_many_arguments)]
+    /// Follows the code of `stretch` from its start (an instruction start)
+    /// in `state` (`None`: control reaches the start only through its frame)
+    /// up to the first instruction at or past its end: that offset (the
+    /// code's length at the end of the code) and the state control brings
+    /// there, not yet compared with a frame there.
     pub fn follow<'p>(
         &mut self,
         code: &CodeAttribute<'_>,
-        from: u32,
+        stretch: std::ops::Range<u32>,
         mut state: Option<State>,
-        stop: u32,
         method: &Method,
         pool: &mut impl CodePool<'p>,
         constants: &mut Constants,
     ) -> Result<(u32, Option<State>), Offence> {
+        let std::ops::Range { start: from, end: stop } = stretch;
         let frames = self.frames;
         self.next_frame = frames.partition_point(|(o, _)| *o < from);
         self.version += 1;

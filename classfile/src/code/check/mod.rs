@@ -15,30 +15,35 @@
 //! Code with `jsr`/`ret` (before version 50 only) is checked for its
 //! instructions and jump targets, not for types.
 //!
-//! Cost: following every instruction of every changed method costs about as
-//! much as enhancing it (bench/enhance/README.md). So a method whose generated
-//! code was copied from a template gets the full check only while no copy of
-//! that template passed it; after that, the targeted check of [`scope`].
-//! Every other spliced method (each template's first copy, `<clinit>`s
-//! spliced with their registration, shapes without a template) gets that of
-//! [`spliced`]: only the code the splice wrote is followed, each stretch from
-//! the frame before it. The full check is left for what the general path
-//! assembles and what [`spliced`] cannot decide.
+//! What it offers, each a plain operation that knows nothing of who wrote
+//! the code:
+//! - the full check of a method ([`check_method`], [`ClassCheck::full`]);
+//! - the check of what a splice wrote into a method whose original code
+//!   passed ([`ClassCheck::spliced`], see [`spliced`]): only the stretches
+//!   written are followed, each from the frame before it; it may leave a
+//!   method undecided, for the full check;
+//! - the check of a Code attribute's max_stack and max_locals against what
+//!   is known to be needed ([`check_limits`]).
+//!
+//! Which to use where is the caller's policy: tf-core's
+//! `tracegen::check_scope` (a template's later copies take [`check_limits`]),
+//! with the full check as its oracle (`tests/pre_write_check_scope.rs`).
 #![forbid(unsafe_code)]
 
 mod flow;
 mod frames;
-mod scope;
+mod limits;
 mod spliced;
 mod state;
 
-pub use scope::{CheckCounts, GeneratedCode, PreWriteCheck, SplicedMethod};
-pub use spliced::SplicedRegions;
+pub use limits::{check_limits, Limits};
+pub use spliced::{SplicedRegions, SplicedVerdict};
 pub use state::CheckCache;
 
 use crate::read::class_file::{ClassFile, Member, ReadBack};
 use crate::read::code_attribute::CodeAttribute;
-use crate::code::code_model::{decode_at, Insn};
+use crate::code::insn::Insn;
+use crate::code::decode::decode_at;
 use crate::read::descriptor;
 use crate::read::opcodes::{self as op, Operands};
 use crate::code::pool::CodePool;
@@ -54,7 +59,9 @@ pub enum Rule {
     Code,
     /// Operand stack depths that disagree (or an underflow).
     StackDepth,
+    /// max_stack too small for the stack the code reaches.
     MaxStack,
+    /// max_locals too small for the locals the code or its frames use.
     MaxLocals,
     /// A local or stack slot whose type is not the one its stack map frame declares.
     FrameTypes,
@@ -69,6 +76,7 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in the order diagnostics list them.
     pub const ALL: [Rule; 9] = [
         Rule::Code,
         Rule::StackDepth,
@@ -100,9 +108,11 @@ impl Rule {
 /// Why a method's code would not verify.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offence {
+    /// The rule broken.
     pub rule: Rule,
     /// The code offset of the instruction concerned.
     pub offset: u32,
+    /// What is wrong, for a user to read.
     pub message: String,
 }
 
@@ -134,26 +144,25 @@ fn check_method_with<'p>(
     }
 }
 
-/// The targeted check of a spliced method (see [`spliced`]): `Ok(false)`
-/// if the full check must decide. `original` is the original code's
-/// max_stack and max_locals.
+/// The check of what a splice wrote into `member` (see [`spliced`]);
+/// `original` is the original code's max_stack and max_locals.
 fn check_spliced_with<'p>(
     class: &ClassFile<'_>,
     member: &Member<'_>,
-    original: (u16, u16),
+    original: Limits,
     regions: &SplicedRegions,
     pool: &mut impl CodePool<'p>,
     constants: &mut Constants,
-) -> Result<bool, Offence> {
+) -> Result<SplicedVerdict, Offence> {
     if class.major_version() < 50 {
-        return Ok(false);
+        return Ok(SplicedVerdict::Undecided);
     }
-    let Some(Start { code, initial, start, method }) = start(class, member)? else { return Ok(false) };
-    spliced::check(&code, &initial, start, &method, original, regions, pool, constants)
+    let Some(start) = start(class, member)? else { return Ok(SplicedVerdict::Undecided) };
+    spliced::check(&start, original, regions, pool, constants)
 }
 
 /// A method's code and what the check starts from.
-struct Start<'c> {
+pub(super) struct Start<'c> {
     code: CodeAttribute<'c>,
     initial: crate::code::stack_map::Frame,
     start: State,
@@ -248,7 +257,7 @@ fn decode_common(code: &[u8], at: u32) -> Option<(Insn, u32)> {
             if !(0..code.len() as i64).contains(&target) {
                 return None;
             }
-            Insn::Branch { opcode, target: crate::code::code_model::Label(target as u32) }
+            Insn::Branch { opcode, target: crate::code::insn::Label(target as u32) }
         }
         _ => return None,
     };
@@ -309,93 +318,89 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
     Ok(())
 }
 
-/// Checks every method of `written` (an edit of `original` read back) whose
-/// Code attribute is not the one of the method at the same index of
-/// `original` (or that `original` lacks); every method but those read back
-/// as changed is byte for byte the original's. Gives each failing method's index in `written` with its offence. `spliced`
-/// lists the methods (by index, ascending) a splice wrote, with what it
-/// tells of them; with [`PreWriteCheck::Targeted`] those copied from a
-/// template get the targeted check of [`scope`] once their template's code
-/// passed, and the others that of [`spliced`] (which follows only what the
-/// splice wrote). The full check reads `written`'s pool through a `P` made
-/// of it (the write layer's `PoolBuilder`). Each method checked is added to
-/// `counts`; `cache` is what the check keeps from one class to the next.
-pub fn check_changed_methods<'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
-    original: &ClassFile<'_>,
-    written: &ReadBack<'w>,
-    spliced: &[(usize, SplicedMethod)],
-    which: PreWriteCheck,
-    counts: &mut CheckCounts,
-    cache: &mut CheckCache,
-) -> Vec<(usize, Offence)> {
-    // What the full check reads of the pool, made for the first method it follows.
-    let mut full: Option<(P, Constants)> = None;
-    let mut offences = Vec::new();
-    let (changed, written) = (written.changed_methods(), written.class());
-    for &(index, ref member) in changed {
-        let Some(code) = member.attribute(crate::read::attribute::name::CODE) else { continue };
-        let before = original.methods().get(index).and_then(|m| m.attribute(crate::read::attribute::name::CODE));
+/// A method of an edited class whose Code attribute the edit changed.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangedCode<'r, 'w> {
+    /// The method's index in the written class (the original's index of it too).
+    pub index: usize,
+    /// The method as written.
+    pub member: &'r Member<'w>,
+    /// The body of the original method's Code attribute; `None` for a method
+    /// the original lacks or that had no code.
+    pub original: Option<&'r [u8]>,
+    /// The body of the written Code attribute.
+    pub written: &'r [u8],
+}
+
+/// The methods of `written` (an edit of `original` read back) whose Code
+/// attribute is not the one of the method at the same index of `original`,
+/// in method order; every method but those read back as changed is byte for
+/// byte the original's.
+pub fn changed_code<'r, 'w>(
+    original: &'r ClassFile<'_>,
+    written: &'r ReadBack<'w>,
+) -> impl Iterator<Item = ChangedCode<'r, 'w>> + 'r {
+    written.changed_methods().iter().filter_map(move |(index, member)| {
+        let code = member.attribute(crate::read::attribute::name::CODE)?;
+        let before = original.methods().get(*index).and_then(|m| m.attribute(crate::read::attribute::name::CODE));
         if before.is_some_and(|b| b.data() == code.data()) {
-            continue;
+            return None;
         }
-        let splice = match which {
-            PreWriteCheck::Targeted => spliced.binary_search_by_key(&index, |(i, _)| *i).ok().map(|i| &spliced[i].1),
-            PreWriteCheck::Full => None,
-        };
-        let copied = splice.and_then(|s| s.generated.as_ref());
-        let verdict = match (splice, before) {
-            (Some(SplicedMethod { generated: Some(template), .. }), Some(before)) if template.passed() => {
-                counts.targeted += 1;
-                scope::check_copied(template, before.data(), code.data())
-            }
-            // A new method made of generated code alone, whose first copy passed.
-            (Some(SplicedMethod { generated: Some(template), .. }), None) if template.passed() => {
-                counts.targeted += 1;
-                scope::check_copied(template, &scope::NO_CODE, code.data())
-            }
-            (Some(splice), Some(before)) => {
-                let (pool, constants) =
-                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::with(cache)));
-                let targeted = match scope::limits(before.data()) {
-                    Some(limits) => check_spliced_with(written, member, limits, &splice.regions, pool, constants),
-                    None => Ok(false),
-                };
-                match targeted {
-                    Ok(true) => {
-                        counts.spliced += 1;
-                        Ok(())
-                    }
-                    Err(offence) => {
-                        counts.spliced += 1;
-                        Err(offence)
-                    }
-                    Ok(false) => {
-                        counts.spliced_undecided += 1;
-                        counts.full += 1;
-                        check_method_with(written, member, pool, constants)
-                    }
-                }
-            }
-            _ => {
-                let (pool, constants) =
-                    full.get_or_insert_with(|| (P::from(written.constant_pool().clone()), Constants::with(cache)));
-                counts.full += 1;
-                check_method_with(written, member, pool, constants)
-            }
-        };
-        match verdict {
-            Ok(()) => {
-                if let Some(template) = copied {
-                    template.record_pass();
-                }
-            }
-            Err(offence) => offences.push((index, offence)),
+        Some(ChangedCode { index: *index, member, original: before.map(|b| b.data()), written: code.data() })
+    })
+}
+
+/// The checks of one written class's methods. They share what they read of
+/// its pool (through a `P` made of it, the write layer's `PoolBuilder`, on
+/// the first method that needs it), and hand what is worth keeping for the
+/// next class (the method descriptors read) to `cache` when dropped.
+pub struct ClassCheck<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>> {
+    class: &'r ClassFile<'w>,
+    cache: &'r mut CheckCache,
+    read: Option<(P, Constants)>,
+}
+
+impl<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>> ClassCheck<'r, 'w, P> {
+    /// The checks of `class`'s methods, with what `cache` kept of earlier classes.
+    pub fn new(class: &'r ClassFile<'w>, cache: &'r mut CheckCache) -> Self {
+        ClassCheck { class, cache, read: None }
+    }
+
+    fn read(&mut self) -> (&mut P, &mut Constants) {
+        let (class, cache) = (self.class, &mut *self.cache);
+        let (pool, constants) =
+            self.read.get_or_insert_with(|| (P::from(class.constant_pool().clone()), Constants::with(cache)));
+        (pool, constants)
+    }
+
+    /// The full check of `member` (see the module); a method without code passes.
+    pub fn full(&mut self, member: &Member<'_>) -> Result<(), Offence> {
+        let class = self.class;
+        let (pool, constants) = self.read();
+        check_method_with(class, member, pool, constants)
+    }
+
+    /// The check of what a splice wrote into `member` (the [`spliced`]
+    /// module's), whose original code had the limits `original` and passed;
+    /// [`SplicedVerdict::Undecided`] where the full check must decide.
+    pub fn spliced(
+        &mut self,
+        member: &Member<'_>,
+        original: Limits,
+        regions: &SplicedRegions,
+    ) -> Result<SplicedVerdict, Offence> {
+        let class = self.class;
+        let (pool, constants) = self.read();
+        check_spliced_with(class, member, original, regions, pool, constants)
+    }
+}
+
+impl<'w, P: CodePool<'w> + From<ConstantPool<'w>>> Drop for ClassCheck<'_, 'w, P> {
+    fn drop(&mut self) {
+        if let Some((_, constants)) = self.read.take() {
+            constants.keep(self.cache);
         }
     }
-    if let Some((_, constants)) = full {
-        constants.keep(cache);
-    }
-    offences
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! it (a `<clinit>` spliced with its registration, a shape without a
 //! template) or is a template's first copy: only the code the splice wrote is
 //! followed, each stretch from the frame before it, since the original code
-//! between them is copied unchanged (see [`super::scope`] for what the
-//! splice ensures of it). The full check stays its oracle
+//! between them is copied unchanged. What the splice ensures of it: it
+//! declines (and the full check of the general path follows) unless falling
+//! through from the frame before each re-encoded return leaves exactly the
+//! result there (`Splice::max_stack`), and it sets TF's locals in each frame
+//! after the prologue. The full check stays its oracle
 //! (`tests/pre_write_check_scope.rs`).
 //!
 //! What the original code sees of the edit is established here without
@@ -18,8 +21,7 @@
 //! - max_stack and max_locals are at least the original's.
 //!
 //! The code in place of a return starts where the original code left just
-//! the result on the stack (the splice declines otherwise, see
-//! [`super::scope`]) and reads no local of the original code: it is followed
+//! the result on the stack (the splice declines otherwise) and reads no local of the original code: it is followed
 //! from there, the original's locals unknown (what that rejects is left to
 //! the full check), unless a frame is there or a handler of the original
 //! code covers it (its frame may name them); then from the frame before it,
@@ -30,11 +32,11 @@
 #![forbid(unsafe_code)]
 
 use super::frames::{self, Walk};
-use super::state::{Constants, Method, State, REFERENCE};
-use super::{agrees, agrees_locals, Offence, Rule};
+use super::limits::Limits;
+use super::state::{Constants, State, REFERENCE};
+use super::{agrees, agrees_locals, Offence, Rule, Start};
 use crate::code::pool::CodePool;
-use crate::code::stack_map::{Frame, VType};
-use crate::read::code_attribute::CodeAttribute;
+use crate::code::stack_map::VType;
 use crate::read::opcodes as op;
 
 /// Where a splice wrote code of its own into a method: `[start, end)` code
@@ -50,21 +52,27 @@ pub struct SplicedRegions {
     pub others: Vec<(u32, u32)>,
 }
 
-/// The verdict of the targeted check: `Ok(false)` if it cannot decide
-/// (the full check must). `original` is the original code's max_stack and
-/// max_locals.
-#[allow(clippy::too_many_arguments)]
+/// What the check of a splice's code found, short of an offence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplicedVerdict {
+    /// What the splice wrote passes, and so does the method.
+    Passed,
+    /// This check cannot decide: the full check must.
+    Undecided,
+}
+
+/// The check of what the splice wrote, from `start` (the method's code and
+/// initial state); `original` is the original code's max_stack and max_locals.
 pub(super) fn check<'p>(
-    code: &CodeAttribute<'_>,
-    initial: &Frame,
-    start: State,
-    method: &Method,
-    original: (u16, u16),
+    start: &Start<'_>,
+    original: Limits,
     regions: &SplicedRegions,
     pool: &mut impl CodePool<'p>,
     constants: &mut Constants,
-) -> Result<bool, Offence> {
-    let (original_stack, original_locals) = (usize::from(original.0), usize::from(original.1));
+) -> Result<SplicedVerdict, Offence> {
+    use SplicedVerdict::{Passed, Undecided};
+    let Start { code, initial, start, method } = start;
+    let (original_stack, original_locals) = (usize::from(original.max_stack), usize::from(original.max_locals));
     if method.max_locals < original_locals {
         return Err(Offence {
             rule: Rule::MaxLocals,
@@ -84,22 +92,22 @@ pub(super) fn check<'p>(
     let mut walk = Walk::new(code, &frames)?;
 
     let (prologue_start, body_start) = regions.prologue;
-    let (from, state) = frame_before(&frames, prologue_start, &start);
-    let (at, before) = walk.follow(code, from, state, prologue_start, method, pool, constants)?;
-    let Some(before) = before.filter(|_| at == prologue_start) else { return Ok(false) };
-    let (at, after) = walk.follow(code, prologue_start, Some(before.clone()), body_start, method, pool, constants)?;
+    let (from, state) = frame_before(&frames, prologue_start, start);
+    let (at, before) = walk.follow(code, from..prologue_start, state, method, pool, constants)?;
+    let Some(before) = before.filter(|_| at == prologue_start) else { return Ok(Undecided) };
+    let (at, after) = walk.follow(code, prologue_start..body_start, Some(before.clone()), method, pool, constants)?;
     let (Some(after), Some(entry)) = (after, frames::frame_at(&frames, at).filter(|_| at == body_start)) else {
-        return Ok(false);
+        return Ok(Undecided);
     };
     agrees(&after, entry, at, at)?;
     if !resumes(&before, entry, original_locals) {
-        return Ok(false);
+        return Ok(Undecided);
     }
 
     let body_end = regions.others.last().map_or(code_len, |&(tail, _)| tail);
     let in_body = |offset: &u32| (body_start..body_end).contains(offset);
     if !frames.iter().filter(|(o, _)| in_body(o)).all(|(_, frame)| same_past(frame, entry, original_locals)) {
-        return Ok(false);
+        return Ok(Undecided);
     }
     let tf_locals = State { locals: past(&entry.locals, original_locals), stack: Vec::new() };
     for &(handler_start, handler_end, handler, frame) in &walk.handlers {
@@ -125,28 +133,28 @@ pub(super) fn check<'p>(
             // what it rejects, the full check decides.
             Some(stack) => {
                 let state = Some(State { locals: tf_locals.locals.clone(), stack });
-                match walk.follow(code, region_start, state, region_end, method, pool, constants) {
+                match walk.follow(code, region_start..region_end, state, method, pool, constants) {
                     Ok(reached) => reached,
-                    Err(_) => return Ok(false),
+                    Err(_) => return Ok(Undecided),
                 }
             }
             None => {
-                let (from, state) = frame_before(&frames, region_start, &start);
-                walk.follow(code, from, state, region_end, method, pool, constants)?
+                let (from, state) = frame_before(&frames, region_start, start);
+                walk.follow(code, from..region_end, state, method, pool, constants)?
             }
         };
         match state {
             Some(_) if at >= code_len => {
                 return Err(Offence { rule: Rule::Code, offset: code_len, message: "control falls off the end of the code".into() });
             }
-            Some(_) => return Ok(false),
+            Some(_) => return Ok(Undecided),
             None if at < code_len && frames::frame_at(&frames, at).is_none() => {
                 return Err(frames::missing(at, "code after an unconditional jump has no stack map frame".into()));
             }
             None => {}
         }
     }
-    Ok(true)
+    Ok(Passed)
 }
 
 /// The stack (slot form) at a return of `opcode` that leaves just its result.

@@ -7,7 +7,7 @@
 #![forbid(unsafe_code)]
 
 use super::{Offence, Rule};
-use crate::code::code_model::{Insn, Label};
+use crate::code::insn::{Insn, Label};
 use crate::read::constant_pool::{tag, Constant, ConstantPool};
 use crate::read::descriptor::{self, FieldType};
 use crate::read::opcodes as op;

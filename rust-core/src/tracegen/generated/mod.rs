@@ -19,23 +19,31 @@ use prologue::{entry_frame, prologue};
 
 use crate::classfile::Result;
 
+/// What generated code is made for: the method's plan (its signature,
+/// locals and labels), what TF knows of the method, and the instructions
+/// that find its monitor.
+#[derive(Clone, Copy)]
+pub(crate) struct Generating<'g> {
+    pub plan: &'g Plan<'g>,
+    pub method: &'g TfMethod<'g>,
+    pub monitor: &'g [Insn],
+}
+
 /// The prologue, and the tail (exit block, return block and handler) after
 /// the body; registers the catch-all handler and the body's first frame.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn surround(
-    plan: &Plan<'_>,
-    method: &TfMethod,
-    monitor: &[Insn],
+    what: Generating<'_>,
     code: &mut CodeModel<'_>,
     pool: &mut impl ConstantSource,
     constants: &mut Constants,
     prologue_out: &mut impl InsnSink,
     tail_out: &mut impl InsnSink,
 ) -> Result<()> {
+    let Generating { plan, method, .. } = what;
     let (labels, types) = (&plan.labels, &plan.types);
     // The prologue's frames: the parameters as declared, `this` initialized.
     let entry = entry_frame(code, method, types.this, &plan.live_locals());
-    prologue(plan, method, monitor, &entry, code, pool, constants, prologue_out)?;
+    prologue(what, &entry, code, pool, constants, prologue_out)?;
     tail_out.push(Insn::Label(labels.body_end));
     epilogue(plan, code, pool, constants, tail_out)?;
     // Lowest priority: the method's own handlers see their exceptions first.

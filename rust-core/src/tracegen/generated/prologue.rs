@@ -8,21 +8,19 @@ use crate::classfile::opcodes as op;
 use crate::codegen::{self, JavaType};
 use crate::model::TfMethod;
 use crate::tracegen::constants::{Constants, Shared};
-use crate::tracegen::plan::Plan;
+use super::Generating;
 
 use crate::classfile::Result;
 
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn prologue(
-    plan: &Plan<'_>,
-    method: &TfMethod,
-    monitor: &[Insn],
+    what: Generating<'_>,
     entry: &Frame,
     code: &mut CodeModel<'_>,
     pool: &mut impl ConstantSource,
     constants: &mut Constants,
     out: &mut impl InsnSink,
 ) -> Result<()> {
+    let Generating { plan, method, monitor } = what;
     let (signature, is_static, locals, labels, id) =
         (&plan.signature, plan.is_static, &plan.locals, &plan.labels, plan.id);
     let enter_call = constants.call(Shared::EnterWithToken, 3, pool)?;

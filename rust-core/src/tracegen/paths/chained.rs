@@ -3,16 +3,17 @@
 //! the catch-all covering only code run with `this` initialized.
 #![forbid(unsafe_code)]
 
-use super::general::{rewrite_one, rewrite_return};
+use super::body::{rewrite_one, rewrite_return};
 use crate::classfile::chaining::Chaining;
 use crate::classfile::exit_stack;
 use crate::classfile::{CodeModel, Handler, Insn, Label, PoolBuilder, VType};
 use crate::classfile::opcodes as op;
-use crate::model::{TfClass, TfMethod};
+use crate::model::TfClass;
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::generated::exits::epilogue;
 use crate::tracegen::generated::info::info_targets;
 use crate::tracegen::generated::prologue::prologue;
+use crate::tracegen::generated::Generating;
 use crate::tracegen::plan::Plan;
 
 use crate::classfile::Result;
@@ -24,19 +25,17 @@ use crate::classfile::Result;
 /// holding the types there, and the catch-all handler covering only code
 /// run with `this` initialized. Code still reached with `this`
 /// uninitialized keeps its throws as they are (no monitor is there yet).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument_chained<'a>(
     tf: &TfClass,
-    method: &TfMethod,
-    plan: &Plan<'_>,
-    monitor: &[Insn],
+    what: Generating<'_>,
     chaining: &Chaining,
     code: &mut CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<()> {
+    let Generating { plan, method, monitor } = what;
     let first = chaining.calls.first().map_or(0, |c| c.after);
-    let crowded = exit_stack::crowded_returns(code, first, &mut constants.slots, pool)?;
+    let crowded = exit_stack::crowded_returns(code, first, pool)?;
     let kept = keep_lost_parameters(chaining, code)?;
     let plan = &Plan { kept_parameters: kept.slots, ..plan.clone() };
     let live = plan.live_locals();
@@ -77,7 +76,7 @@ pub(crate) fn instrument_chained<'a>(
         let mut entry = call.frame.clone();
         entry.set_locals(&live);
         let mut insns = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
-        prologue(&site, method, monitor, &entry, code, pool, constants, &mut insns)?;
+        prologue(Generating { plan: &site, method, monitor }, &entry, code, pool, constants, &mut insns)?;
         if code.frames_required {
             code.frames.push((site.labels.body, entry));
         }

@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::splice;
-use crate::classfile::{Handler, Insn, PoolBuilder, SlotCache};
+use crate::classfile::{Handler, Insn, PoolBuilder};
 use crate::codegen::Signature;
 use crate::model::TfMethod;
 use crate::tracegen::generated::monitor::LookupKind;
@@ -73,18 +73,17 @@ impl GeneratedDepths {
         throw: Option<&[Insn]>,
         ret: &[Insn],
         handlers: &[Handler],
-        slots: &mut SlotCache,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Option<GeneratedDepths>> {
-        let prologue = splice::peak(prologue, &[], slots, pool)?;
-        let (Some(prologue), Some(tail)) = (prologue, splice::peak(tail, handlers, slots, pool)?) else {
+        let prologue = splice::peak(prologue, &[], pool)?;
+        let (Some(prologue), Some(tail)) = (prologue, splice::peak(tail, handlers, pool)?) else {
             return Ok(None);
         };
         let throw = match throw {
-            Some(insns) => Some(splice::replacement_peak(insns, slots, pool)?),
+            Some(insns) => Some(splice::replacement_peak(insns, pool)?),
             None => None,
         };
-        let ret = splice::replacement_peak(ret, slots, pool)?;
+        let ret = splice::replacement_peak(ret, pool)?;
         Ok(Some(GeneratedDepths { prologue, tail, throw, ret }))
     }
 }

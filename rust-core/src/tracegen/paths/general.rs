@@ -3,43 +3,38 @@
 //! assembled later. Takes every method the faster paths decline.
 #![forbid(unsafe_code)]
 
+use super::body::rewrite_body;
 use super::chained::instrument_chained;
+use super::Instrumented;
+use crate::tracegen::generated::Generating;
 use crate::classfile::chaining::{Chaining, Start};
-use crate::classfile::exit_stack::{self, Crowded};
+use crate::classfile::exit_stack::{self};
 use crate::classfile::{ClassFile, ClassFileError, CodeModel, Insn, PoolBuilder, VType};
-use crate::classfile::opcodes as op;
-use crate::codegen::{self, Signature};
 use crate::model::{TfClass, TfMethod};
 use crate::schema;
-use crate::tracegen::constants::{Constants, Shared};
-use crate::tracegen::generated::exits::{replace_crowded_return, replace_return};
-use crate::tracegen::generated::info::{info_targets, is_info_call};
+use crate::tracegen::constants::Constants;
 use crate::tracegen::generated::surround;
-use crate::tracegen::generated::throws::replace_throw;
-use crate::tracegen::plan::{plan, Plan};
+use crate::tracegen::plan::plan;
 
 use crate::classfile::Result;
-use std::iter::Peekable;
 
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument<'a>(
-    class: &ClassFile<'a>,
+    target: Instrumented<'_, 'a>,
     tf: &TfClass,
-    method: &TfMethod,
-    signature: &Signature<'_>,
-    monitor: &[Insn],
     code: &mut CodeModel<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
 ) -> Result<()> {
+    let Instrumented { class, method, signature, monitor } = target;
     let plan = plan(class, method, signature.clone(), code, pool, constants)?;
     let body_start = match body_start(class, method, code, pool)? {
         BodyStart::At(index) => index,
         BodyStart::AfterEach(chaining) => {
-            return instrument_chained(tf, method, &plan, monitor, &chaining, code, pool, constants);
+            let what = Generating { plan: &plan, method, monitor };
+            return instrument_chained(tf, what, &chaining, code, pool, constants);
         }
     };
-    let crowded = exit_stack::crowded_returns(code, body_start, &mut constants.slots, pool)?;
+    let crowded = exit_stack::crowded_returns(code, body_start, pool)?;
     // Frames in the body learn the locals that live across it; frames before
     // it (a constructor's code before super(...)) must not.
     add_locals_to_body_frames(code, body_start, &plan.live_locals());
@@ -47,7 +42,7 @@ pub(crate) fn instrument<'a>(
     // The lookup, about 20 instructions, the argument array; the tail.
     let mut prologue = Vec::with_capacity(monitor.len() + 21 + 5 * plan.signature.parameters.len());
     let mut tail = Vec::with_capacity(48);
-    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
+    surround(Generating { plan: &plan, method, monitor }, code, pool, constants, &mut prologue, &mut tail)?;
     code.insert(body_start, prologue);
     code.elements.extend(tail);
     Ok(())
@@ -106,80 +101,4 @@ pub(crate) fn add_locals_to_body_frames(code: &mut CodeModel<'_>, body_start: us
             frame.set_locals(locals);
         }
     }
-}
-
-/// Returns become jumps to the exit block (draining what `crowded` returns
-/// leave below their result), explicit throws are reported, and info calls
-/// get the monitor and this method's identifier.
-pub(crate) fn rewrite_body(
-    tf: &TfClass,
-    code: &mut CodeModel<'_>,
-    body_start: usize,
-    crowded: &[Crowded],
-    plan: &Plan<'_>,
-    pool: &mut PoolBuilder<'_>,
-    constants: &mut Constants,
-) -> Result<()> {
-    let thrown = constants.get(Shared::Thrown, pool)?;
-    let info_targets = info_targets(tf);
-    // One pass that moves the body into a new list: splicing each
-    // replacement in place would move the rest of the code every time.
-    let body_start = body_start.min(code.elements.len());
-    let body = code.elements.split_off(body_start);
-    code.elements.reserve(body.len() + 16);
-    let mut crowded = crowded.iter().peekable();
-    for (index, insn) in (body_start..).zip(body) {
-        if insn.is_return() {
-            rewrite_return(index, &mut crowded, plan, code);
-            continue;
-        }
-        rewrite_one(insn, &info_targets, tf, plan, thrown, code, pool)?;
-    }
-    Ok(())
-}
-
-/// Appends what replaces the return at element `index`: a jump to the exit
-/// block, after draining what a crowded return leaves below its result.
-pub(crate) fn rewrite_return<'c>(
-    index: usize,
-    crowded: &mut Peekable<impl Iterator<Item = &'c Crowded>>,
-    plan: &Plan<'_>,
-    code: &mut CodeModel<'_>,
-) {
-    match crowded.next_if(|c| c.index == index) {
-        Some(c) => code.elements.extend(replace_crowded_return(plan, c)),
-        None => code.elements.extend(replace_return(plan)),
-    }
-}
-
-/// Appends `insn` of the body, or what replaces it: an explicit throw is
-/// reported, an info call gets the monitor and this method's identifier.
-pub(crate) fn rewrite_one(
-    insn: Insn,
-    info_targets: &[(String, String)],
-    tf: &TfClass,
-    plan: &Plan<'_>,
-    thrown: u16,
-    code: &mut CodeModel<'_>,
-    pool: &mut PoolBuilder<'_>,
-) -> Result<()> {
-    match insn {
-        Insn::Simple(op::ATHROW) => code.elements.extend(replace_throw(plan, thrown, pool)?),
-        Insn::Pool { opcode: op::INVOKEVIRTUAL | op::INVOKESPECIAL, index } | Insn::InvokeInterface { index, .. }
-            if !info_targets.is_empty() =>
-        {
-            // Stage 1 put `aconst_null, iconst_0` right before each info call.
-            let n = code.elements.len();
-            let passes_null_zero = n >= 2
-                && code.elements[n - 2] == Insn::Simple(op::ACONST_NULL)
-                && code.elements[n - 1] == Insn::Simple(op::ICONST_0);
-            if passes_null_zero && is_info_call(index, tf, info_targets, pool)? {
-                code.elements[n - 2] = codegen::aload(plan.locals.monitor);
-                code.elements[n - 1] = codegen::push_int(plan.id, pool)?;
-            }
-            code.elements.push(insn);
-        }
-        other => code.elements.push(other),
-    }
-    Ok(())
 }

@@ -4,11 +4,12 @@
 #![forbid(unsafe_code)]
 
 use super::depths::{GeneratedDepths, Shape};
-use super::from_template::instrument_from_template;
-use crate::classfile::splice::{Edits, FramesAfter, SiteKind, Splice, SplicedCode};
-use crate::classfile::{ChunkWriter, ClassFile, CodeModel, Insn, InsnSink, Placed, PoolBuilder, SlotCache, VType};
-use crate::codegen::Signature;
-use crate::model::TfMethod;
+use super::from_template::{instrument_from_template, FromTemplate};
+use super::Instrumented;
+use crate::tracegen::generated::Generating;
+use super::splicing::{add_live_locals, assemble_spliced, body_start_for_splice, SplicedBody};
+use crate::classfile::splice::{SiteKind, Splice};
+use crate::classfile::{ChunkWriter, CodeModel, Insn, InsnSink, Placed, PoolBuilder};
 use crate::schema::Registration;
 use crate::tracegen::constants::{Constants, Shared};
 use crate::tracegen::generated::exits::replace_return;
@@ -23,24 +24,21 @@ use crate::classfile::Result;
 /// [`instrument`](super::general::instrument) by splicing: the same code, frames and pool entries, with
 /// the body copied and the generated code copied from its shape's template
 /// or encoded as it is generated; `None` if the splice declines (see [`crate::classfile::splice`]).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn instrument_spliced<'a>(
-    class: &ClassFile<'a>,
-    method: &TfMethod,
-    signature: &Signature<'_>,
-    monitor: &[Insn],
+    target: Instrumented<'_, 'a>,
     registration: Option<&Registration>,
     code: &mut CodeModel<'a>,
     splice: &mut Splice<'a>,
     pool: &mut PoolBuilder<'a>,
     constants: &mut Constants,
     memory: &mut Memory,
-) -> Result<Option<SplicedCode>> {
+) -> Result<Option<SplicedBody>> {
+    let Instrumented { class, method, signature, monitor } = target;
     if registration.is_none() {
-        if let Some(spliced) =
-            instrument_from_template(class, method, signature, monitor, code, splice, pool, constants, memory)?
-        {
-            return Ok(spliced);
+        match instrument_from_template(target, code, splice, pool, constants, memory)? {
+            FromTemplate::Spliced(body) => return Ok(Some(body)),
+            FromTemplate::SpliceDeclined => return Ok(None),
+            FromTemplate::NoTemplate => {}
         }
     }
     let plan = plan(class, method, signature.clone(), code, pool, constants)?;
@@ -67,7 +65,7 @@ pub(crate) fn instrument_spliced<'a>(
     let (mut prologue, mut tail) = (ChunkWriter::new(false), ChunkWriter::new(record));
     prologue.push_all(registration.iter().flat_map(|r| r.insns.iter().cloned()));
     let mut prologue = prologue.recording(record);
-    surround(&plan, method, monitor, code, pool, constants, &mut prologue, &mut tail)?;
+    surround(Generating { plan: &plan, method, monitor }, code, pool, constants, &mut prologue, &mut tail)?;
     let depths = match known {
         Some(depths) => depths,
         None => {
@@ -79,7 +77,6 @@ pub(crate) fn instrument_spliced<'a>(
                 throw_insns.as_deref(),
                 &recorded(&ret),
                 &code.handlers,
-                &mut constants.slots,
                 pool,
             )?
             else {
@@ -98,47 +95,6 @@ pub(crate) fn instrument_spliced<'a>(
         return Ok(None);
     };
     let chunks = [&prologue, &tail, &ret, &throw].map(Placed::from);
-    assemble_spliced(code, splice, insert_at, chunks, None, &mut constants.slots, pool)
-}
-
-/// Where a splice puts the prologue: after a constructor's chaining call,
-/// else first; `None` if a splice cannot find it.
-pub(crate) fn body_start_for_splice<'a>(
-    class: &ClassFile<'a>,
-    method: &TfMethod,
-    code: &CodeModel<'a>,
-    splice: &Splice<'a>,
-    pool: &mut PoolBuilder<'a>,
-) -> Option<u32> {
-    match &*method.name {
-        // java.lang.Object's constructor calls no other.
-        "<init>" if class.super_class_index() != 0 => splice.chaining_call_end(code, pool),
-        _ => Some(0),
-    }
-}
-
-/// Frames in the body learn the locals that live across it: the method's
-/// own, which the splice holds, and any the model holds.
-pub(crate) fn add_live_locals(code: &mut CodeModel<'_>, splice: &mut Splice<'_>, insert_at: u32, live: &[(u16, VType)]) {
-    splice.set_frame_locals(insert_at, live);
-    for (label, frame) in &mut code.frames {
-        if label.id() >= insert_at {
-            frame.set_locals(live);
-        }
-    }
-}
-
-/// The splice of the generated chunks `[prologue, tail, return, throw]`
-/// into the method's code.
-pub(crate) fn assemble_spliced<'a>(
-    code: &CodeModel<'a>,
-    splice: &mut Splice<'a>,
-    insert_at: u32,
-    [prologue, tail, ret, throw]: [Placed<'_>; 4],
-    frames_after: Option<FramesAfter<'_>>,
-    slots: &mut SlotCache,
-    pool: &mut PoolBuilder<'a>,
-) -> Result<Option<SplicedCode>> {
-    let edits = Edits { insert_at, prologue, returns: Some(ret), throws: Some(throw), tail, frames_after };
-    splice.assemble(code, &edits, slots, pool)
+    let spliced = assemble_spliced(code, splice, insert_at, chunks, None, pool)?;
+    Ok(spliced.map(|code| SplicedBody { code, template: None }))
 }

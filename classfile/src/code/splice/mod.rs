@@ -22,46 +22,48 @@
 //! the caller takes the general path, which also reports any error.
 #![forbid(unsafe_code)]
 
+mod depth;
+mod layout;
+mod scan;
+mod spliced_code;
+
+pub use depth::{peak, replacement_peak};
+use layout::Layout;
+pub use scan::{Site, SiteKind};
+use scan::{scan_into, OffsetBits, Scanned, STARTS};
+pub use spliced_code::SplicedCode;
+
 use crate::code::code_attribute_writer::{patch_u16, CodeAttributeWriter};
 use crate::read::attribute::name;
 use crate::code::chaining;
-use crate::code::check::{GeneratedCode, SplicedMethod, SplicedRegions};
-use crate::code::chunk::{patch_branch, write_patched, Chunk, OperandValue, Placed};
+use crate::code::check::SplicedRegions;
+use crate::code::chunk::{patch_branch, write_patched, OperandValue, Placed};
 use crate::read::class_file::{ClassFile, Member};
 use crate::read::code_attribute::{CodeAttribute, MAX_CODE_LENGTH};
-use crate::code::code_model::{switch_padding, CodeModel, Handler, Insn, Label};
+use crate::code::code_model::CodeModel;
+use crate::code::insn::{Handler, Insn, Label};
+use crate::code::decode::switch_padding;
 use crate::read::access::ACC_STATIC;
-use crate::read::descriptor::{self, FieldType};
+use crate::read::descriptor::FieldType;
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
-use crate::read::opcodes::{self as op, Kind, Operands};
+use crate::read::opcodes as op;
 use crate::code::pool::CodePool;
-use crate::code::stack_depth::{self, SlotCache};
-use crate::code::stack_map::{self, EncodedFrames, Frame, FrameList, FrameView, VType};
-
-/// An instruction a splice re-encodes or moves the code after (16-bit
-/// branches, which only get a new offset, are kept apart: see [`Splice`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SiteKind {
-    /// `tableswitch` or `lookupswitch`: padding and offsets are rewritten.
-    Switch,
-    /// A return (the opcode): replaced by generated code.
-    Return(u8),
-    /// `athrow`: replaced by generated code.
-    Throw,
-    /// Not an instruction: where the prologue goes (length 0).
-    Insert,
-}
+use crate::code::stack_depth;
+use crate::code::stack_map::{Frame, FrameList, FrameView, VType};
+use crate::code::stack_map_encode::{self, EncodedFrames};
 
 /// What a splice does to the code: generated code as [`Chunk`]s.
 pub struct Edits<'e> {
     /// The prologue goes before the instruction at this offset (0: first);
     /// labels at that offset name the first instruction after it.
     pub insert_at: u32,
+    /// Generated code before the original code.
     pub prologue: Placed<'e>,
     /// The code in place of every return, and of every `athrow`; `None`
     /// keeps them. A chunk placed at several sites binds no label.
     pub returns: Option<Placed<'e>>,
+    /// The code in place of every `athrow`; `None` keeps them.
     pub throws: Option<Placed<'e>>,
     /// After the last instruction.
     pub tail: Placed<'e>,
@@ -76,9 +78,13 @@ pub struct Edits<'e> {
 /// template's copy lends the method's entry frame for each of its prologue's).
 #[derive(Clone, Copy)]
 pub struct FramesAfter<'e> {
+    /// The frame the encoded ones follow.
     pub label: Label,
+    /// The encoded frames.
     pub frames: &'e EncodedFrames,
+    /// Operands written over the encoded frames as they are copied.
     pub patches: &'e [OperandValue],
+    /// Frames of the generated code lent, each at its label.
     pub lent: &'e [(Label, &'e Frame)],
 }
 
@@ -91,14 +97,6 @@ impl<'e> Edits<'e> {
             SiteKind::Switch | SiteKind::Insert => None,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy)]
-pub struct Site {
-    pub offset: u32,
-    pub kind: SiteKind,
-    /// The instruction's length in the original code.
-    length: u32,
 }
 
 /// A method's code, scanned for splicing.
@@ -148,6 +146,7 @@ pub enum Prepared<'a> {
     NoCode,
     /// A splice does not handle this code: take the general path.
     Declined,
+    /// The method's model (no instructions) and its scanned code.
     Ready(CodeModel<'a>, Splice<'a>),
 }
 
@@ -238,270 +237,6 @@ pub fn prepare_reusing<'a, 'd>(
     Ok(Prepared::Ready(model, splice))
 }
 
-/// What [`scan`] needs of an opcode: its length, and whether it is a
-/// 16-bit branch or a return or `athrow` (a site). Length 0: an opcode
-/// taken apart on its own (a switch, `wide`) or one a splice declines.
-#[derive(Clone, Copy)]
-struct ScanEntry {
-    length: u8,
-    is_branch: u8,
-    is_site: u8,
-}
-
-const SCAN: [ScanEntry; 256] = {
-    let none = ScanEntry { length: 0, is_branch: 0, is_site: 0 };
-    let mut table = [none; 256];
-    let mut opcode = 0;
-    while opcode < 256 {
-        let row = op::TABLE[opcode];
-        table[opcode] = match (row.kind, row.operands) {
-            (Kind::Return | Kind::ThrowException, _) => ScanEntry { length: row.length, is_site: 1, ..none },
-            // goto and the conditional branches; goto_w is declined.
-            (Kind::Branch, Operands::Branch) => ScanEntry { length: row.length, is_branch: 1, ..none },
-            _ => ScanEntry { length: op::PLAIN_LENGTHS[opcode], ..none },
-        };
-        opcode += 1;
-    }
-    table
-};
-
-/// The site a return or `athrow` makes.
-fn site_kind(opcode: u8) -> SiteKind {
-    match op::TABLE[usize::from(opcode)].kind {
-        Kind::Return => SiteKind::Return(opcode),
-        _ => SiteKind::Throw,
-    }
-}
-
-/// Bits by code offset, 64 offsets a word: where an instruction starts,
-/// where a 16-bit branch does, where a return or `athrow` does (words, not
-/// a struct of them: a list of words is allocated zeroed, not filled).
-type OffsetBits = [u64; 3];
-const STARTS: usize = 0;
-const BRANCHES: usize = 1;
-const SITES: usize = 2;
-
-/// The code's sites, branches and instruction starts (see [`Splice`]).
-struct Scanned {
-    sites: Vec<Site>,
-    branches: Vec<u32>,
-    starts: Vec<OffsetBits>,
-}
-
-/// Finds every instruction start, site and branch; `None` for code a splice
-/// does not handle (or that is malformed: the general path reports it).
-#[cfg(test)]
-fn scan(code: &[u8]) -> Option<Scanned> {
-    let mut scanned = Scanned { sites: Vec::new(), branches: Vec::new(), starts: Vec::new() };
-    scan_into(code, &mut scanned)?;
-    Some(scanned)
-}
-
-/// [`scan`] into the lists of `scanned`, whatever they held before.
-fn scan_into(code: &[u8], scanned: &mut Scanned) -> Option<()> {
-    let len = code.len();
-    if len == 0 || len > MAX_CODE_LENGTH {
-        return None;
-    }
-    // Every instruction sets its bits, whatever it is: whether it is a
-    // branch or a site decides no jump (they follow no pattern a branch
-    // predictor learns), and the lists are read off the bits at the end.
-    let bits = &mut scanned.starts;
-    bits.clear();
-    bits.resize(len / 64 + 1, [0; 3]);
-    let mut switches = Vec::new();
-    let u32_at = |at: usize| code.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-    let mut at = 0usize;
-    // The word being filled, kept in registers and stored once the code
-    // moves past its 64 offsets: or-ing into memory made each start wait
-    // for the last one's store.
-    let (mut word_at, mut word) = (0usize, [0u64; 3]);
-    while at < len {
-        if at / 64 != word_at {
-            if let Some(slot) = bits.get_mut(word_at) {
-                *slot = word;
-            }
-            (word_at, word) = (at / 64, [0; 3]);
-        }
-        let bit = 1u64 << (at % 64);
-        let opcode = code[at];
-        let entry = SCAN[usize::from(opcode)];
-        word[STARTS] |= bit;
-        word[BRANCHES] |= bit & u64::from(entry.is_branch).wrapping_neg();
-        word[SITES] |= bit & u64::from(entry.is_site).wrapping_neg();
-        if entry.length != 0 {
-            at += usize::from(entry.length);
-            continue;
-        }
-        let length = match opcode {
-            op::TABLESWITCH | op::LOOKUPSWITCH => {
-                let operands = at + 1 + switch_padding(at as u32);
-                let entries = if opcode == op::TABLESWITCH {
-                    let (low, high) = (u32_at(operands + 4)? as i32, u32_at(operands + 8)? as i32);
-                    if high < low {
-                        return None;
-                    }
-                    12 + 4 * (i64::from(high) - i64::from(low) + 1) as usize
-                } else {
-                    let pairs = u32_at(operands + 4)? as i32;
-                    8 + 8 * usize::try_from(pairs).ok()?
-                };
-                let length = operands + entries - at;
-                switches.push(Site { offset: at as u32, kind: SiteKind::Switch, length: length as u32 });
-                length
-            }
-            op::WIDE => match code.get(at + 1).copied()? {
-                op::IINC => 6,
-                op::ILOAD..=op::ALOAD | op::ISTORE..=op::ASTORE => 4,
-                _ => return None,
-            },
-            // `jsr`, `ret`, `goto_w`, an invalid opcode.
-            _ => return None,
-        };
-        at += length;
-    }
-    if at != len {
-        return None;
-    }
-    if let Some(slot) = bits.get_mut(word_at) {
-        *slot = word;
-    }
-    let (sites, branches) = (&mut scanned.sites, &mut scanned.branches);
-    sites.clear();
-    branches.clear();
-    for (i, word) in bits.iter().enumerate() {
-        for_each_bit(word[BRANCHES], |bit| branches.push((i * 64 + bit) as u32));
-        for_each_bit(word[SITES], |bit| {
-            let offset = i * 64 + bit;
-            let opcode = code.get(offset).copied().unwrap_or(op::RETURN);
-            let length = u32::from(SCAN[usize::from(opcode)].length);
-            sites.push(Site { offset: offset as u32, kind: site_kind(opcode), length });
-        });
-    }
-    if !switches.is_empty() {
-        sites.extend_from_slice(&switches);
-        sites.sort_unstable_by_key(|s| s.offset);
-    }
-    Some(())
-}
-
-/// `f` of the index of each bit set in `word`, lowest first.
-fn for_each_bit(mut word: u64, mut f: impl FnMut(usize)) {
-    while word != 0 {
-        f(word.trailing_zeros() as usize);
-        word &= word - 1;
-    }
-}
-
-/// Where generated labels and the original sites land in the new code.
-struct Layout {
-    code_len: u32,
-    /// New offset of each site, and the shift of the code after it (code
-    /// is at most 65,535 bytes long).
-    placed: Vec<(u32, i32)>,
-    /// Offset of each generated label, by `label - code_len - 1`.
-    generated: Vec<Option<u32>>,
-    length: u32,
-}
-
-impl Layout {
-    /// The new offset of original offset `offset` (an instruction start or the end).
-    fn remap(&self, sites: &[Site], offset: u32) -> u32 {
-        // The last site at or before `offset`.
-        self.remap_after(sites, offset, sites.partition_point(|s| s.offset <= offset))
-    }
-
-    /// [`Layout::remap`] of offsets in increasing order: each looks for its
-    /// site from where the one before found its own (`i`, from 0).
-    fn remap_next(&self, sites: &[Site], offset: u32, i: &mut usize) -> u32 {
-        while sites.get(*i).is_some_and(|s| s.offset <= offset) {
-            *i += 1;
-        }
-        self.remap_after(sites, offset, *i)
-    }
-
-    /// `offset` moved as the site before `i` (the last at or before it) moves it.
-    fn remap_after(&self, sites: &[Site], offset: u32, i: usize) -> u32 {
-        if i == 0 {
-            return offset;
-        }
-        let (site, (placed_at, shift)) = (&sites[i - 1], self.placed[i - 1]);
-        // Chosen without a jump: whether an offset is a replaced site's
-        // follows no pattern.
-        let at_replaced = site.offset == offset && !matches!(site.kind, SiteKind::Insert);
-        std::hint::select_unpredictable(at_replaced, placed_at, offset.wrapping_add_signed(shift))
-    }
-
-    fn label(&self, sites: &[Site], label: Label) -> Option<u32> {
-        if label.0 <= self.code_len {
-            Some(self.remap(sites, label.0))
-        } else {
-            self.generated.get((label.0 - self.code_len - 1) as usize).copied().flatten()
-        }
-    }
-}
-
-/// The new Code attribute's content, waiting only for the name of a
-/// StackMapTable the original did not have (the general path names it when
-/// the class's bodies are assembled, in method order; so does
-/// [`SplicedCode::finish`]).
-#[derive(Debug, Clone)]
-pub struct SplicedCode {
-    data: Vec<u8>,
-    stack_map_name_at: Option<usize>,
-    /// The template the generated code was copied from, for the pre-write check.
-    generated: Option<GeneratedCode>,
-    /// Where the splice wrote code of its own, for the pre-write check
-    /// (`None`: the whole code is generated).
-    regions: Option<SplicedRegions>,
-}
-
-impl SplicedCode {
-    /// The Code attribute of a new method whose code is `chunk` alone: it
-    /// must run straight (no branch target, no jump out of it, so no frame),
-    /// and use no local past the method's parameters (`max_locals`).
-    pub fn straight(chunk: &Chunk, max_locals: u16) -> Option<SplicedCode> {
-        let branches = !chunk.labels.is_empty() || !chunk.jumps.is_empty();
-        if branches || chunk.bytes.is_empty() || chunk.bytes.len() > MAX_CODE_LENGTH {
-            return None;
-        }
-        let mut writer = CodeAttributeWriter::new(chunk.bytes.len() + 12, chunk.peak, max_locals, chunk.len());
-        writer.out().extend_from_slice(&chunk.bytes);
-        writer.exception_table(&[], &|l| Ok(l.0)).ok()?;
-        Some(SplicedCode { data: writer.finish().ok()?, stack_map_name_at: None, generated: None, regions: None })
-    }
-
-    /// This code with its generated part copied from the template `generated` is.
-    pub fn copied_from(self, generated: GeneratedCode) -> SplicedCode {
-        SplicedCode { generated: Some(generated), ..self }
-    }
-
-    /// The template the generated code was copied from, if it was.
-    pub fn generated_code(&self) -> Option<&GeneratedCode> {
-        self.generated.as_ref()
-    }
-
-    /// What the pre-write check may take from the splice, taken out once;
-    /// `None` for code that is all generated and from no template.
-    pub fn take_check_scope(&mut self) -> Option<SplicedMethod> {
-        let regions = match self.regions.take() {
-            Some(regions) => regions,
-            None => {
-                self.generated.as_ref()?;
-                SplicedRegions::default()
-            }
-        };
-        Some(SplicedMethod { generated: self.generated.clone(), regions })
-    }
-
-    pub fn finish<'p>(mut self, pool: &mut impl CodePool<'p>) -> Result<Vec<u8>> {
-        if let Some(at) = self.stack_map_name_at {
-            patch_u16(&mut self.data, at, pool.utf8(name::STACK_MAP_TABLE)?);
-        }
-        Ok(self.data)
-    }
-}
-
 impl<'a> Splice<'a> {
     /// Gives this splice's lists back to `lists`, for the next method.
     pub fn recycle(self, lists: &mut SpliceLists) {
@@ -509,6 +244,7 @@ impl<'a> Splice<'a> {
         lists.frames = self.frames;
     }
 
+    /// The sites the scan found, in code order.
     pub fn sites(&self) -> &[Site] {
         &self.sites
     }
@@ -618,7 +354,6 @@ impl<'a> Splice<'a> {
         &mut self,
         model: &CodeModel<'a>,
         edits: &Edits<'_>,
-        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<SplicedCode>> {
         if !self.is_start(edits.insert_at) {
@@ -630,7 +365,7 @@ impl<'a> Splice<'a> {
         self.sites.insert(i, Site { offset: edits.insert_at, kind: SiteKind::Insert, length: 0 });
         let sites = std::mem::take(&mut self.sites);
         let mut spare = std::mem::take(&mut self.spare);
-        let assembled = self.assemble_at(&sites, model, edits, slots, pool, &mut spare);
+        let assembled = self.assemble_at(&sites, model, edits, pool, &mut spare);
         (self.sites, self.spare) = (sites, spare);
         self.sites.remove(i);
         assembled
@@ -641,14 +376,13 @@ impl<'a> Splice<'a> {
         sites: &[Site],
         model: &CodeModel<'a>,
         edits: &Edits<'_>,
-        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
         spare: &mut LayoutLists,
     ) -> Result<Option<SplicedCode>> {
         let Some(layout) = self.layout(model, sites, edits, std::mem::take(spare)) else {
             return Ok(None);
         };
-        let assembled = self.assemble_laid_out(sites, &layout, model, edits, slots, pool);
+        let assembled = self.assemble_laid_out(sites, &layout, model, edits, pool);
         *spare = LayoutLists { placed: layout.placed, generated: layout.generated };
         assembled
     }
@@ -659,10 +393,9 @@ impl<'a> Splice<'a> {
         layout: &Layout,
         model: &CodeModel<'a>,
         edits: &Edits<'_>,
-        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<SplicedCode>> {
-        let Some(max_stack) = self.max_stack(model, sites, edits, slots, pool)? else {
+        let Some(max_stack) = self.max_stack(model, sites, edits, pool)? else {
             return Ok(None);
         };
         let label = |l: Label| layout.label(sites, l);
@@ -681,7 +414,7 @@ impl<'a> Splice<'a> {
             let at = site.offset as usize;
             let generated = match site.kind {
                 SiteKind::Switch => {
-                    let Some(()) = self.switch(at, new_offset, sites, &layout, out) else {
+                    let Some(()) = self.switch(at, new_offset, sites, layout, out) else {
                         return Ok(None);
                     };
                     None
@@ -764,11 +497,11 @@ impl<'a> Splice<'a> {
             if is_frames {
                 encode_frames(&frames, model, edits, &offset_of, out)?;
             } else if attribute.is(name::LINE_NUMBER_TABLE) {
-                let Some(()) = self.line_numbers(attribute.data(), sites, &layout, out) else {
+                let Some(()) = self.line_numbers(attribute.data(), sites, layout, out) else {
                     return Ok(None);
                 };
             } else if attribute.is(name::LOCAL_VARIABLE_TABLE) || attribute.is(name::LOCAL_VARIABLE_TYPE_TABLE) {
-                let Some(()) = self.local_variables(attribute.data(), sites, &layout, out) else {
+                let Some(()) = self.local_variables(attribute.data(), sites, layout, out) else {
                     return Ok(None);
                 };
             } else {
@@ -781,7 +514,7 @@ impl<'a> Splice<'a> {
             encode_frames(&frames, model, edits, &offset_of, writer.out())?;
             writer.end_attribute()?;
         }
-        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, generated: None, regions: Some(regions) }))
+        Ok(Some(SplicedCode { data: writer.finish()?, stack_map_name_at, regions: Some(regions) }))
     }
 
     /// The original frames, the model's and those `lent`, at their new
@@ -875,7 +608,6 @@ impl<'a> Splice<'a> {
         model: &CodeModel<'a>,
         sites: &[Site],
         edits: &Edits<'_>,
-        slots: &mut SlotCache,
         pool: &mut impl CodePool<'a>,
     ) -> Result<Option<u16>> {
         // The original frames, in offset order as decoded.
@@ -905,7 +637,7 @@ impl<'a> Splice<'a> {
                     Some((label, _, stack)) => (label.0, stack.iter().map(VType::slots).sum::<usize>() as i32),
                     None => (0, 0),
                 };
-                match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, slots, pool)? {
+                match stack_depth::depth_by_fall_through(self.code.code, from, site.offset, depth, pool)? {
                     Some(depth) => depth,
                     None => return Ok(None),
                 }
@@ -997,7 +729,7 @@ fn table_entries(table: &mut [u8], size: usize) -> Option<std::slice::ChunksExac
 /// taking just what they pushed. Its receiver is then `uninitializedThis`,
 /// and following the types (which these instructions add nothing to the
 /// pool for) would find the same call; `None` for any other start.
-fn plain_chaining_call_end<'p>(code: &[u8], pool: &impl CodePool<'p>) -> Option<u32> {
+fn plain_chaining_call_end<'p>(code: &[u8], pool: &mut impl CodePool<'p>) -> Option<u32> {
     if code.first() != Some(&op::ALOAD_0) {
         return None;
     }
@@ -1015,7 +747,7 @@ fn plain_chaining_call_end<'p>(code: &[u8], pool: &impl CodePool<'p>) -> Option<
         }
     }
     let index = u16::from_be_bytes([*code.get(at + 1)?, *code.get(at + 2)?]);
-    let (arguments, _) = pool.with_ascii_reference_descriptor(index, descriptor::method_slot_sizes)?.ok()?;
+    let (arguments, _) = pool.method_slots(index).ok()?;
     let (_, name) = pool.method_owner_and_name(index).ok()?;
     (name == "<init>" && arguments == pushed).then_some((at + 3) as u32)
 }
@@ -1037,7 +769,7 @@ fn encode_frames(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let count_at = out.len();
-    stack_map::encode_views_into(frames, &model.initial_frame.locals, offset_of, out)?;
+    stack_map_encode::encode_views_into(frames, &model.initial_frame.locals, offset_of, out)?;
     if let Some(after) = edits.frames_after {
         let count = count16(frames.len() + usize::from(after.frames.count), "frames")?;
         write_patched(&after.frames.bytes, after.patches, out);
@@ -1061,78 +793,10 @@ fn place(chunk: Placed<'_>, base: usize, label: &dyn Fn(Label) -> Option<u32>, o
     Some(())
 }
 
-/// The deepest stack of generated instructions entered at the first with an
-/// empty stack, and at the label of each of `handlers` among them with the
-/// exception: what a [`Chunk`] records.
-pub fn peak<'p>(
-    insns: &[Insn],
-    handlers: &[Handler],
-    slots: &mut SlotCache,
-    pool: &mut impl CodePool<'p>,
-) -> Result<Option<u16>> {
-    let inside: Vec<Handler> = handlers.iter().filter(|h| insns.contains(&Insn::Label(h.handler))).copied().collect();
-    depth_of_list(insns, &inside, slots, pool)
-}
-
-/// How much deeper than where it starts the stack gets in straight code
-/// that replaces an instruction (and may pop what is below its start).
-pub fn replacement_peak<'p>(insns: &[Insn], slots: &mut SlotCache, pool: &mut impl CodePool<'p>) -> Result<u16> {
-    let (mut depth, mut peak) = (0i32, 0i32);
-    for insn in insns {
-        let after = depth + stack_depth::stack_effect(insn, slots, pool)?;
-        peak = peak.max(after).max(depth);
-        depth = after;
-    }
-    Ok(u16::try_from(peak).unwrap_or(u16::MAX))
-}
-
-/// The deepest stack of a list of generated instructions entered at its
-/// first element with an empty stack (and at each handler's label with the
-/// exception), as [`stack_depth::max_stack`] finds it; `None` if that is no
-/// consistent flow. Generated code only branches forward, to a handful of
-/// labels, so one linear pass does.
-fn depth_of_list<'p>(
-    insns: &[Insn],
-    handlers: &[Handler],
-    slots: &mut SlotCache,
-    pool: &mut impl CodePool<'p>,
-) -> Result<Option<u16>> {
-    // Depths known at labels: from branches to them, and the handlers'.
-    let mut known: Vec<(Label, i32)> = handlers.iter().map(|h| (h.handler, 1)).collect();
-    let mut depth = Some(0i32);
-    let mut max = 0i32;
-    for insn in insns {
-        if let Insn::Label(label) = insn {
-            if let Some(&(_, at_label)) = known.iter().find(|(l, _)| l == label) {
-                if depth.is_some_and(|d| d != at_label) {
-                    return Ok(None);
-                }
-                depth = Some(at_label);
-            }
-            continue;
-        }
-        let Some(before) = depth else { return Ok(None) };
-        let after = before + stack_depth::stack_effect(insn, slots, pool)?;
-        if after < 0 || matches!(insn.opcode(), Some(op::JSR | op::JSR_W)) {
-            return Ok(None);
-        }
-        max = max.max(after).max(before);
-        let mut consistent = true;
-        insn.for_each_target(|target| match known.iter().find(|(l, _)| *l == target) {
-            Some(&(_, d)) => consistent &= d == after,
-            None => known.push((target, after)),
-        });
-        if !consistent {
-            return Ok(None);
-        }
-        depth = if insn.opcode().is_some_and(op::ends_block) { None } else { Some(after) };
-    }
-    Ok(u16::try_from(max).ok())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::scan::scan;
     use crate::write::pool_builder::PoolBuilder;
     use crate::read::constant_pool::ConstantPool;
     use crate::read::reader::Reader;
@@ -1147,7 +811,7 @@ mod tests {
             });
         let call = |index: [u8; 2]| [op::INVOKESPECIAL, index[0], index[1]];
         let code = |parts: &[&[u8]]| parts.concat();
-        let end = |code: Vec<u8>| plain_chaining_call_end(&code, &pool);
+        let mut end = |code: Vec<u8>| plain_chaining_call_end(&code, &mut pool);
         // super(); super(i, l), the long pushed as two slots
         assert_eq!(end(code(&[&[op::ALOAD_0], &call(none)])), Some(4));
         assert_eq!(end(code(&[&[op::ALOAD_0, op::ILOAD_0 + 1, op::LLOAD, 2], &call(int_long)])), Some(7));
