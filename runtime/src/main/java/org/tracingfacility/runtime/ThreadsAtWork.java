@@ -65,9 +65,7 @@ public final class ThreadsAtWork {
         if (there == key) {
             return false;
         }
-        if (there == 0 && SPILLED[home] == 0) {
-            KEYS[home] = key;
-            DEPTHS[home] = 1;
+        if (claimedHome(key, home, there)) {
             return true;
         }
         if (slotOf(key) >= 0) {
@@ -88,9 +86,7 @@ public final class ThreadsAtWork {
             DEPTHS[home]++;
             return true;
         }
-        if (there == 0 && SPILLED[home] == 0) {
-            KEYS[home] = key;
-            DEPTHS[home] = 1;
+        if (claimedHome(key, home, there)) {
             return true;
         }
         int slot = slotOf(key);
@@ -113,6 +109,19 @@ public final class ThreadsAtWork {
                 SPILLED[home]--;
             }
         }
+    }
+
+    /**
+     * Records the thread at its home slot when that is free ({@code there}: what it holds) and
+     * no thread of that home sits further on, where this one might be recorded already.
+     */
+    private static boolean claimedHome(int key, int home, int there) {
+        if (there == 0 && SPILLED[home] == 0) {
+            KEYS[home] = key;
+            DEPTHS[home] = 1;
+            return true;
+        }
+        return false;
     }
 
     private static int key() {
