@@ -38,7 +38,13 @@ typedef int32_t TfStatus;
  * A byte buffer owned by tf-core; give it back with [`tf_buffer_free`].
  */
 typedef struct TfBuffer {
+  /**
+   * The first byte.
+   */
   uint8_t *data;
+  /**
+   * The number of bytes at `data`.
+   */
   size_t len;
 } TfBuffer;
 

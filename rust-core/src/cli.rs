@@ -8,6 +8,8 @@ use crate::pipeline;
 use crate::request::{EnhanceReport, EnhanceRequest};
 use std::io::Write;
 
+/// The command's help: printed by `-help`, and after the message for a wrong
+/// command line.
 pub const USAGE: &str = "\
 Usage: tf-enhance [-name value ...]      enhance the classes under a directory
        tf-enhance roundtrip DIR          parse and rewrite every class under DIR, unchanged
@@ -39,9 +41,16 @@ Legal arguments are:
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
+    /// Enhance the classes under a directory, as the request built from the
+    /// `-name value` arguments says.
     Enhance(EnhanceRequest),
+    /// `roundtrip DIR`: parse and rewrite every class under the directory,
+    /// unchanged.
     Roundtrip(String),
+    /// `-protocol`: print the call protocol between enhanced code and tf-runtime
+    /// ([`crate::protocol::describe`]).
     Protocol,
+    /// `-help`: print [`USAGE`].
     Help,
 }
 

@@ -40,12 +40,15 @@ pub fn boxing_texts() -> impl Iterator<Item = &'static str> {
 /// A method descriptor's parameter and return types.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature<'d> {
+    /// The parameter types, in order.
     pub parameters: Vec<JavaType<'d>>,
     /// `None` for void.
     pub returns: Option<JavaType<'d>>,
 }
 
 impl<'d> Signature<'d> {
+    /// The types in a method descriptor (`(ILjava/lang/String;)V`); a malformed
+    /// descriptor is an error.
     pub fn parse(descriptor: &'d str) -> Result<Self> {
         // Each parameter takes a byte at least, past `(`, `)` and the result:
         // room made once for up to eight, none for a method without any.
@@ -72,18 +75,23 @@ pub fn push_int(value: i32, pool: &mut impl ConstantSource) -> Result<Insn> {
     })
 }
 
+/// Loads the local at `slot` with the load instruction for type `t`.
 pub fn load(t: JavaType<'_>, slot: u16) -> Insn {
     Insn::Local { opcode: op::load_of(t), index: slot, wide: false }
 }
 
+/// Stores the top of the stack into the local at `slot` with the store
+/// instruction for type `t`.
 pub fn store(t: JavaType<'_>, slot: u16) -> Insn {
     Insn::Local { opcode: op::store_of(t), index: slot, wide: false }
 }
 
+/// Loads the reference in the local at `slot`.
 pub fn aload(slot: u16) -> Insn {
     Insn::Local { opcode: op::ALOAD, index: slot, wide: false }
 }
 
+/// Stores the reference on top of the stack into the local at `slot`.
 pub fn astore(slot: u16) -> Insn {
     Insn::Local { opcode: op::ASTORE, index: slot, wide: false }
 }

@@ -24,7 +24,11 @@ use bodies::{Bodies, StageError};
 /// `@TFEnhanced` so a later run can tell whether a class is current.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
+    /// Run stage 2 (the tracing code) as well as stage 1 (the holders and the
+    /// registration); part of the fingerprint.
     pub tracegen: bool,
+    /// The method filters as given (`[Group=]target;…`); part of the
+    /// fingerprint, in sorted order.
     pub filters: Vec<String>,
     /// A method selected by a filter that TF cannot enhance fails the run
     /// instead of being left as it is. Shapes no output: not in the fingerprint.
@@ -92,8 +96,11 @@ impl Settings {
 /// What every class of a run shares: the annotation groups, the filters'
 /// selections, the settings and their fingerprints (computed once, here).
 pub struct Run<'r> {
+    /// The TF annotation types known to the run.
     pub groups: &'r Groups,
+    /// The filters, with their groups resolved.
     pub selections: &'r [Selection],
+    /// The settings every class of the run is enhanced with.
     pub settings: &'r Settings,
     /// The supertypes class files do not name, for `T+` filters (none known without it).
     pub hierarchy: Option<&'r Hierarchy>,
@@ -103,6 +110,8 @@ pub struct Run<'r> {
 }
 
 impl<'r> Run<'r> {
+    /// The run of `settings` over these groups and filters, with its
+    /// fingerprints computed; it knows no hierarchy until [`Run::with_hierarchy`].
     pub fn new(groups: &'r Groups, selections: &'r [Selection], settings: &'r Settings) -> Self {
         // Stage 1 is the standard shape's (holders and registration) whatever
         // the shape asked now.
@@ -133,11 +142,19 @@ pub enum Outcome<'c> {
     Untouched,
     /// Already enhanced with these settings.
     Current,
-    /// The new bytes, and what TF made of the class (for `-debug`); the
-    /// methods filters selected that TF left as they were, one warning each;
-    /// what in the class is likely a mistake though allowed
-    /// ([`validate::advice`]), one warning each.
-    Enhanced { bytes: Vec<u8>, description: Description<'c>, skipped: Vec<Diagnostic>, advice: Vec<Diagnostic> },
+    /// Enhanced: the new bytes, and the warnings the class gave.
+    Enhanced {
+        /// The new bytes.
+        bytes: Vec<u8>,
+        /// What TF made of the class (for `-debug`).
+        description: Description<'c>,
+        /// The methods filters selected that TF left as they were, one
+        /// warning each.
+        skipped: Vec<Diagnostic>,
+        /// What in the class is likely a mistake though allowed
+        /// ([`validate::advice`]), one warning each.
+        advice: Vec<Diagnostic>,
+    },
     /// Every method TF would enhance was selected by a filter and had to be
     /// left as it was: the class stays as it is, one warning per method.
     Skipped(Vec<Diagnostic>),

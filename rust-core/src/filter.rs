@@ -29,6 +29,7 @@ use std::fmt;
 pub struct FilterSpec {
     /// The group as written (`IO` or `com.example.IO`); `None` for the built-in group.
     pub group: Option<String>,
+    /// The `;`-separated targets: a method any of them selects is selected.
     pub targets: Vec<Target>,
     /// The text it was parsed from, for messages.
     pub source: String,
@@ -38,7 +39,12 @@ pub struct FilterSpec {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     /// Every method of the matching classes, or only those named `method`.
-    Class { class: ClassPattern, method: Option<String> },
+    Class {
+        /// The classes it names.
+        class: ClassPattern,
+        /// The method name after `::`; `None` for every method.
+        method: Option<String>,
+    },
     /// `::name` in every class.
     Method(String),
     /// `@annotation`: methods carrying it, or in a class carrying it.
@@ -48,6 +54,7 @@ pub enum Target {
 /// Which classes a target names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClassPattern {
+    /// `com.example.Foo`: that class only (binary name).
     Exact(String),
     /// `pkg.*`: classes directly in the package (`""` is the unnamed package).
     Package(String),
@@ -62,6 +69,7 @@ pub enum ClassPattern {
 pub struct MethodRef<'a> {
     /// Binary class name.
     pub class: &'a str,
+    /// Method name.
     pub method: &'a str,
     /// Binary names of the annotations on the class.
     pub class_annotations: &'a [String],
@@ -75,7 +83,9 @@ pub struct MethodRef<'a> {
 /// A filter that does not follow the grammar, with the offending part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FilterError {
+    /// The filter as written.
     pub filter: String,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -88,6 +98,8 @@ impl fmt::Display for FilterError {
 impl std::error::Error for FilterError {}
 
 impl FilterSpec {
+    /// Parses `[group=]target;target;…`; empty targets (a trailing `;`) are
+    /// ignored, and at least one target is required.
     pub fn parse(text: &str) -> Result<FilterSpec, FilterError> {
         let error = |message: String| FilterError { filter: text.to_string(), message };
         let (group, body) = match text.split_once('=') {
@@ -131,6 +143,7 @@ impl FilterSpec {
 }
 
 impl Target {
+    /// Does this target select the method?
     pub fn matches(&self, m: &MethodRef<'_>) -> bool {
         match self {
             Target::Class { class, method } => {

@@ -22,10 +22,14 @@ use std::sync::Mutex;
 pub struct Listed {
     /// Relative to the class directory, `/`-separated (the cache's key).
     pub relative: String,
+    /// Path of the file.
     pub file: PathBuf,
-    /// Binary name and, for a TF annotation type, its subgroups.
+    /// Binary name.
     pub name: String,
+    /// For a TF annotation type, its subgroups (binary names).
     pub group: Option<Vec<String>>,
+    /// Size and modification time as the walk found them (`None` when the
+    /// system gave no usable modification time).
     pub stamp: Option<Stamp>,
     /// The file's bytes, when they were read.
     pub bytes: Option<Vec<u8>>,
@@ -54,7 +58,9 @@ impl Listed {
 /// the temporary files a killed run left behind (see [`crate::output`]).
 #[derive(Debug, Default)]
 pub struct Found {
+    /// Every class file, sorted by key.
     pub files: Vec<FoundFile>,
+    /// Temporary files a killed run left, for the run to remove.
     pub stale_temporaries: Vec<PathBuf>,
 }
 

@@ -6,6 +6,8 @@
 //! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`];
 //! a request for one class in memory (the agent) goes on to [`in_memory::run`].
 #![deny(unsafe_code)]
+// Every public item documented; `scripts/test.sh`'s clippy `-D warnings` makes a miss an error.
+#![warn(missing_docs)]
 
 // The global allocator of the cdylib (JNI, C ABI) and of `tf-enhance`, which
 // are this crate; a Rust user of the rlib keeps its own by turning the

@@ -18,6 +18,7 @@ use std::path::Path;
 
 /// Where the plugins put the resource, relative to a class output directory.
 pub const RESOURCE_PATH: &str = "META-INF/tf/tfannotations.properties";
+/// Key of the number of TF annotations the resource lists.
 pub const SIZE_KEY: &str = "org.tracingfacility.tf.annotations.size";
 /// Followed by `.N`, N from 1 to the size.
 pub const ENTRY_KEY_PREFIX: &str = "org.tracingfacility.tf.annotation";

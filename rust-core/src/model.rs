@@ -25,6 +25,7 @@ pub struct Groups {
 }
 
 impl Groups {
+    /// The groups of these binary names.
     pub fn new(names: impl IntoIterator<Item = String>) -> Self {
         let names: BTreeSet<String> = names.into_iter().collect();
         let by_internal_name = names.iter().map(|n| (n.replace('.', "/"), n.clone())).collect();
@@ -55,6 +56,7 @@ impl Groups {
         }
     }
 
+    /// Every group's binary name, sorted.
     pub fn names(&self) -> impl Iterator<Item = &String> {
         self.names.iter()
     }
@@ -63,6 +65,7 @@ impl Groups {
 /// A filter with its group resolved.
 #[derive(Debug)]
 pub struct Selection {
+    /// The filter as parsed.
     pub spec: FilterSpec,
     /// Binary name of the group the selected methods join.
     pub group: String,
@@ -77,6 +80,7 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// `spec` with its group resolved to `group`, having matched nothing yet.
     pub fn new(spec: FilterSpec, group: String) -> Selection {
         Selection { spec, group, matched: AtomicBool::new(false), named_annotated: AtomicBool::new(false) }
     }
@@ -95,10 +99,20 @@ impl Selection {
 /// What a method is to TF.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Role<'a> {
-    /// Monitored under this group (binary name); `selected` when a filter, not
-    /// an annotation, chose it.
-    Monitored { group: &'a str, selected: bool },
-    Info { tp_type: String, tp_name: String },
+    /// Monitored under a group.
+    Monitored {
+        /// Binary name of the group.
+        group: &'a str,
+        /// A filter, not an annotation, chose it.
+        selected: bool,
+    },
+    /// An `@InfoMethod`.
+    Info {
+        /// `tpType`: the name of a `TimingPointType` constant, `NONE` when not given.
+        tp_type: String,
+        /// `tpName`, empty when not given.
+        tp_name: String,
+    },
 }
 
 /// A monitored or info method. Its texts borrow from the class file and
@@ -107,12 +121,19 @@ pub enum Role<'a> {
 pub struct TfMethod<'a> {
     /// Index in the class's method table.
     pub index: usize,
+    /// Method name.
     pub name: Cow<'a, str>,
+    /// Method descriptor.
     pub descriptor: Cow<'a, str>,
+    /// Access flags, as in the class file.
     pub access_flags: u16,
+    /// Monitored or info method, and under what.
     pub role: Role<'a>,
     /// `@TracingName`, if given.
     pub explicit_tracing_name: Option<Cow<'a, str>>,
+    /// The name its monitor knows it by: `@TracingName`, else the method name;
+    /// for a method a filter selected, parameter types (and the return type)
+    /// are added when its name alone would clash with another's.
     pub tracing_name: Cow<'a, str>,
     /// The index of its tracing name in [`TfClass::tracing_names`], which
     /// lists the names of the methods with code (0 for the others).
@@ -129,14 +150,17 @@ impl TfMethod<'_> {
         matches!(self.role, Role::Monitored { selected: true, .. })
     }
 
+    /// Name and descriptor (`run(I)V`), how messages name the method.
     pub fn signature(&self) -> String {
         format!("{}{}", self.name, self.descriptor)
     }
 
+    /// Monitored, by an annotation or a filter.
     pub fn is_monitored(&self) -> bool {
         matches!(self.role, Role::Monitored { .. })
     }
 
+    /// An info method.
     pub fn is_info(&self) -> bool {
         matches!(self.role, Role::Info { .. })
     }
@@ -145,7 +169,11 @@ impl TfMethod<'_> {
 /// `@TFEnhanced` as found on a class.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnhancedMark {
+    /// The `stage` element: how far TF enhanced the class
+    /// ([`protocol::STAGE_SCHEMA`], [`protocol::STAGE_TRACEGEN`]).
     pub stage: i32,
+    /// The `fingerprint` element: the fingerprint of the settings it was
+    /// enhanced with (empty when absent).
     pub fingerprint: String,
 }
 
@@ -158,16 +186,19 @@ pub struct TfClass<'a> {
     pub class_groups: Vec<&'a str>,
     /// Groups of the holder fields: the class's own plus those filters bring, sorted.
     pub holder_groups: Vec<&'a str>,
+    /// The monitored and info methods that have code.
     pub methods: Vec<TfMethod<'a>>,
     /// Methods that carry a TF annotation or `@InfoMethod` but cannot be
     /// enhanced (abstract, native): kept for the validator's message.
     pub without_code: Vec<TfMethod<'a>>,
     /// The sorted tracing names; a method's identifier is its index here.
     pub tracing_names: Vec<Cow<'a, str>>,
+    /// `@TFEnhanced`, when the class carries it.
     pub enhanced: Option<EnhancedMark>,
 }
 
 impl TfClass<'_> {
+    /// Binary name (`com.ex.Foo`).
     pub fn binary_name(&self) -> String {
         self.internal_name.replace('/', ".")
     }

@@ -30,8 +30,12 @@ use std::path::{Path, PathBuf};
 /// enhancing changed in each class, and the TF annotations found; everything,
 /// the debug lines included.
 pub const VERBOSE_CLASSES: u8 = 1;
+/// Level 2: also one line per method enhanced.
 pub const VERBOSE_METHODS: u8 = 2;
+/// Level 3: also what enhancing changed in each class, and the TF annotations
+/// found.
 pub const VERBOSE_EDITS: u8 = 3;
+/// Level 4: everything, the debug lines included.
 pub const VERBOSE_ALL: u8 = 4;
 
 /// Runs `request` to completion; failures are in the report, never panics.

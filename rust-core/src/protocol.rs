@@ -20,16 +20,18 @@ pub const INFO_METHOD: &str = "Lorg/tracingfacility/annotation/InfoMethod;";
 pub const TRACING_NAME: &str = "Lorg/tracingfacility/annotation/TracingName;";
 /// `@TFEnhanced(int stage, String fingerprint)`: written by the enhancer on every class it changes.
 pub const TF_ENHANCED: &str = "Lorg/tracingfacility/annotation/TFEnhanced;";
-/// The elements of `@TFEnhanced`: the stage reached, the settings' fingerprint.
+/// The element of `@TFEnhanced` that holds the stage reached.
 pub const TF_ENHANCED_STAGE: &str = "stage";
+/// The element of `@TFEnhanced` that holds the settings' fingerprint.
 pub const TF_ENHANCED_FINGERPRINT: &str = "fingerprint";
 /// `@Redacted` on a parameter: its value never reaches a monitor.
 pub const REDACTED: &str = "Lorg/tracingfacility/annotation/Redacted;";
 /// Built-in group for methods selected by a `-filter` without `Group=`.
 pub const FILTERED_GROUP: &str = "org/tracingfacility/annotation/Filtered";
 
-/// Stage values of `@TFEnhanced(stage = …)`.
+/// `@TFEnhanced(stage = 1)`: stage 1, the holders and the `<clinit>` registration.
 pub const STAGE_SCHEMA: i32 = 1;
+/// `@TFEnhanced(stage = 2)`: stage 2 too, the tracing code.
 pub const STAGE_TRACEGEN: i32 = 2;
 
 /// The shape of the generated code. Part of every class's `@TFEnhanced`
@@ -39,8 +41,13 @@ pub const STAGE_TRACEGEN: i32 = 2;
 /// 2: `enterWithToken`/`exitWithToken`, the token in a local.
 pub const REVISION: u32 = 2;
 
+/// The interface generated code reports to: `enter`/`exit` (with token),
+/// `exception` and `info` calls on the monitor of a method's group.
 pub const METHOD_MONITOR: &str = "org/tracingfacility/runtime/MethodMonitor";
+/// Holds a group's monitor in a holder field of the class (one per TF
+/// annotation); generated code reads it in class files older than version 51.
 pub const SYNCHRONIZED_HOLDER: &str = "org/tracingfacility/runtime/SynchronizedHolder";
+/// The enum of an info method's timing point, passed to `info`.
 pub const TIMING_POINT_TYPE: &str = "org/tracingfacility/runtime/TimingPointType";
 /// The one class holding the helpers that only generated code calls.
 pub const ENHANCED_CODE_SUPPORT: &str = "org/tracingfacility/runtime/EnhancedCodeSupport";
@@ -50,8 +57,11 @@ pub const GUARDED_SITES: &str = "org/tracingfacility/runtime/GuardedSites";
 /// A member that generated code references: owner, name, descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Member {
+    /// Internal name of the class that declares it.
     pub owner: &'static str,
+    /// Its name.
     pub name: &'static str,
+    /// Its field or method descriptor.
     pub descriptor: &'static str,
 }
 
@@ -63,10 +73,13 @@ pub const HOLDER_FIELD_PREFIX: &str = "__tf$holder$";
 pub fn holder_field(index: usize) -> String {
     format!("{HOLDER_FIELD_PREFIX}{index}")
 }
+/// Descriptor of every holder field.
 pub const HOLDER_FIELD_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/SynchronizedHolder;";
+/// Generic signature of every holder field: `SynchronizedHolder<MethodMonitor>`.
 pub const HOLDER_FIELD_SIGNATURE: &str =
     "Lorg/tracingfacility/runtime/SynchronizedHolder<Lorg/tracingfacility/runtime/MethodMonitor;>;";
 
+/// The holder's constructor: `<clinit>` makes each holder field's holder with it.
 pub const HOLDER_INIT: Member = Member { owner: SYNCHRONIZED_HOLDER, name: "<init>", descriptor: "()V" };
 /// `Object content()`: the fallback monitor read for class files older than version 51.
 pub const HOLDER_CONTENT: Member =
@@ -144,8 +157,9 @@ pub const GUARDED_MONITOR: Member = Member {
     name: "monitor",
     descriptor: "(Ljava/lang/Class;I)Lorg/tracingfacility/runtime/MethodMonitor;",
 };
-/// Name and type of the `invokedynamic` call itself.
+/// Name of the `invokedynamic` call itself (its bootstrap: [`LINK_MONITOR`]).
 pub const MONITOR_INDY_NAME: &str = "monitor";
+/// Type of the `invokedynamic` call: no arguments, the `MethodMonitor` as result.
 pub const MONITOR_INDY_DESCRIPTOR: &str = "()Lorg/tracingfacility/runtime/MethodMonitor;";
 
 /// `static void thrown(Throwable t, Throwable lastReported, MethodMonitor mm, int id)`:
@@ -206,12 +220,19 @@ pub const REDACTED_VALUE: Member =
 /// `void enter(int, Object...)`: called by the runtime's default `enterWithToken`,
 /// and by classes enhanced before the token protocol, so it stays checked.
 pub const MM_ENTER: Member = Member { owner: METHOD_MONITOR, name: "enter", descriptor: "(I[Ljava/lang/Object;)V" };
+/// `void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType)`:
+/// what an info method's body (written by the schema stage) calls when a
+/// monitor is passed: its boxed arguments, the identifier passed in by the
+/// caller, its own identifier and its timing point.
 pub const MM_INFO: Member = Member {
     owner: METHOD_MONITOR,
     name: "info",
     descriptor: "([Ljava/lang/Object;IILorg/tracingfacility/runtime/TimingPointType;)V",
 };
+/// `void exit(int ident)`: called by the runtime's default `exitWithToken` of a
+/// void method, and by classes enhanced before the token protocol.
 pub const MM_EXIT_VOID: Member = Member { owner: METHOD_MONITOR, name: "exit", descriptor: "(I)V" };
+/// `void exit(int ident, Object result)`: the same for a method with a result.
 pub const MM_EXIT_VALUE: Member =
     Member { owner: METHOD_MONITOR, name: "exit", descriptor: "(ILjava/lang/Object;)V" };
 /// `default long enterWithToken(int ident, Object... args)`: what generated code
@@ -241,8 +262,11 @@ pub const MM_WANTS_ARGUMENTS: Member =
 /// The two parameters that the schema stage appends to every info method.
 pub const INFO_EXTRA_PARAMETERS: &str = "Lorg/tracingfacility/runtime/MethodMonitor;I";
 
-/// `TimingPointType` constants, by the name of the enum constant.
+/// Descriptor of the `TimingPointType` constants (static fields of the enum),
+/// which an info method's body loads by name.
 pub const TIMING_POINT_TYPE_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/TimingPointType;";
+/// The names of the `TimingPointType` constants, which `@InfoMethod(tpType)`
+/// names and an info method's body loads.
 pub const TIMING_POINT_TYPES: [&str; 3] = ["ENTER", "EXIT", "NONE"];
 
 /// Every member generated code may reference, for the conformance check (with

@@ -15,6 +15,7 @@ pub const FORMAT_VERSION: u32 = 1;
 /// One enhancement run over one directory of classes (one source set).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct EnhanceRequest {
+    /// Must be [`FORMAT_VERSION`]; the core refuses a request of another version.
     pub format_version: u32,
     /// The class directory to scan and enhance in place (`-dir`).
     pub class_dir: String,
@@ -38,6 +39,7 @@ pub struct EnhanceRequest {
     #[serde(default)]
     pub verbose: u8,
     #[serde(default)]
+    /// Debug lines among the messages (`-debug`); verbose level 4 shows them too.
     pub debug: bool,
     /// Method filters in JEP 520's grammar, each optionally prefixed by `Group=`.
     #[serde(default)]
@@ -117,6 +119,7 @@ pub struct ClassInMemory {
     /// Binary name as the JVM gives it (`com.example.Foo`), for messages.
     pub name: String,
     #[serde(with = "serde_bytes")]
+    /// The class file's bytes.
     pub bytes: Vec<u8>,
     /// Binary names of every supertype of the class the caller knows
     /// (superclasses, interfaces and their superinterfaces): what `T+`
@@ -196,20 +199,27 @@ impl std::fmt::Display for Diagnostic {
 /// was written unless the request had `fail_on_error == false`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
 pub struct EnhanceReport {
+    /// The [`FORMAT_VERSION`] of the core that answered.
     pub format_version: u32,
+    /// The run succeeded: `errors` is empty.
     pub ok: bool,
     /// TF annotation types found, binary names, sorted.
     pub annotations: Vec<String>,
     /// The annotation list file written, if any.
     #[serde(default)]
     pub resource_file: Option<String>,
+    /// Class files found (1 for a class in memory).
     pub classes_scanned: u64,
+    /// Classes enhanced (written, or that a dry run would write).
     pub classes_enhanced: u64,
+    /// Classes left as they were, failed ones excepted.
     pub classes_unchanged: u64,
+    /// Classes with errors.
     pub classes_failed: u64,
     /// Of the unchanged classes, those the incremental cache showed needed no work.
     #[serde(default)]
     pub classes_up_to_date: u64,
+    /// What failed, one diagnostic each.
     pub errors: Vec<Diagnostic>,
     /// Methods selected by a filter that TF left as they were (each named by a
     /// line of `warnings`).

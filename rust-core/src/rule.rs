@@ -46,36 +46,64 @@ rules! {
     Io = "io",
     /// Not a valid class file.
     Parse = "parse",
+    /// The class directory does not exist or is not a directory.
     ClassDir = "class-dir",
+    /// The worker threads could not be set up.
     Threads = "threads",
+    /// The incremental cache could not be opened or used.
     Cache = "cache",
+    /// Writing an output, or removing a temporary file, failed.
     Write = "write",
+    /// A filter does not parse, or its group is not a TF annotation.
     Filter = "filter",
+    /// An entry of the class path could not be read.
     Classpath = "classpath",
+    /// Enhanced classes would call tf-runtime, which is not on their class path.
     RuntimeMissing = "runtime-missing",
     // A class as it was enhanced before.
+    /// In the guarded shape: the class carries TF's tracing code already
+    /// (stage 2), nothing to add.
     AlreadyTraced = "already-traced",
+    /// The class was enhanced before with other settings and its original is gone.
     EnhancedWithOtherSettings = "enhanced-with-other-settings",
+    /// The class was built at stage 1 with filters other than the agent's.
     StageOneOtherSettings = "stage-one-other-settings",
     // The guarded shape (the agent's: no member added).
+    /// The guarded shape was asked for without stage 2.
     RetransformWithoutTracegen = "retransform-without-tracegen",
+    /// The class file's version is too old to name its own class in code.
     RetransformClassVersion = "retransform-class-version",
+    /// An info method needs stage 1 at build time: a running JVM accepts no new
+    /// parameters.
     RetransformInfoMethod = "retransform-info-method",
     /// Generating a method's code failed (too large, a limit of the class file).
     Enhance = "enhance",
     // The spec's rules for TF classes (validate.rs).
+    /// A method with a TF annotation or `@InfoMethod` is abstract or native.
     MethodWithoutCode = "method-without-code",
+    /// A method carries more than one TF annotation.
     MultipleTfAnnotations = "multiple-tf-annotations",
+    /// An info method also carries a TF annotation.
     InfoMethodWithTfAnnotation = "info-method-with-tf-annotation",
+    /// A method carries a TF annotation its class does not.
     TfAnnotationMissingOnClass = "tf-annotation-missing-on-class",
+    /// An info method is not private.
     InfoMethodNotPrivate = "info-method-not-private",
+    /// An info method is static.
     InfoMethodStatic = "info-method-static",
+    /// An info method does not return void.
     InfoMethodNotVoid = "info-method-not-void",
+    /// An info method's body is not empty.
     InfoMethodHasBody = "info-method-has-body",
+    /// The overloads of a name mix monitored, info and plain methods.
     OverloadMixed = "overload-mixed",
+    /// TF's overloads of a name lack distinct `@TracingName` values.
     OverloadNeedsTracingName = "overload-needs-tracing-name",
+    /// Two methods of a class share a tracing name.
     DuplicateTracingName = "duplicate-tracing-name",
+    /// A method that is not monitored calls an info method.
     InfoCallOutsideMonitoredMethod = "info-call-outside-monitored-method",
+    /// A class carries a TF annotation that none of its methods does (advice).
     GroupOnClassOnly = "group-on-class-only",
 }
 

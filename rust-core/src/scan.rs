@@ -16,6 +16,7 @@ use crate::classfile::access::ACC_ANNOTATION;
 /// What scanning learnt of one class file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScannedClass {
+    /// Path of the file.
     pub file: PathBuf,
     /// Binary name, `com.example.Foo$Bar`.
     pub name: String,
@@ -32,6 +33,7 @@ pub struct ScannedClass {
 /// Every class under one directory, in path order.
 #[derive(Debug, Default)]
 pub struct Scan {
+    /// The class files, in path order.
     pub classes: Vec<ScannedClass>,
 }
 

@@ -15,10 +15,13 @@ pub struct Skips {
     fail_on_skip: bool,
     /// Indexes in the class's method table.
     pub indexes: Vec<usize>,
+    /// One warning per skipped method, naming it and why it was left.
     pub warnings: Vec<Diagnostic>,
 }
 
 impl Skips {
+    /// No skips yet; with `fail_on_skip` a failure that would be a skip fails
+    /// the class instead.
     pub fn new(fail_on_skip: bool) -> Self {
         Skips { fail_on_skip, ..Skips::default() }
     }

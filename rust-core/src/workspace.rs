@@ -42,6 +42,7 @@ pub struct Statistics {
 }
 
 impl Workspace {
+    /// The counts so far, summed over the classes the workspace took.
     pub fn statistics(&self) -> Statistics {
         Statistics { templated_methods: self.generated.templated_methods(), ..self.statistics }
     }

@@ -74,6 +74,7 @@ impl Cache {
         Ok(())
     }
 
+    /// The cache directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

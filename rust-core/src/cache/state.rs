@@ -16,10 +16,13 @@ pub const STATE_FORMAT: u32 = 3;
 /// A SHA-256 of a file's bytes.
 pub type Digest = [u8; 32];
 
+/// The SHA-256 of `bytes`.
 pub fn digest(bytes: &[u8]) -> Digest {
     Sha256::digest(bytes).into()
 }
 
+/// `digest` in lower-case hex, 64 characters: the file name of an original
+/// in the cache.
 pub fn hex(digest: &Digest) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(64);
@@ -31,7 +34,10 @@ pub fn hex(digest: &Digest) -> String {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// What the cache knows of its class directory: the saved `state` file.
 pub struct State {
+    /// The layout it was saved in; a state of another than [`STATE_FORMAT`] is
+    /// discarded.
     pub format: u32,
     /// The fingerprint of everything besides a class's own bytes that shapes
     /// its output (core version, settings, the TF annotations in force). When
@@ -45,6 +51,7 @@ pub struct State {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What the cache knows of one class file.
 pub struct Entry {
     /// Size and modification time of the file as TF left it; when they still
     /// match, the file is not read at all. None: read it next time.
@@ -96,13 +103,20 @@ mod optional_digest {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A file's size and modification time: when both match what was recorded,
+/// the file is taken as unchanged without reading it.
 pub struct Stamp {
+    /// Size in bytes.
     pub len: u64,
+    /// Modification time, whole seconds since the Unix epoch.
     pub modified_secs: i64,
+    /// The nanoseconds past `modified_secs`.
     pub modified_nanos: u32,
 }
 
 impl Stamp {
+    /// The stamp in `metadata`; `None` when it has no modification time, or one
+    /// before the epoch or out of range.
     pub fn of(metadata: &Metadata) -> Option<Stamp> {
         let modified = metadata.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
         Some(Stamp {
@@ -141,6 +155,8 @@ mod sorted_sequence {
 }
 
 impl State {
+    /// The bytes to save: the state as MessagePack, then the SHA-256 of that
+    /// MessagePack (read back by [`State::decode`]).
     pub fn encode(&self) -> Result<Vec<u8>, String> {
         let mut bytes = rmp_serde::to_vec(self).map_err(|e| e.to_string())?;
         let checksum = digest(&bytes);

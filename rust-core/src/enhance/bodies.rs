@@ -16,7 +16,10 @@ use crate::classfile::Result;
 /// table) it arose in, so the user's message can name it.
 #[derive(Debug)]
 pub struct StageError {
+    /// Index in the class's method table of the method the error arose in;
+    /// `None` when no one method is to blame.
     pub method: Option<usize>,
+    /// The error itself.
     pub error: ClassFileError,
 }
 
@@ -28,6 +31,8 @@ impl From<ClassFileError> for StageError {
 
 /// Attaches the method an error arose in.
 pub trait InMethod<T> {
+    /// The error, if any, as one that arose in the method at `index` of the
+    /// class's method table.
     fn in_method(self, index: usize) -> std::result::Result<T, StageError>;
 }
 

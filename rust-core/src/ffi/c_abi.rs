@@ -7,7 +7,9 @@ use super::{dispatch, Outcome};
 /// A byte buffer owned by tf-core; give it back with [`tf_buffer_free`].
 #[repr(C)]
 pub struct TfBuffer {
+    /// The first byte.
     pub data: *mut u8,
+    /// The number of bytes at `data`.
     pub len: usize,
 }
 

@@ -16,6 +16,7 @@ use crate::classfile::Result;
 /// The registration sequence that goes first in `<clinit>`.
 #[derive(Debug, Clone)]
 pub struct Registration {
+    /// The instructions, with pool indexes of the class being enhanced.
     pub insns: Vec<Insn>,
     /// The deepest its stack gets; it ends as it started, empty.
     pub peak: u16,

@@ -67,7 +67,10 @@ pub enum MonitorSource {
     Standard,
     /// From the runtime's table of guarded sites, the class's groups at
     /// `first_site` on ([`guarded`]).
-    Guarded { first_site: u32 },
+    Guarded {
+        /// The site of the class's first group; the others follow in order.
+        first_site: u32,
+    },
 }
 
 /// Adds the monitoring code to every monitored method of `tf`, reaching its
