@@ -55,7 +55,7 @@ impl Listed {
 }
 
 /// What the walk found: every class file with its stamp, sorted by key, and
-/// the temporary files a killed run left behind (see [`crate::output`]).
+/// the temporary files a killed run left behind (see `crate::output`).
 #[derive(Debug, Default)]
 pub struct Found {
     /// Every class file, sorted by key.
