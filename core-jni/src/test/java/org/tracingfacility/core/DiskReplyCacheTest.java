@@ -35,12 +35,12 @@ class DiskReplyCacheTest {
     @Test
     void anEntryHoldingAnotherRequestUnderTheSameNameIsAMiss() throws Exception {
         DiskReplyCache cache = new DiskReplyCache(dir);
-        cache.keep(bytes("other request"), bytes("other reply"));
+        cache.keep(bytes("requesX"), bytes("other reply")); // as long as "request": only the bytes differ
         Path entry;
         try (Stream<Path> entries = Files.list(dir)) {
             entry = entries.findFirst().orElseThrow();
         }
-        // The file a lookup of "request" opens, holding what "other request" kept: as if the
+        // The file a lookup of "request" opens, holding what "requesX" kept: as if the
         // two hashed alike.
         Files.move(entry, dir.resolve(DiskReplyCache.entryName(bytes("request"))));
         assertNull(cache.find(bytes("request")));
