@@ -12,6 +12,52 @@ use serde::{Deserialize, Serialize};
 /// The wire format version; bump it when a field changes meaning.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// The defaults of the settings every front end offers (the CLI's flags,
+/// the plugins' parameters, the agent's options), declared once for the
+/// core: [`EnhanceRequest::new`] and a request that leaves a field out both
+/// take them. The Java side declares the same values once, in
+/// `core-jni`'s `TfSettings`; `tests/defaults_agree.rs` holds the two, the
+/// CLI's help and the README's parameter table together.
+pub mod defaults {
+    /// Run stage 2 (tracing code) after stage 1.
+    pub const TRACEGEN: bool = true;
+    /// Write the classes (not only report what would change).
+    pub const DRY_RUN: bool = false;
+    /// The summary line alone.
+    pub const VERBOSE: u8 = 0;
+    /// One worker per core.
+    pub const THREADS: u32 = 0;
+    /// A method only a filter selected and TF cannot enhance is skipped, with a warning.
+    pub const FAIL_ON_SKIP: bool = false;
+    /// A class with errors fails the run, and nothing is written.
+    pub const FAIL_ON_ERROR: bool = true;
+    /// A filter that selected nothing is warned about.
+    pub const WARN_UNUSED_FILTERS: bool = true;
+
+    // What `#[serde(default = "…")]` needs: a function per field.
+    pub(super) fn tracegen() -> bool {
+        TRACEGEN
+    }
+    pub(super) fn dry_run() -> bool {
+        DRY_RUN
+    }
+    pub(super) fn verbose() -> u8 {
+        VERBOSE
+    }
+    pub(super) fn threads() -> u32 {
+        THREADS
+    }
+    pub(super) fn fail_on_skip() -> bool {
+        FAIL_ON_SKIP
+    }
+    pub(super) fn fail_on_error() -> bool {
+        FAIL_ON_ERROR
+    }
+    pub(super) fn warn_unused_filters() -> bool {
+        WARN_UNUSED_FILTERS
+    }
+}
+
 /// One enhancement run over one directory of classes (one source set).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct EnhanceRequest {
@@ -27,16 +73,16 @@ pub struct EnhanceRequest {
     #[serde(default)]
     pub classpath: Vec<String>,
     /// Run stage 2 (tracing code) after stage 1 (schema).
-    #[serde(default = "default_true")]
+    #[serde(default = "defaults::tracegen")]
     pub tracegen: bool,
     /// Report what would be done; write nothing.
-    #[serde(default)]
+    #[serde(default = "defaults::dry_run")]
     pub dry_run: bool,
     /// Write enhanced classes to `<file>.new` beside the original instead of in place.
     #[serde(default)]
     pub new_out: bool,
     /// 0 (summary only) to 4 (everything).
-    #[serde(default)]
+    #[serde(default = "defaults::verbose")]
     pub verbose: u8,
     #[serde(default)]
     /// Debug lines among the messages (`-debug`); verbose level 4 shows them too.
@@ -45,23 +91,23 @@ pub struct EnhanceRequest {
     #[serde(default)]
     pub filters: Vec<String>,
     /// Worker threads; 0 means one per core.
-    #[serde(default)]
+    #[serde(default = "defaults::threads")]
     pub threads: u32,
     /// Directory of the incremental cache; none means no cache.
     #[serde(default)]
     pub cache_dir: Option<String>,
     /// A method selected only by a filter that TF cannot enhance fails the run
     /// (by default it is left as it was, with a warning, and counted as skipped).
-    #[serde(default)]
+    #[serde(default = "defaults::fail_on_skip")]
     pub fail_on_skip: bool,
     /// With errors in some classes, `false` still writes every class without
     /// one (the others stay as they were); `true` (the default) writes nothing.
-    #[serde(default = "default_true")]
+    #[serde(default = "defaults::fail_on_error")]
     pub fail_on_error: bool,
     /// Warn about each filter that selected no method (the default). Off for
     /// class directories a filter is not usually meant for (test classes),
     /// where every filter naming the main classes would warn.
-    #[serde(default = "default_true")]
+    #[serde(default = "defaults::warn_unused_filters")]
     pub warn_unused_filters: bool,
     /// The class path the enhanced classes will run with (Maven: the runtime
     /// class path; Gradle: the source set's runtime class path). When given,
@@ -128,10 +174,6 @@ pub struct ClassInMemory {
     pub supertypes: Vec<String>,
 }
 
-fn default_true() -> bool {
-    true
-}
-
 impl EnhanceRequest {
     /// A request with the spec's defaults for `class_dir`.
     pub fn new(class_dir: impl Into<String>) -> Self {
@@ -140,17 +182,17 @@ impl EnhanceRequest {
             class_dir: class_dir.into(),
             resource_file: None,
             classpath: Vec::new(),
-            tracegen: true,
-            dry_run: false,
+            tracegen: defaults::TRACEGEN,
+            dry_run: defaults::DRY_RUN,
             new_out: false,
-            verbose: 0,
+            verbose: defaults::VERBOSE,
             debug: false,
             filters: Vec::new(),
-            threads: 0,
+            threads: defaults::THREADS,
             cache_dir: None,
-            fail_on_skip: false,
-            fail_on_error: true,
-            warn_unused_filters: true,
+            fail_on_skip: defaults::FAIL_ON_SKIP,
+            fail_on_error: defaults::FAIL_ON_ERROR,
+            warn_unused_filters: defaults::WARN_UNUSED_FILTERS,
             runtime_classpath: None,
             class: None,
             groups: Vec::new(),

@@ -3,6 +3,7 @@ package org.tracingfacility.agent;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracingfacility.core.FilterList;
+import org.tracingfacility.core.TfSettings;
 
 /**
  * What {@code -javaagent:tf-agent.jar=<options>} asks for. Options are separated by {@code ,}:
@@ -41,7 +42,7 @@ final class AgentOptions {
     static AgentOptions parse(String text) {
         List<String> monitors = new ArrayList<>();
         List<String> filters = new ArrayList<>();
-        int verbose = 0;
+        int verbose = TfSettings.DEFAULT_VERBOSE;
         List<String> current = null;
         for (String raw : text == null ? new String[0] : text.split(",")) {
             String entry = raw.trim();

@@ -25,11 +25,11 @@ import org.tracingfacility.core.TfSettings;
  */
 abstract class AbstractEnhanceMojo extends AbstractMojo {
     /** Skip TF enhancement (both goals). */
-    @Parameter(property = "tf.skip", defaultValue = "false")
-    boolean skip;
+    @Parameter(property = "tf.skip", defaultValue = "" + TfSettings.DEFAULT_SKIP)
+    boolean skip = TfSettings.DEFAULT_SKIP;
 
     /** Run stage 2 (inject the tracing code) after stage 1 (the class schema). */
-    @Parameter(property = "tf.tracegen", defaultValue = "true")
+    @Parameter(property = "tf.tracegen", defaultValue = "" + TfSettings.DEFAULT_TRACEGEN)
     boolean tracegen = TfSettings.DEFAULT_TRACEGEN;
 
     /**
@@ -37,22 +37,22 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
      * enhancing changed in each class and the TF annotations found; 4 everything (see
      * {@link TfSettings}). Above 0 these lines go to the info log, else to debug.
      */
-    @Parameter(property = "tf.verbose", defaultValue = "0")
-    int verbose;
+    @Parameter(property = "tf.verbose", defaultValue = "" + TfSettings.DEFAULT_VERBOSE)
+    int verbose = TfSettings.DEFAULT_VERBOSE;
 
     /**
      * Fail the build on enhancement errors; when false they are logged as errors, every class
      * without one is enhanced, those with one are left as they were, and the build goes on.
      */
-    @Parameter(property = "tf.failOnError", defaultValue = "true")
+    @Parameter(property = "tf.failOnError", defaultValue = "" + TfSettings.DEFAULT_FAIL_ON_ERROR)
     boolean failOnError = TfSettings.DEFAULT_FAIL_ON_ERROR;
 
     /**
      * Fail the build when a method selected only by a filter cannot be enhanced; when false
      * (the default) it is left as it was, with a warning, and counted in the summary.
      */
-    @Parameter(property = "tf.failOnSkip", defaultValue = "false")
-    boolean failOnSkip;
+    @Parameter(property = "tf.failOnSkip", defaultValue = "" + TfSettings.DEFAULT_FAIL_ON_SKIP)
+    boolean failOnSkip = TfSettings.DEFAULT_FAIL_ON_SKIP;
 
     /**
      * Methods to trace in addition to annotated ones, in JEP 520's filter grammar, each
@@ -65,18 +65,18 @@ abstract class AbstractEnhanceMojo extends AbstractMojo {
     List<String> filters;
 
     /** Report what would be done and write nothing. */
-    @Parameter(property = "tf.dryRun", defaultValue = "false")
-    boolean dryRun;
+    @Parameter(property = "tf.dryRun", defaultValue = "" + TfSettings.DEFAULT_DRY_RUN)
+    boolean dryRun = TfSettings.DEFAULT_DRY_RUN;
 
     /** Worker threads; 0 means one per core. */
-    @Parameter(property = "tf.threads", defaultValue = "0")
-    int threads;
+    @Parameter(property = "tf.threads", defaultValue = "" + TfSettings.DEFAULT_THREADS)
+    int threads = TfSettings.DEFAULT_THREADS;
 
     /**
      * Keep an incremental cache (see {@link #cacheDirectory()}): classes whose bytes did not
      * change are neither read nor enhanced again. Deleting the cache never changes the output.
      */
-    @Parameter(property = "tf.useCache", defaultValue = "true")
+    @Parameter(property = "tf.useCache", defaultValue = "" + TfSettings.DEFAULT_USE_CACHE)
     boolean useCache = TfSettings.DEFAULT_USE_CACHE;
 
     /** Change detection and refresh of written files in incremental IDE builds (Eclipse m2e). */
