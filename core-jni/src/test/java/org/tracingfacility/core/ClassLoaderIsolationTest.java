@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.msgpack.core.MessagePack;
 
 /**
  * What a Gradle daemon or mvnd does: load the bridge again in a fresh class loader in the same
@@ -27,7 +26,7 @@ class ClassLoaderIsolationTest {
     void eachClassLoaderLoadsAndCallsTheCore() throws Exception {
         Path classes = work.resolve("classes");
         JavaFixtures.compile(work, classes, JavaFixtures.ioGroup());
-        URL[] bridge = {codeSource(TfCore.class), codeSource(MessagePack.class)};
+        URL[] bridge = {codeSource(TfCore.class)};
 
         // This test's own loader has the library too (loaded by earlier tests or here).
         assertTrue(TfCore.enhance(EnhanceRequest.builder(classes.toString()).build()).ok());

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What JDK 25 prints when a build loads TF: no {@code sun.misc.Unsafe} warning (msgpack-core's
- * universal buffers), and before the JDK's native-access warning, TF's one line saying where
+ * What JDK 25 prints when a build loads TF: no {@code sun.misc.Unsafe} warning (TF's own
+ * MessagePack reader and writer use none), and before the JDK's native-access warning, TF's one line saying where
  * the flag goes; with the flag, nothing at all.
  */
 class QuietOnJdk25Test {
