@@ -1,7 +1,6 @@
 package org.tracingfacility.runtime;
 
 import java.io.PrintStream;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Makes the built-in factories that keep their findings in memory visible when they are
@@ -14,21 +13,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ExitReports {
     static final String TIMING_OUTPUT_PROPERTY = "tf.timing.output";
     static final String OPERATION_TRACER_OUTPUT_PROPERTY = "tf.operationTracer.output";
-    /** How long exit may wait for the timing table; a stuck file system must not hold the JVM. */
-    /** How long exit waits for a report by default; {@value #EXIT_WAIT_PROPERTY} changes it. */
+    /** How long exit waits for a report by default (a stuck file system must not hold the JVM). */
     private static final long EXIT_WAIT_MILLIS = 5_000;
     /** Milliseconds exit waits for each report (a whole-JDK profile takes longer than 5 s to write). */
     public static final String EXIT_WAIT_PROPERTY = "tf.exit.wait";
 
-    private static final AtomicBoolean TIMING_ARMED = new AtomicBoolean();
-    private static final AtomicBoolean TRACER_ARMED = new AtomicBoolean();
+    // Under the class's lock, not atomics: an AtomicBoolean's first use builds a VarHandle,
+    // milliseconds of a traced JVM's start.
+    private static boolean timingArmed;
+    private static boolean tracerArmed;
 
     private ExitReports() {
     }
 
     /** Arms the output of {@code factory} if it is one that has none of its own; once per kind. */
-    static void chosenByName(MethodMonitorFactory factory) {
-        if (factory == MethodMonitorFactoryDefaults.timing() && TIMING_ARMED.compareAndSet(false, true)) {
+    static synchronized void chosenByName(MethodMonitorFactory factory) {
+        if (factory == MethodMonitorFactoryDefaults.timing() && !timingArmed) {
+            timingArmed = true;
             Thread hook = new Thread("TF timing table at exit") {
                 @Override
                 public void run() {
@@ -40,16 +41,12 @@ public final class ExitReports {
             } catch (IllegalStateException e) {
                 // The JVM is already exiting: nothing ran that the table could show.
             }
-        } else if (factory == MethodMonitorFactoryDefaults.operationTracer()
-                && TRACER_ARMED.compareAndSet(false, true)) {
+        } else if (factory == MethodMonitorFactoryDefaults.operationTracer() && !tracerArmed) {
+            tracerArmed = true;
             OperationTracer.reportExceptionsTo(new OutputProperty(OPERATION_TRACER_OUTPUT_PROPERTY).open());
         }
     }
 
-    /**
-     * The shutdown hook: writes the table on a daemon thread and waits for it a bounded time,
-     * so that exit is never held up for long, and never throws.
-     */
     /** How long exit waits for each report, in milliseconds ({@value #EXIT_WAIT_PROPERTY}, else 5 s). */
     public static long exitWaitMillis() {
         try {
@@ -60,6 +57,10 @@ public final class ExitReports {
         }
     }
 
+    /**
+     * The shutdown hook: writes the table on a daemon thread and waits for it a bounded time,
+     * so that exit is never held up for long, and never throws.
+     */
     private static void writeTimingTableWithin() {
         // TF's own work, on threads of its own: no traced JDK class reports it.
         ThreadsAtWork.enter();

@@ -3,8 +3,6 @@ package org.tracingfacility.runtime.timing;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 
 /**
  * The clock timing reads twice per measured call. Where the JVM lets TF reach it, that is
@@ -99,11 +97,22 @@ public final class TimingClock {
             }
         }
 
-        /** {@code getTicksFrequency()} is static in JDK 25, an instance method of the singleton in JDK 17. */
-        private static long frequency(Class<?> jvm) throws ReflectiveOperationException {
-            Method method = jvm.getMethod("getTicksFrequency");
-            Object target = Modifier.isStatic(method.getModifiers()) ? null : jvm.getMethod("getJVM").invoke(null);
-            return (Long) method.invoke(target);
+        /**
+         * {@code getTicksFrequency()} is static in JDK 25, an instance method of the singleton in
+         * JDK 17. Through method handles of the shape {@code counterTime}'s already has, not
+         * reflection: on JDK 18 and later a first {@code Method.invoke} spins method-handle
+         * classes of its own, milliseconds of a traced JVM's start.
+         */
+        private static long frequency(Class<?> jvm) throws Throwable {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            MethodType returnsLong = MethodType.methodType(long.class);
+            try {
+                return (long) lookup.findStatic(jvm, "getTicksFrequency", returnsLong).invokeExact();
+            } catch (NoSuchMethodException | IllegalAccessException notStatic) {
+                MethodHandle singleton = lookup.findStatic(jvm, "getJVM", MethodType.methodType(jvm));
+                MethodHandle frequency = lookup.findVirtual(jvm, "getTicksFrequency", returnsLong);
+                return (long) frequency.invoke(singleton.invoke());
+            }
         }
     }
 }

@@ -1,8 +1,5 @@
 package org.tracingfacility.runtime.timing;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -208,22 +205,39 @@ public final class TimingReport {
         }
         // Switch units where rounding to three digits would reach 1000.
         if (nanos < 999_500) {
-            return threeDigits(BigDecimal.valueOf(nanos, 3)) + " us";
+            return threeDigits(nanos, 1_000) + " us";
         }
         if (nanos < 999_500_000) {
-            return threeDigits(BigDecimal.valueOf(nanos, 6)) + " ms";
+            return threeDigits(nanos, 1_000_000) + " ms";
         }
-        return threeDigits(BigDecimal.valueOf(nanos, 9)) + " s";
+        return threeDigits(nanos, 1_000_000_000) + " s";
     }
 
     /**
-     * {@code value} to three significant digits, trailing zeros kept: what {@code %.3g} prints
-     * for these values, without {@link java.util.Formatter}, whose first use in a JVM loads the
-     * locale providers (tens of milliseconds of the exit of a short-lived JVM).
+     * {@code nanos / unit} (at least 1) to three significant digits, half up, trailing zeros
+     * kept: what {@code %.3g} prints for these values, in long arithmetic. Neither
+     * {@link java.util.Formatter} (whose first use loads the locale providers) nor
+     * {@link java.math.BigDecimal} (whose class initialization alone takes tens of
+     * milliseconds): the table is written as a short-lived JVM exits.
      */
-    static String threeDigits(BigDecimal value) {
-        BigDecimal rounded = value.round(new MathContext(3, RoundingMode.HALF_UP));
-        int integerDigits = rounded.precision() - rounded.scale();
-        return rounded.setScale(Math.max(0, 3 - integerDigits), RoundingMode.HALF_UP).toPlainString();
+    static String threeDigits(long nanos, long unit) {
+        long whole = nanos / unit;
+        long rest = nanos % unit;
+        for (int decimals = 2; decimals >= 0; decimals--) {
+            long scale = decimals == 2 ? 100 : decimals == 1 ? 10 : 1;
+            long scaled = whole * scale + (rest * scale + unit / 2) / unit;
+            if (scaled < 1_000) {
+                String digits = Long.toString(scaled);
+                return decimals == 0 ? digits
+                        : digits.substring(0, digits.length() - decimals) + "." + digits.substring(digits.length() - decimals);
+            }
+        }
+        // A thousand units or more (seconds only): round the whole part to three digits.
+        long step = 1;
+        for (long w = whole; w >= 1_000; w /= 10) {
+            step *= 10;
+        }
+        long roundedSteps = whole / step + ((whole % step) * unit + rest >= (step * unit + 1) / 2 ? 1 : 0);
+        return Long.toString(roundedSteps * step);
     }
 }

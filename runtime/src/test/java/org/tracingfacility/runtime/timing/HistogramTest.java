@@ -3,6 +3,9 @@ package org.tracingfacility.runtime.timing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import org.junit.jupiter.api.Test;
 
 class HistogramTest {
@@ -114,5 +117,22 @@ class HistogramTest {
         assertEquals("1.00 ms", TimingReport.duration(999_999));
         assertEquals("20.5 ms", TimingReport.duration(20_512_345));
         assertEquals("3.00 s", TimingReport.duration(3_000_000_000L));
+    }
+
+    /** Against {@link BigDecimal} rounding to three significant digits, half up: the oracle. */
+    @Test
+    void threeDigitsRoundsAsBigDecimalDoes() {
+        java.util.Random random = new java.util.Random(50);
+        long[] edges = {1_000, 1_004, 1_005, 9_994, 9_995, 9_999, 99_949, 99_950, 999_499, 999_500_000L,
+            999_499_999L, 1_000_000_000_000L, 1_234_500_000_000L, 9_999_700_000_000L, 99_950_000_000_000L, Long.MAX_VALUE};
+        for (int i = 0; i < 20_000 + edges.length; i++) {
+            long nanos = i < edges.length ? edges[i] : 1_000 + (random.nextLong() >>> 1 >>> random.nextInt(60));
+            long unit = nanos < 999_500 ? 1_000 : nanos < 999_500_000 ? 1_000_000 : 1_000_000_000;
+            BigDecimal value = BigDecimal.valueOf(nanos).divide(BigDecimal.valueOf(unit));
+            BigDecimal rounded = value.round(new MathContext(3, RoundingMode.HALF_UP));
+            int integerDigits = rounded.precision() - rounded.scale();
+            String expected = rounded.setScale(Math.max(0, 3 - integerDigits), RoundingMode.HALF_UP).toPlainString();
+            assertEquals(expected, TimingReport.threeDigits(nanos, unit), nanos + " ns in units of " + unit);
+        }
     }
 }
