@@ -20,29 +20,25 @@ final class MessagePackReader {
     }
 
     int mapHeader() throws IOException {
-        int type = peek();
-        if ((type & 0xf0) == 0x80) {
-            position++;
-            return type & 0x0f;
-        }
-        if (type == 0xde || type == 0xdf) {
-            position++;
-            return count(type == 0xde ? 2 : 4);
-        }
-        throw unexpected("a map");
+        return header(0x80, 0xde, "a map");
     }
 
     int arrayHeader() throws IOException {
+        return header(0x90, 0xdc, "an array");
+    }
+
+    /** A map's or array's count: its fix form ({@code fix} | count), or 16 and 32 bits after its type. */
+    private int header(int fix, int sixteen, String what) throws IOException {
         int type = peek();
-        if ((type & 0xf0) == 0x90) {
+        if ((type & 0xf0) == fix) {
             position++;
             return type & 0x0f;
         }
-        if (type == 0xdc || type == 0xdd) {
+        if (type == sixteen || type == sixteen + 1) {
             position++;
-            return count(type == 0xdc ? 2 : 4);
+            return count(type == sixteen ? 2 : 4);
         }
-        throw unexpected("an array");
+        throw unexpected(what);
     }
 
     /** True, and the nil read, when the next value is nil. */

@@ -61,33 +61,23 @@ final class MessagePackWriter {
 
     MessagePackWriter string(String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-        int n = utf8.length;
-        if (n < 32) {
-            put(0xa0 | n);
-        } else if (n <= 0xff) {
-            put(0xd9).put(n);
-        } else if (n <= 0xffff) {
-            put(0xda).bigEndian(n, 2);
-        } else {
-            put(0xdb).bigEndian(n, 4);
-        }
-        return bytes(utf8);
+        return (utf8.length < 32 ? put(0xa0 | utf8.length) : length(utf8.length, 0xd9)).bytes(utf8);
     }
 
     MessagePackWriter binary(byte[] value) {
-        int n = value.length;
-        if (n <= 0xff) {
-            put(0xc4).put(n);
-        } else if (n <= 0xffff) {
-            put(0xc5).bigEndian(n, 2);
-        } else {
-            put(0xc6).bigEndian(n, 4);
-        }
-        return bytes(value);
+        return length(value.length, 0xc4).bytes(value);
     }
 
     byte[] toByteArray() {
         return Arrays.copyOf(buffer, length);
+    }
+
+    /** A string's or binary's length in 8, 16 or 32 bits, after {@code eight} or the two types after it. */
+    private MessagePackWriter length(int n, int eight) {
+        if (n <= 0xff) {
+            return put(eight).put(n);
+        }
+        return n <= 0xffff ? put(eight + 1).bigEndian(n, 2) : put(eight + 2).bigEndian(n, 4);
     }
 
     /** A map or array header: the fix form below 16 elements, else 16 or 32 bits. */
