@@ -2,6 +2,8 @@ package org.tracingfacility.runtime;
 
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.tracingfacility.runtime.support.ExitWait;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Makes the built-in factories that keep their findings in memory visible when they are
@@ -11,14 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * thrown in a traced call, the calls it was thrown in, to standard error or to the file
  * {@code -Dtf.operationTracer.output} names.
  */
-public final class ExitReports {
+final class ExitReports {
     static final String TIMING_OUTPUT_PROPERTY = "tf.timing.output";
     static final String OPERATION_TRACER_OUTPUT_PROPERTY = "tf.operationTracer.output";
-    /** How long exit may wait for the timing table; a stuck file system must not hold the JVM. */
-    /** How long exit waits for a report by default; {@value #EXIT_WAIT_PROPERTY} changes it. */
-    private static final long EXIT_WAIT_MILLIS = 5_000;
-    /** Milliseconds exit waits for each report (a whole-JDK profile takes longer than 5 s to write). */
-    public static final String EXIT_WAIT_PROPERTY = "tf.exit.wait";
 
     private static final AtomicBoolean TIMING_ARMED = new AtomicBoolean();
     private static final AtomicBoolean TRACER_ARMED = new AtomicBoolean();
@@ -50,16 +47,6 @@ public final class ExitReports {
      * The shutdown hook: writes the table on a daemon thread and waits for it a bounded time,
      * so that exit is never held up for long, and never throws.
      */
-    /** How long exit waits for each report, in milliseconds ({@value #EXIT_WAIT_PROPERTY}, else 5 s). */
-    public static long exitWaitMillis() {
-        try {
-            // At least 1: Thread.join(0) would wait for ever.
-            return Math.max(1, Long.parseLong(System.getProperty(EXIT_WAIT_PROPERTY, "").trim()));
-        } catch (NumberFormatException e) {
-            return EXIT_WAIT_MILLIS;
-        }
-    }
-
     private static void writeTimingTableWithin() {
         // TF's own work, on threads of its own: no traced JDK class reports it.
         ThreadsAtWork.enter();
@@ -72,10 +59,10 @@ public final class ExitReports {
             };
             writer.setDaemon(true);
             writer.start();
-            writer.join(exitWaitMillis());
+            writer.join(ExitWait.millis());
             if (writer.isAlive()) {
-                System.err.println("TF: the timing table was not written within " + exitWaitMillis()
-                        + " ms; exiting without it (-D" + EXIT_WAIT_PROPERTY + "=<ms> waits longer)");
+                System.err.println("TF: the timing table was not written within " + ExitWait.millis()
+                        + " ms; exiting without it (-D" + ExitWait.PROPERTY + "=<ms> waits longer)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

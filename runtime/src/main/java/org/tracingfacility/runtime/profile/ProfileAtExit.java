@@ -2,9 +2,9 @@ package org.tracingfacility.runtime.profile;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.tracingfacility.runtime.ExitReports;
-import org.tracingfacility.runtime.ThreadsAtWork;
 import java.nio.file.Paths;
+import org.tracingfacility.runtime.support.ExitWait;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Writes the process-wide profile (the factory {@code -Dtf.monitor=Group=profile} names) when
@@ -41,10 +41,10 @@ public final class ProfileAtExit {
             Thread writer = new Thread(() -> write(factory, output), "TF profile writer");
             writer.setDaemon(true);
             writer.start();
-            writer.join(ExitReports.exitWaitMillis());
+            writer.join(ExitWait.millis());
             if (writer.isAlive()) {
                 System.err.println("TF: the profile was not written to " + output.toAbsolutePath() + " within "
-                        + ExitReports.exitWaitMillis() + " ms; exiting without it (-D" + ExitReports.EXIT_WAIT_PROPERTY
+                        + ExitWait.millis() + " ms; exiting without it (-D" + ExitWait.PROPERTY
                         + "=<ms> waits longer)");
             }
         } catch (InterruptedException e) {
