@@ -1,8 +1,9 @@
-package org.tracingfacility.runtime.profile;
+package org.tracingfacility.runtime;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import org.tracingfacility.runtime.profile.ProfileFactory;
 import org.tracingfacility.runtime.support.ExitWait;
 import org.tracingfacility.runtime.support.ThreadsAtWork;
 
@@ -14,15 +15,15 @@ import org.tracingfacility.runtime.support.ThreadsAtWork;
  * exit waits for the file at most {@code -Dtf.exit.wait} ms (5 s) (a stuck file system must not
  * hold the JVM).
  */
-public final class ProfileAtExit {
-    public static final String OUTPUT_PROPERTY = "tf.profile.output";
-    public static final String DEFAULT_OUTPUT = "tf-profile.html";
+final class ProfileAtExit {
+    static final String OUTPUT_PROPERTY = "tf.profile.output";
+    static final String DEFAULT_OUTPUT = "tf-profile.html";
 
     private ProfileAtExit() {
     }
 
     /** A factory that writes its profile at exit to the file of {@code -Dtf.profile.output}. */
-    public static ProfileFactory processWide() {
+    static ProfileFactory processWide() {
         ProfileFactory factory = new ProfileFactory();
         Path output = Paths.get(System.getProperty(OUTPUT_PROPERTY, DEFAULT_OUTPUT));
         try {
