@@ -39,20 +39,28 @@ pub const STAGE_TRACEGEN: i32 = 2;
 /// with another shape count as enhanced with other settings and are redone
 /// from their originals. Bump it with every change to what generated code does.
 /// 2: `enterWithToken`/`exitWithToken`, the token in a local.
-pub const REVISION: u32 = 2;
+/// 3: what only generated code calls moved to [`SUPPORT_PACKAGE`] (the holder,
+/// `EnhancedCodeSupport`, `GuardedSites`); the array registration dropped.
+pub const REVISION: u32 = 3;
+
+/// Package of the user API generated code names: [`METHOD_MONITOR`] and [`TIMING_POINT_TYPE`].
+pub const RUNTIME_PACKAGE: &str = "org/tracingfacility/runtime/";
+/// Package of what only generated code (and the agent) calls, which users never import:
+/// [`SYNCHRONIZED_HOLDER`], [`ENHANCED_CODE_SUPPORT`], [`GUARDED_SITES`].
+pub const SUPPORT_PACKAGE: &str = "org/tracingfacility/runtime/support/";
 
 /// The interface generated code reports to: `enter`/`exit` (with token),
 /// `exception` and `info` calls on the monitor of a method's group.
 pub const METHOD_MONITOR: &str = "org/tracingfacility/runtime/MethodMonitor";
 /// Holds a group's monitor in a holder field of the class (one per TF
 /// annotation); generated code reads it in class files older than version 51.
-pub const SYNCHRONIZED_HOLDER: &str = "org/tracingfacility/runtime/SynchronizedHolder";
+pub const SYNCHRONIZED_HOLDER: &str = "org/tracingfacility/runtime/support/SynchronizedHolder";
 /// The enum of an info method's timing point, passed to `info`.
 pub const TIMING_POINT_TYPE: &str = "org/tracingfacility/runtime/TimingPointType";
 /// The one class holding the helpers that only generated code calls.
-pub const ENHANCED_CODE_SUPPORT: &str = "org/tracingfacility/runtime/EnhancedCodeSupport";
+pub const ENHANCED_CODE_SUPPORT: &str = "org/tracingfacility/runtime/support/EnhancedCodeSupport";
 /// The runtime's table of the agent's sites ([`GUARDED_MONITOR`]).
-pub const GUARDED_SITES: &str = "org/tracingfacility/runtime/GuardedSites";
+pub const GUARDED_SITES: &str = "org/tracingfacility/runtime/support/GuardedSites";
 
 /// A member that generated code references: owner, name, descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,10 +82,10 @@ pub fn holder_field(index: usize) -> String {
     format!("{HOLDER_FIELD_PREFIX}{index}")
 }
 /// Descriptor of every holder field.
-pub const HOLDER_FIELD_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/SynchronizedHolder;";
+pub const HOLDER_FIELD_DESCRIPTOR: &str = "Lorg/tracingfacility/runtime/support/SynchronizedHolder;";
 /// Generic signature of every holder field: `SynchronizedHolder<MethodMonitor>`.
 pub const HOLDER_FIELD_SIGNATURE: &str =
-    "Lorg/tracingfacility/runtime/SynchronizedHolder<Lorg/tracingfacility/runtime/MethodMonitor;>;";
+    "Lorg/tracingfacility/runtime/support/SynchronizedHolder<Lorg/tracingfacility/runtime/MethodMonitor;>;";
 
 /// The holder's constructor: `<clinit>` makes each holder field's holder with it.
 pub const HOLDER_INIT: Member = Member { owner: SYNCHRONIZED_HOLDER, name: "<init>", descriptor: "()V" };
@@ -94,16 +102,8 @@ pub const HOLDER_CONTENT: Member =
 pub const REGISTER_CLASS: Member = Member {
     owner: ENHANCED_CODE_SUPPORT,
     name: "registerClass",
-    descriptor: "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;[Lorg/tracingfacility/runtime/SynchronizedHolder;)V",
+    descriptor: "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;[Lorg/tracingfacility/runtime/support/SynchronizedHolder;)V",
 };
-/// The same with the tracing names as a `String[]`, which classes enhanced by
-/// TF before the joined form call: the runtime keeps it for them.
-pub const REGISTER_CLASS_WITH_NAME_ARRAY: Member = Member {
-    owner: ENHANCED_CODE_SUPPORT,
-    name: "registerClass",
-    descriptor: "(Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/Class;[Lorg/tracingfacility/runtime/SynchronizedHolder;)V",
-};
-
 /// The tracing names as [`REGISTER_CLASS`] takes them: each name preceded by
 /// its length in UTF-16 units (Java's `String.length()`) in decimal and a
 /// colon, `4:self8:toString`. A length rather than a separator: a name may
@@ -275,7 +275,6 @@ pub const MEMBERS: &[Member] = &[
     HOLDER_INIT,
     HOLDER_CONTENT,
     REGISTER_CLASS,
-    REGISTER_CLASS_WITH_NAME_ARRAY,
     LINK_MONITOR,
     GUARDED_MONITOR,
     THROWN,
@@ -382,6 +381,28 @@ mod tests {
         assert_eq!(joined_tracing_names(&names), plain);
         assert_eq!(joined_tracing_names(&["self", "toString"]), "4:self8:toString");
         assert_eq!(joined_tracing_names::<&str>(&[]), "");
+    }
+
+    #[test]
+    fn what_only_generated_code_calls_is_in_the_support_package() {
+        for support in [SYNCHRONIZED_HOLDER, ENHANCED_CODE_SUPPORT, GUARDED_SITES] {
+            assert!(support.strip_prefix(SUPPORT_PACKAGE).is_some_and(|name| !name.contains('/')), "{support}");
+        }
+        for user in [METHOD_MONITOR, TIMING_POINT_TYPE] {
+            assert!(user.strip_prefix(RUNTIME_PACKAGE).is_some_and(|name| !name.contains('/')), "{user}");
+        }
+        assert_eq!(HOLDER_FIELD_DESCRIPTOR, format!("L{SYNCHRONIZED_HOLDER};"));
+        assert_eq!(HOLDER_FIELD_SIGNATURE, format!("L{SYNCHRONIZED_HOLDER}<L{METHOD_MONITOR};>;"));
+        for m in MEMBERS {
+            for (at, _) in m.descriptor.match_indices("Lorg/tracingfacility/") {
+                let name = m.descriptor[at + 1..].split([';', '<']).next().unwrap();
+                assert!(
+                    [SYNCHRONIZED_HOLDER, ENHANCED_CODE_SUPPORT, GUARDED_SITES, METHOD_MONITOR, TIMING_POINT_TYPE]
+                        .contains(&name),
+                    "{name} in {m:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -38,8 +38,8 @@ const SOURCES: &[(&str, &str)] = &[
         System.out.println(new Stream().read(41));
         new Stream().write(3);
         System.out.println(new Counter().next(-5) + \" \" + Counter.LOG);
-        for (int i = 0; i < 4; i++) System.out.println(i + \"=\" + MethodMonitorRegistry.getMethodName(Stream.class, i));
-        System.out.println(MethodMonitorRegistry.getMethodIdentifier(Counter.class, \"next\"));
+        for (int i = 0; i < 4; i++) System.out.println(i + \"=\" + MethodMonitorRegistry.methodName(Stream.class, i));
+        System.out.println(MethodMonitorRegistry.methodIdentifier(Counter.class, \"next\"));
         Method note = Stream.class.getDeclaredMethod(\"note\", String.class, long.class, double.class, MethodMonitor.class, int.class);
         System.out.println(note);
         Method generic = Stream.class.getDeclaredMethod(\"generic\", java.util.List.class, MethodMonitor.class, int.class);
@@ -47,7 +47,7 @@ const SOURCES: &[(&str, &str)] = &[
         for (Field f : Stream.class.getDeclaredFields()) System.out.println(Modifier.toString(f.getModifiers()) + \" \" + f.getGenericType().getTypeName() + \" \" + f.getName() + \" synthetic=\" + f.isSynthetic());
         org.tracingfacility.annotation.TFEnhanced e = Stream.class.getAnnotation(org.tracingfacility.annotation.TFEnhanced.class);
         System.out.println(\"stage \" + e.stage() + \" fingerprint \" + e.fingerprint().length());
-        System.out.println(MethodMonitorRegistry.getMethodMonitorForClass(Stream.class, IO.class));
+        System.out.println(MethodMonitorRegistry.monitor(Stream.class, IO.class));
       } }"),
 ];
 
@@ -82,8 +82,8 @@ fn schema_stage_verifies_registers_and_reshapes_info_methods() {
              0\n\
              private void com.ex.Stream.note(java.lang.String,long,double,org.tracingfacility.runtime.MethodMonitor,int)\n\
              private <T> void com.ex.Stream.generic(java.util.List<T>,org.tracingfacility.runtime.MethodMonitor,int)\n\
-             private static final org.tracingfacility.runtime.SynchronizedHolder<org.tracingfacility.runtime.MethodMonitor> __tf$holder$0 synthetic=true\n\
-             private static final org.tracingfacility.runtime.SynchronizedHolder<org.tracingfacility.runtime.MethodMonitor> __tf$holder$1 synthetic=true\n\
+             private static final org.tracingfacility.runtime.support.SynchronizedHolder<org.tracingfacility.runtime.MethodMonitor> __tf$holder$0 synthetic=true\n\
+             private static final org.tracingfacility.runtime.support.SynchronizedHolder<org.tracingfacility.runtime.MethodMonitor> __tf$holder$1 synthetic=true\n\
              stage 1 fingerprint 24\n\
              null\n",
             "release {release}"

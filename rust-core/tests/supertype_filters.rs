@@ -40,7 +40,7 @@ const APPLICATION: &[(&str, &str)] = &[
              java.util.List<String> entered = new java.util.ArrayList<>();
              MethodMonitorRegistry.register(org.tracingfacility.annotation.Filtered.class, cls -> new MethodMonitor() {
                public Class<?> myClass() { return cls; }
-               public void enter(int id, Object... a) { entered.add(cls.getSimpleName() + '.' + MethodMonitorRegistry.getMethodName(cls, id)); }
+               public void enter(int id, Object... a) { entered.add(cls.getSimpleName() + '.' + MethodMonitorRegistry.methodName(cls, id)); }
                public void info(Object[] a, int caller, int self, TimingPointType tp) {}
                public void exit(int id) {}
                public void exit(int id, Object result) {}

@@ -452,25 +452,3 @@ fn tracing_names_beyond_one_constant_and_of_any_character() {
         .collect();
     assert_eq!(out, expected);
 }
-
-/// Stage 2 on a class taken to stage 1 by a TF that registered the tracing
-/// names as an array (the fixture's `Boot.class`, from `Boot.java` beside
-/// it, `-filter fx.Boot -tracegen false`): the monitored `<clinit>` still
-/// starts monitoring after that registration, and the runtime takes it.
-#[test]
-fn stage_two_on_a_stage_one_class_with_the_array_registration() {
-    let work = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tracegen/stage1-array-registration");
-    let main = "package fx;\nimport org.tracingfacility.annotation.Filtered;\nimport org.tracingfacility.runtime.MethodMonitorRegistry;\n\
-                public class BootMain {\n    public static void main(String[] args) {\n        \
-                MethodMonitorRegistry.register(Filtered.class, Recorder::new);\n        \
-                Recorder.EVENTS.add(\"(got \" + Boot.greet() + \")\");\n        Recorder.dump(\"boot\");\n    }\n}\n";
-    let (recorder_path, recorder) = fixture("Recorder");
-    let boot = std::fs::read_to_string(fixtures.join("Boot.java")).unwrap();
-    let sources = [(recorder_path.as_str(), recorder.as_str()), ("fx/BootMain.java", main), ("fx/Boot.java", boot.as_str())];
-    let classes = javac_with(&jdk("17").javac, work.path(), "11", &[&tf_runtime_classes()], &sources);
-    std::fs::copy(fixtures.join("fx/Boot.class"), classes.join("fx/Boot.class")).unwrap();
-    enhance(&classes, &["fx.Boot"]);
-    let out = run_verified_with(&jdk("17").java, &[&classes, &tf_runtime_classes()], "fx.BootMain");
-    assert_eq!(out, "# boot\nenter Boot.<clinit> []\nexit Boot.<clinit>\nenter Boot.greet []\nexit Boot.greet = hi Boot\n(got hi Boot)\n");
-}

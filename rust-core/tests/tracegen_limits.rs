@@ -18,7 +18,7 @@ const TRACED: (&str, &str) = (
 const PRINTER: &str = "
     static final class Printer implements org.tracingfacility.runtime.MethodMonitor {
         final Class<?> c; Printer(Class<?> c) { this.c = c; }
-        String n(int id) { return org.tracingfacility.runtime.MethodMonitorRegistry.getMethodName(c, id); }
+        String n(int id) { return org.tracingfacility.runtime.MethodMonitorRegistry.methodName(c, id); }
         public Class<?> myClass() { return c; }
         public void enter(int id, Object... a) { System.out.println(\"enter \" + n(id) + \" \" + java.util.Arrays.toString(a)); }
         public void info(Object[] a, int c, int s, org.tracingfacility.runtime.TimingPointType t) {}

@@ -188,16 +188,15 @@ fn splice_registration<'a>(
     }
 }
 
-/// Is `insn` the registration call that stage 1 puts first in `<clinit>`
-/// (either form: a class may have reached stage 1 with a TF before the
-/// joined tracing names)?
+/// Is `insn` the registration call that stage 1 puts first in `<clinit>`?
+/// (A class taken to stage 1 by a TF of an earlier protocol revision has
+/// another fingerprint, and is redone from its original, never upgraded.)
 pub fn is_registration(insn: &Insn, pool: &PoolBuilder<'_>) -> bool {
     let Insn::Pool { opcode: op::INVOKESTATIC, index } = insn else {
         return false;
     };
-    let forms = [protocol::REGISTER_CLASS, protocol::REGISTER_CLASS_WITH_NAME_ARRAY];
     matches!(pool.method_owner_and_name(*index), Ok((_, name)) if name == protocol::REGISTER_CLASS.name)
-        && matches!(pool.reference_descriptor(*index), Ok(d) if forms.iter().any(|f| d == f.descriptor))
+        && matches!(pool.reference_descriptor(*index), Ok(d) if d == protocol::REGISTER_CLASS.descriptor)
 }
 
 /// A new `<clinit>` whose body is `return`.

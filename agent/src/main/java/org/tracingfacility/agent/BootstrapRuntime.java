@@ -27,7 +27,7 @@ import java.util.zip.CRC32;
 final class BootstrapRuntime {
     private static final String NESTED_JAR = "META-INF/tf/tf-runtime.jar";
     /** A runtime class the agent itself loads (not initializes) to find the runtime's module. */
-    private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.EnhancedCodeSupport";
+    private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.support.EnhancedCodeSupport";
     /** The package of JFR's tick counter. */
     private static final String JFR_INTERNAL = "jdk.jfr.internal";
 
@@ -41,16 +41,17 @@ final class BootstrapRuntime {
 
     /** What traced code names (the guarded shape): resolved once per loader, ahead of it. */
     private static final String[] NAMED_BY_TRACED_CODE = {
-        "org.tracingfacility.runtime.GuardedSites",
+        "org.tracingfacility.runtime.support.GuardedSites",
         "org.tracingfacility.runtime.MethodMonitor",
-        "org.tracingfacility.runtime.EnhancedCodeSupport",
+        "org.tracingfacility.runtime.support.EnhancedCodeSupport",
     };
     /** Run by traced code's monitor lookup: initialized before the first class is traced. */
     private static final String[] GUARD = {
-        "org.tracingfacility.runtime.ThreadsAtWork",
-        "org.tracingfacility.runtime.GuardedSites",
-        "org.tracingfacility.runtime.GuardedMonitor",
-        "org.tracingfacility.runtime.EnhancedCodeSupport",
+        "org.tracingfacility.runtime.support.ThreadsAtWork",
+        "org.tracingfacility.runtime.support.GuardedSites",
+        "org.tracingfacility.runtime.support.GuardedMonitor",
+        "org.tracingfacility.runtime.support.EnhancedCodeSupport",
+        "org.tracingfacility.runtime.support.RegistryBridge",
         "org.tracingfacility.runtime.MethodMonitorRegistry",
     };
 

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
-import org.tracingfacility.runtime.ThreadsAtWork;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Hands each loading class the filters or TF's marks select to the native core, one class in

@@ -3,7 +3,7 @@ package org.tracingfacility.agent;
 import java.util.List;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
-import org.tracingfacility.runtime.GuardedSites;
+import org.tracingfacility.runtime.support.GuardedSites;
 
 /**
  * One class through the native core into the guarded shape, the agent's at load time and at

@@ -32,11 +32,11 @@ final class LoadTimeAgent {
         }
         runtime.prepareGuard();
         // From here on the agent's start is its own work: no traced class reports it.
-        org.tracingfacility.runtime.ThreadsAtWork.enter();
+        org.tracingfacility.runtime.support.ThreadsAtWork.enter();
         try {
             startAtWork(options, instrumentation, runtime);
         } finally {
-            org.tracingfacility.runtime.ThreadsAtWork.leave();
+            org.tracingfacility.runtime.support.ThreadsAtWork.leave();
         }
     }
 

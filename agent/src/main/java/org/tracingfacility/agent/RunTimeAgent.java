@@ -14,7 +14,7 @@ import java.nio.file.Paths;
  * JVM runs on: nothing escapes but a failure to write the reply, which the client reports.
  */
 final class RunTimeAgent {
-    private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.EnhancedCodeSupport";
+    private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.support.EnhancedCodeSupport";
     private static RunTimeTracing tracing;
 
     private RunTimeAgent() {

@@ -9,10 +9,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.tracingfacility.runtime.EnhancedCodeSupport;
-import org.tracingfacility.runtime.MethodMonitorRegistry;
-import org.tracingfacility.runtime.ThreadsAtWork;
 import org.tracingfacility.runtime.TracingFacilityMXBean;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.RegistryBridge;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Tracing added to a running JVM and taken out again: the state that lives in the target JVM
@@ -38,7 +38,7 @@ final class RunTimeTracing {
         this.runtime = runtime;
         this.enhancer = enhancer;
         this.transformer = new TracingTransformer(enhancer);
-        this.control = MethodMonitorRegistry.control(ClassLoader.getSystemClassLoader());
+        this.control = RegistryBridge.control(ClassLoader.getSystemClassLoader());
         instrumentation.addTransformer(transformer, true);
     }
 

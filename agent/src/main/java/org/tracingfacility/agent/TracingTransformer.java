@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.tracingfacility.runtime.ThreadsAtWork;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * The retransforming transformer of run-time tracing. A class being started gets the core's

@@ -30,7 +30,7 @@ class JdkTracingIT {
             + "  static final class Monitor implements MethodMonitor {\n"
             + "    private final Class<?> cls;\n"
             + "    Monitor(Class<?> cls) { this.cls = cls; }\n"
-            + "    private String name(int id) { return cls.getSimpleName() + '.' + MethodMonitorRegistry.getMethodName(cls, id); }\n"
+            + "    private String name(int id) { return cls.getSimpleName() + '.' + MethodMonitorRegistry.methodName(cls, id); }\n"
             + "    public Class<?> myClass() { return cls; }\n"
             + "    public void enter(int id, Object... args) { EVENTS.add(\"enter \" + name(id)); }\n"
             + "    public void info(Object[] args, int caller, int self, TimingPointType tp) { }\n"

@@ -33,7 +33,7 @@ class LoadTimeAgentIT {
             + "  static final class Monitor implements MethodMonitor {\n"
             + "    private final Class<?> cls;\n"
             + "    Monitor(Class<?> cls) { this.cls = cls; }\n"
-            + "    private String name(int id) { return cls.getSimpleName() + '.' + MethodMonitorRegistry.getMethodName(cls, id); }\n"
+            + "    private String name(int id) { return cls.getSimpleName() + '.' + MethodMonitorRegistry.methodName(cls, id); }\n"
             + "    public Class<?> myClass() { return cls; }\n"
             + "    public void enter(int id, Object... args) { EVENTS.add(\"enter \" + name(id) + ' ' + Arrays.toString(args)); }\n"
             + "    public void info(Object[] args, int caller, int self, TimingPointType tp) { EVENTS.add(\"info \" + name(self)); }\n"
@@ -281,7 +281,7 @@ class LoadTimeAgentIT {
         AgentProcess.Result run = AgentProcess.run(
                 "filter=java.util.concurrent.ConcurrentSkipListMap::put;java.util.concurrent.ConcurrentSkipListMap::get,"
                         + "java.util.concurrent.CopyOnWriteArrayList::size,"
-                        + "org.tracingfacility.runtime.MethodMonitorRegistry::getMethodName,"
+                        + "org.tracingfacility.runtime.MethodMonitorRegistry::methodName,"
                         + "monitor=Filtered=app.Recording",
                 List.of(classes), "app.Sorted");
 
@@ -296,7 +296,7 @@ class LoadTimeAgentIT {
                 + "exit ConcurrentSkipListMap.get = 2\n"
                 + "enter CopyOnWriteArrayList.size []\n"
                 + "exit CopyOnWriteArrayList.size = 1\n", run.stdout, run::describe);
-        // The recording monitor calls getMethodName for every event: TF's own class, refused.
+        // The recording monitor calls methodName for every event: TF's own class, refused.
         assertEquals(List.of("TF agent: org.tracingfacility.runtime.MethodMonitorRegistry left as it was: a class of "
                 + "TF itself: it runs the guard that keeps monitoring code from reaching a monitor, and would run "
                 + "it inside itself"), run.agentLines(), run::describe);

@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 
 /**
  * Keeps a parameter's value away from every monitor: the enhanced code passes
- * {@link org.tracingfacility.runtime.EnhancedCodeSupport#REDACTED} in its place, so no
+ * a placeholder in its place ({@link org.tracingfacility.runtime.MethodMonitor#isRedacted}), so no
  * factory, however registered, can see it. Use it on passwords, keys and personal data.
  */
 @Documented

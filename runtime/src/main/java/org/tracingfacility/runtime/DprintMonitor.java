@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime;
 
 import java.io.PrintStream;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 
 /**
  * Prints every event, one line each, indented by the thread's nesting of monitored calls:
@@ -83,7 +84,7 @@ final class DprintMonitor implements MethodMonitor {
 
     private String name(int ident) {
         try {
-            return MethodMonitorRegistry.getMethodName(cls, ident);
+            return MethodMonitorRegistry.methodName(cls, ident);
         } catch (IllegalArgumentException e) {
             return "#" + ident;
         }

@@ -1,6 +1,8 @@
 package org.tracingfacility.runtime;
 
 import java.io.PrintStream;
+import org.tracingfacility.runtime.support.ExitWait;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Makes the built-in factories that keep their findings in memory visible when they are
@@ -10,13 +12,9 @@ import java.io.PrintStream;
  * thrown in a traced call, the calls it was thrown in, to standard error or to the file
  * {@code -Dtf.operationTracer.output} names.
  */
-public final class ExitReports {
+final class ExitReports {
     static final String TIMING_OUTPUT_PROPERTY = "tf.timing.output";
     static final String OPERATION_TRACER_OUTPUT_PROPERTY = "tf.operationTracer.output";
-    /** How long exit waits for a report by default (a stuck file system must not hold the JVM). */
-    private static final long EXIT_WAIT_MILLIS = 5_000;
-    /** Milliseconds exit waits for each report (a whole-JDK profile takes longer than 5 s to write). */
-    public static final String EXIT_WAIT_PROPERTY = "tf.exit.wait";
 
     // Under the class's lock, not atomics: an AtomicBoolean's first use builds a VarHandle,
     // milliseconds of a traced JVM's start.
@@ -47,16 +45,6 @@ public final class ExitReports {
         }
     }
 
-    /** How long exit waits for each report, in milliseconds ({@value #EXIT_WAIT_PROPERTY}, else 5 s). */
-    public static long exitWaitMillis() {
-        try {
-            // At least 1: Thread.join(0) would wait for ever.
-            return Math.max(1, Long.parseLong(System.getProperty(EXIT_WAIT_PROPERTY, "").trim()));
-        } catch (NumberFormatException e) {
-            return EXIT_WAIT_MILLIS;
-        }
-    }
-
     /**
      * The shutdown hook: writes the table on a daemon thread and waits for it a bounded time,
      * so that exit is never held up for long, and never throws.
@@ -73,10 +61,10 @@ public final class ExitReports {
             };
             writer.setDaemon(true);
             writer.start();
-            writer.join(exitWaitMillis());
+            writer.join(ExitWait.millis());
             if (writer.isAlive()) {
-                System.err.println("TF: the timing table was not written within " + exitWaitMillis()
-                        + " ms; exiting without it (-D" + EXIT_WAIT_PROPERTY + "=<ms> waits longer)");
+                System.err.println("TF: the timing table was not written within " + ExitWait.millis()
+                        + " ms; exiting without it (-D" + ExitWait.PROPERTY + "=<ms> waits longer)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -25,8 +25,8 @@ public final class MethodGroups {
      * @throws IllegalArgumentException if {@code cls} is not registered
      */
     public static String[] byIdentifier(Class<?> cls) {
-        List<String> names = MethodMonitorRegistry.getMethodNames(cls);
-        List<Class<? extends Annotation>> classGroups = MethodMonitorRegistry.getGroups(cls);
+        List<String> names = MethodMonitorRegistry.methodNames(cls);
+        List<Class<? extends Annotation>> classGroups = MethodMonitorRegistry.groups(cls);
         Map<String, List<Class<? extends Annotation>>> declared = declaredGroups(cls, classGroups);
         String whole = join(classGroups);
         String[] result = new String[names.size()];

@@ -1,12 +1,14 @@
 package org.tracingfacility.runtime;
 
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+
 /**
  * Receives the events of the monitored methods of one class for one TF annotation.
  *
  * <p>Enhanced code reads its monitor once per invocation and reports every event of that
  * invocation to it, so a monitor replaced while a method runs still sees that invocation's
  * exit. Method identifiers index the class's sorted list of tracing names; see
- * {@link MethodMonitorRegistry#getMethodName(Class, int)}.
+ * {@link MethodMonitorRegistry#methodName(Class, int)}.
  *
  * <p>Monitors are called from application threads, concurrently, and on the application's
  * hot paths: they must be thread-safe and should be cheap. An exception thrown by a monitor
@@ -29,9 +31,9 @@ public interface MethodMonitor {
      * Invoked at the start of a method, before anything in the method runs.
      *
      * @param ident the method identifier
-     * @param args the arguments passed to the method, boxed; {@link EnhancedCodeSupport#NO_ARGS}
-     *     when {@link #wantsArguments()} is false; a {@code @Redacted} parameter's value is
-     *     replaced by {@link EnhancedCodeSupport#REDACTED}
+     * @param args the arguments passed to the method, boxed; an empty array when
+     *     {@link #wantsArguments()} is false; a {@code @Redacted} parameter's value is
+     *     replaced by a placeholder that prints as {@code <redacted>} ({@link #isRedacted})
      */
     void enter(int ident, Object... args);
 
@@ -110,12 +112,20 @@ public interface MethodMonitor {
 
     /**
      * Whether this monitor looks at argument and result values. When false, enhanced code
-     * skips boxing: {@link #enter} receives {@link EnhancedCodeSupport#NO_ARGS} and
+     * skips boxing: {@link #enter} receives one shared empty array and
      * {@link #exit(int, Object)} receives null (so do the token variants), so monitoring
      * allocates nothing per call.
      * Read once per invocation, so it should return a constant.
      */
     default boolean wantsArguments() {
         return true;
+    }
+
+    /**
+     * Whether {@code value}, an argument handed to a monitor, is the placeholder of a
+     * {@code @Redacted} parameter's value (which prints as {@code <redacted>}).
+     */
+    static boolean isRedacted(Object value) {
+        return value == EnhancedCodeSupport.REDACTED;
     }
 }

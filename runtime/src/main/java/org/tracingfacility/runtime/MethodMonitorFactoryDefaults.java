@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import org.tracingfacility.runtime.jfr.JfrFactory;
-import org.tracingfacility.runtime.profile.ProfileAtExit;
 import org.tracingfacility.runtime.profile.ProfileFactory;
 import org.tracingfacility.runtime.timing.TimingFactory;
 

@@ -1,11 +1,11 @@
 package org.tracingfacility.runtime;
 
 import java.lang.annotation.Annotation;
-import java.lang.invoke.MutableCallSite;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.tracingfacility.runtime.support.RegistryBridge;
 
 /**
  * Controls the whole tracing facility: which {@link MethodMonitorFactory} is attached to
@@ -28,11 +28,16 @@ import java.util.Set;
  *   <li>{@code -Dtf.jmx=false} keeps the management bean
  *       ({@code org.tracingfacility:type=MethodMonitorRegistry}) out of the platform MBean server.
  * </ul>
+ *
+ * <p>Queries are named by what they answer ({@link #methodName}, {@link #registrations}),
+ * changes by a verb ({@link #register}, {@link #clear}, {@link #lock}).
  */
 public final class MethodMonitorRegistry {
     private static final Registry REGISTRY = new Registry();
 
     static {
+        // Before anything else: generated code reaches the registry through the bridge.
+        RegistryBridge.install(REGISTRY);
         StartupConfiguration.applySystemProperties();
     }
 
@@ -40,33 +45,11 @@ public final class MethodMonitorRegistry {
     }
 
     /**
-     * Registers an enhanced class. Called from the enhanced class's static initializer only,
-     * not by users.
-     *
-     * @param cls the enhanced class, carrying one or more TF annotations
-     * @param methodNames the sorted tracing names of its monitored and info methods; a name's
-     *     index is its identifier
-     * @param annoMM the holder of the class's monitor for each of its TF annotations
-     */
-    public static void registerClass(final Class<?> cls, final List<String> methodNames,
-            final Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> annoMM) {
-        Objects.requireNonNull(cls, "cls");
-        Objects.requireNonNull(methodNames, "methodNames");
-        Objects.requireNonNull(annoMM, "annoMM");
-        REGISTRY.registerClass(cls, methodNames, annoMM);
-    }
-
-    /** The state behind this facade, for the runtime's own entry points ({@link GuardedSites}). */
-    static Registry registry() {
-        return REGISTRY;
-    }
-
-    /**
      * The tracing name of a method of a registered class.
      *
      * @throws IllegalArgumentException if {@code cls} is not registered or has no such identifier
      */
-    public static String getMethodName(Class<?> cls, int identifier) {
+    public static String methodName(Class<?> cls, int identifier) {
         List<String> names = REGISTRY.methodNames(cls);
         if (identifier < 0 || identifier >= names.size()) {
             throw new IllegalArgumentException(cls.getName() + " has no method with identifier " + identifier);
@@ -80,7 +63,7 @@ public final class MethodMonitorRegistry {
      *
      * @throws IllegalArgumentException if {@code cls} is not registered
      */
-    public static List<String> getMethodNames(Class<?> cls) {
+    public static List<String> methodNames(Class<?> cls) {
         return REGISTRY.methodNames(cls);
     }
 
@@ -90,7 +73,7 @@ public final class MethodMonitorRegistry {
      *
      * @throws IllegalArgumentException if {@code cls} is not registered
      */
-    public static List<Class<? extends Annotation>> getGroups(Class<?> cls) {
+    public static List<Class<? extends Annotation>> groups(Class<?> cls) {
         Objects.requireNonNull(cls, "cls");
         return REGISTRY.groups(cls);
     }
@@ -101,7 +84,7 @@ public final class MethodMonitorRegistry {
      *
      * @throws IllegalArgumentException if {@code cls} is not registered
      */
-    public static int getMethodIdentifier(Class<?> cls, String mname) {
+    public static int methodIdentifier(Class<?> cls, String mname) {
         return REGISTRY.identifier(cls, mname);
     }
 
@@ -139,8 +122,7 @@ public final class MethodMonitorRegistry {
      * @throws IllegalArgumentException if {@code cls} is not a registered enhanced class or
      *     {@code annot} is not one of its TF annotations
      */
-    public static MethodMonitor getMethodMonitorForClass(final Class<?> cls,
-            final Class<? extends Annotation> annot) {
+    public static MethodMonitor monitor(final Class<?> cls, final Class<? extends Annotation> annot) {
         Objects.requireNonNull(cls, "cls");
         Objects.requireNonNull(annot, "annot");
         return REGISTRY.monitorFor(cls, annot);
@@ -166,29 +148,16 @@ public final class MethodMonitorRegistry {
 
     /**
      * The TF annotations known to the registry: those of the registered classes, those with
-     * a registration, and their subgroups.
+     * a registration, and their subgroups. For the management bean and the resolution of
+     * group names.
      */
-    public static Set<Class<? extends Annotation>> knownGroups() {
+    static Set<Class<? extends Annotation>> knownGroups() {
         return REGISTRY.knownGroups();
     }
 
-    /** The registered enhanced classes that are still loaded. */
-    public static List<Class<?>> registeredClasses() {
+    /** The registered enhanced classes that are still loaded (for the management bean). */
+    static List<Class<?>> registeredClasses() {
         return REGISTRY.registeredClasses();
-    }
-
-    /**
-     * The operations of the management bean, for a tool inside this JVM (the TF agent
-     * attached at run time) that has no JMX connection: group and factory names are found
-     * through {@code loader}, the application's.
-     */
-    public static TracingFacilityMXBean control(ClassLoader loader) {
-        return new TracingFacilityBean(Objects.requireNonNull(loader, "loader"));
-    }
-
-    /** The call site behind {@link EnhancedCodeSupport#linkMonitor}. */
-    static MutableCallSite callSite(Class<?> cls, Class<? extends Annotation> annotation) {
-        return REGISTRY.callSite(cls, annotation);
     }
 
     private static void requireGroup(Class<? extends Annotation> annot) {

@@ -5,6 +5,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MutableCallSite;
 import java.util.List;
+import org.tracingfacility.runtime.support.GuardedSites;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 
 /**
  * Where one enhanced class finds its monitor for one TF annotation: the holder field that
@@ -49,7 +51,7 @@ final class MonitorBinding {
             changedCallSites.add(callSite);
         }
         if (site >= 0) {
-            GuardedSites.publish(site, newMonitor);
+            GuardedSites.publish(site, ReentryGuard.unguarded(newMonitor));
         }
     }
 

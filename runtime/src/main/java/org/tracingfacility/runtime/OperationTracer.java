@@ -36,7 +36,7 @@ public final class OperationTracer {
         public String toString() {
             String name;
             try {
-                name = MethodMonitorRegistry.getMethodName(cls, ident);
+                name = MethodMonitorRegistry.methodName(cls, ident);
             } catch (IllegalArgumentException e) {
                 name = "#" + ident;
             }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 import org.tracingfacility.runtime.timing.TimingFactory;
 
 /**
@@ -48,7 +49,7 @@ final class ReentryGuard implements MethodMonitor {
 
     /**
      * The monitor {@code monitor} guards, or {@code monitor} itself. A guarded site's monitor
-     * ({@link GuardedMonitor}) keeps its thread {@linkplain ThreadsAtWork at work} instead, which
+     * ({@code support.GuardedMonitor}) keeps its thread {@linkplain ThreadsAtWork at work} instead, which
      * this guard honours too: one mark per thread, and no thread-local lookup on the path of
      * the JDK's traced methods.
      */
@@ -208,7 +209,7 @@ final class ReentryGuard implements MethodMonitor {
             Class<?> cls = monitor.myClass();
             String method;
             try {
-                method = cls.getName() + "." + MethodMonitorRegistry.getMethodName(cls, ident);
+                method = cls.getName() + "." + MethodMonitorRegistry.methodName(cls, ident);
             } catch (IllegalArgumentException e) {
                 method = cls.getName() + " #" + ident;
             }

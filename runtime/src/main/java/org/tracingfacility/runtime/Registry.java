@@ -10,6 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tracingfacility.runtime.support.GuardedSites;
+import org.tracingfacility.runtime.support.RegistryBridge;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * The state behind {@link MethodMonitorRegistry}: the registrations, the enhanced classes
@@ -17,7 +21,7 @@ import java.util.Set;
  * holder and call site updated, so a class sees registrations made before and after it
  * loaded.
  */
-final class Registry {
+final class Registry extends RegistryBridge {
     private final Object lock = new Object();
 
     private final ClassValue<MonitoredClass> classes = new ClassValue<>() {
@@ -33,7 +37,8 @@ final class Registry {
     private GroupResolution resolution = GroupResolution.NONE;
     private volatile boolean locked;
 
-    void registerClass(Class<?> cls, List<String> methodNames,
+    @Override
+    protected void registerClass(Class<?> cls, List<String> methodNames,
             Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> holders) {
         boolean recorded = ThreadsAtWork.enter();
         try {
@@ -85,18 +90,24 @@ final class Registry {
     }
 
     /** Records a class the agent is about to define or retransform at {@code firstSite} on. */
-    void declareGuarded(int firstSite, List<String> groups, List<String> tracingNames) {
+    @Override
+    protected void declareGuarded(int firstSite, List<String> groups, List<String> tracingNames) {
         synchronized (lock) {
             Declaration declaration = new Declaration(firstSite, groups, tracingNames);
             for (int i = 0; i < declaration.groups.size(); i++) {
                 declared.put(firstSite + i, declaration);
-                GuardedSites.publish(firstSite + i, pendingOrNull(declaration.groups.get(i)));
+                publishDeclared(firstSite + i, declaration.groups.get(i));
             }
         }
     }
 
-    private MethodMonitor pendingOrNull(String group) {
-        return resolution.mayApplyTo(group) ? GuardedSites.PENDING : null;
+    /** A declared site: the stand-in while a factory may apply to its group, else empty. */
+    private void publishDeclared(int site, String group) {
+        if (resolution.mayApplyTo(group)) {
+            GuardedSites.publishPending(site);
+        } else {
+            GuardedSites.publish(site, null);
+        }
     }
 
     /**
@@ -104,7 +115,8 @@ final class Registry {
      * its traced methods), its groups resolved by its own loader; then every site of the class
      * holds its monitor. A site declared no longer (registered by another thread) is left be.
      */
-    void registerGuarded(Class<?> cls, int site) throws ClassNotFoundException {
+    @Override
+    protected void registerGuarded(Class<?> cls, int site) throws ClassNotFoundException {
         synchronized (lock) {
             Declaration declaration = declared.get(site);
             if (declaration == null) {
@@ -126,7 +138,13 @@ final class Registry {
         }
     }
 
-    MutableCallSite callSite(Class<?> cls, Class<? extends Annotation> annotation) {
+    @Override
+    protected TracingFacilityMXBean newControl(ClassLoader loader) {
+        return new TracingFacilityBean(loader);
+    }
+
+    @Override
+    protected MutableCallSite callSite(Class<?> cls, Class<? extends Annotation> annotation) {
         MonitoredClass monitored = classes.get(cls);
         synchronized (lock) {
             boolean known = monitored.bindings.containsKey(annotation);
@@ -269,8 +287,7 @@ final class Registry {
         resolution = GroupResolution.of(registrations);
         for (Map.Entry<Integer, Declaration> site : declared.entrySet()) {
             Declaration declaration = site.getValue();
-            GuardedSites.publish(site.getKey(),
-                    pendingOrNull(declaration.groups.get(site.getKey() - declaration.firstSite)));
+            publishDeclared(site.getKey(), declaration.groups.get(site.getKey() - declaration.firstSite));
         }
         List<MutableCallSite> changed = new ArrayList<>();
         for (MonitoredClass monitored : liveClasses()) {

@@ -12,6 +12,7 @@ import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /** The {@link TracingFacilityMXBean}: every operation goes through {@link MethodMonitorRegistry}. */
 final class TracingFacilityBean implements TracingFacilityMXBean {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.tracingfacility.runtime.TestGroups.IO;
 import org.tracingfacility.runtime.TestGroups.IORead;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 
 @ExtendWith(RegistryCleanup.class)
 class DefaultsTest {

@@ -3,14 +3,11 @@ package org.tracingfacility.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 
 /**
  * The exits that generated code leaves to {@link EnhancedCodeSupport}: what a monitor sees from
@@ -144,24 +141,5 @@ class EnhancedCodeSupportTest {
         assertEquals(List.of(outer, outer), ending);
         assertEquals(List.of("exception 3 outer", "exit 3 token 11"), monitor.events);
         assertNull(EnhancedCodeSupport.endingThrowable());
-    }
-
-    @Test
-    void tracingNamesAreSplitByTheirLengthsWhateverTheyHold() {
-        assertEquals(Arrays.asList("self", "toString"),
-                EnhancedCodeSupport.splitTracingNames(getClass(), "4:self8:toString"));
-        assertEquals(Arrays.asList("12:3", "", "a\u0000b", "\uD835\uDD18"),
-                EnhancedCodeSupport.splitTracingNames(getClass(), "4:12:30:3:a\u0000b2:\uD835\uDD18"));
-        assertEquals(Collections.emptyList(), EnhancedCodeSupport.splitTracingNames(getClass(), ""));
-    }
-
-    @Test
-    void malformedTracingNamesFailNamingTheClassAndWhere() {
-        for (String joined : new String[] {"4:sel", "4self", "x:abc", "-1:a", "3:abc2"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> EnhancedCodeSupport.splitTracingNames(EnhancedCodeSupportTest.class, joined));
-            assertTrue(e.getMessage().startsWith(EnhancedCodeSupportTest.class.getName() + ": tracing names malformed at"),
-                    e.getMessage());
-        }
     }
 }

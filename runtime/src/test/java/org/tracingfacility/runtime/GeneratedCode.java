@@ -4,6 +4,7 @@ import java.lang.invoke.CallSite;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 
 /**
  * What the enhancer's bytecode does that Java source cannot say: the
@@ -19,6 +20,18 @@ final class GeneratedCode {
         CallSite site = EnhancedCodeSupport.linkMonitor(lookup, "monitor",
                 MethodType.methodType(MethodMonitor.class), annotation);
         return site.dynamicInvoker();
+    }
+
+    /**
+     * The tracing names as the enhancer writes them into a class, for the registration:
+     * each name after its length and a colon ({@code "4:self8:toString"}).
+     */
+    static String joined(String... names) {
+        StringBuilder joined = new StringBuilder();
+        for (String name : names) {
+            joined.append(name.length()).append(':').append(name);
+        }
+        return joined.toString();
     }
 
     /** Executes the linked instruction. */

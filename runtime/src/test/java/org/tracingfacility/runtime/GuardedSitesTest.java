@@ -11,6 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.tracingfacility.annotation.Filtered;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.GuardedSites;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * The guarded sites as a class the agent traced uses them (its methods call
@@ -52,7 +55,7 @@ class GuardedSitesTest {
         assertEquals(7, call(site, 0));
         assertEquals(List.of("enter outer (at work: true, nested: -1)", "exit outer"), events);
         assertFalse(ThreadsAtWork.isAtWork(), "the enter left the thread idle again");
-        assertEquals(List.of("outer", "inner"), MethodMonitorRegistry.getMethodNames(Traced.class));
+        assertEquals(List.of("outer", "inner"), MethodMonitorRegistry.methodNames(Traced.class));
 
         MethodMonitorRegistry.clear(Filtered.class);
         assertEquals(-1, call(site, 1), "cleared: the site answers null again");
@@ -97,14 +100,14 @@ class GuardedSitesTest {
         @Override
         public long enterWithToken(int ident, Object... args) {
             long nested = call(site, 1);
-            events.add("enter " + MethodMonitorRegistry.getMethodName(Traced.class, ident) + " (at work: "
+            events.add("enter " + MethodMonitorRegistry.methodName(Traced.class, ident) + " (at work: "
                     + ThreadsAtWork.isAtWork() + ", nested: " + nested + ")");
             return 7;
         }
 
         @Override
         public void exitWithToken(int ident, long token) {
-            events.add("exit " + MethodMonitorRegistry.getMethodName(Traced.class, ident));
+            events.add("exit " + MethodMonitorRegistry.methodName(Traced.class, ident));
         }
     }
 }

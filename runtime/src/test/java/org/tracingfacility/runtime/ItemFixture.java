@@ -2,6 +2,8 @@ package org.tracingfacility.runtime;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 
 /**
  * An enhanced class whose {@code toString} is monitored and calls another monitored method
@@ -26,7 +28,7 @@ final class ItemFixture {
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
 
     static {
-        EnhancedCodeSupport.registerClass(ItemFixture.class, new String[] {"self", "toString"},
+        EnhancedCodeSupport.registerClass(ItemFixture.class, GeneratedCode.joined("self", "toString"),
                 new Class<?>[] {TestGroups.Items.class}, new SynchronizedHolder<?>[] {HOLDER});
     }
 

@@ -2,6 +2,8 @@ package org.tracingfacility.runtime;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 
 /**
  * An enhanced class written by hand in the shape the enhancer produces (the token of
@@ -26,7 +28,7 @@ final class NestingFixture {
     private static final MethodHandle MONITOR = GeneratedCode.link(MethodHandles.lookup(), TestGroups.Nesting.class);
 
     static {
-        EnhancedCodeSupport.registerClass(NestingFixture.class, new String[] {"depth", "fail", "survive"},
+        EnhancedCodeSupport.registerClass(NestingFixture.class, GeneratedCode.joined("depth", "fail", "survive"),
                 new Class<?>[] {TestGroups.Nesting.class}, new SynchronizedHolder<?>[] {HOLDER});
     }
 

@@ -58,7 +58,7 @@ public final class PrintingFactory implements MethodMonitorFactory {
 
             private void print(String event, int ident) {
                 System.out.println(label + ": " + event + " " + cls.getSimpleName() + "."
-                        + MethodMonitorRegistry.getMethodName(cls, ident));
+                        + MethodMonitorRegistry.methodName(cls, ident));
             }
         };
     }

@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.GuardedSites;
 
 /**
  * Every class, member and descriptor that enhanced code names (the list that the Rust core

@@ -5,6 +5,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import org.tracingfacility.annotation.InfoMethod;
 import org.tracingfacility.annotation.TracingName;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 
 /**
  * An enhanced class, written by hand the way the enhancer would produce it from:
@@ -36,7 +38,7 @@ final class ReaderFixture {
     private static final MethodHandle MONITOR = GeneratedCode.link(MethodHandles.lookup(), TestGroups.IORead.class);
 
     static {
-        EnhancedCodeSupport.registerClass(ReaderFixture.class, NAMES.clone(),
+        EnhancedCodeSupport.registerClass(ReaderFixture.class, GeneratedCode.joined(NAMES),
                 new Class<?>[] {TestGroups.IORead.class}, new SynchronizedHolder<?>[] {HOLDER});
     }
 

@@ -61,7 +61,7 @@ final class RecordingFactory implements MethodMonitorFactory {
             }
 
             private String name(int ident) {
-                return cls.getSimpleName() + "." + MethodMonitorRegistry.getMethodName(cls, ident);
+                return cls.getSimpleName() + "." + MethodMonitorRegistry.methodName(cls, ident);
             }
         };
     }

@@ -19,6 +19,7 @@ import org.tracingfacility.runtime.TestGroups.IO;
 import org.tracingfacility.runtime.TestGroups.IORead;
 import org.tracingfacility.runtime.TestGroups.IOWrite;
 import org.tracingfacility.runtime.TestGroups.NotAGroup;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 
 @ExtendWith(RegistryCleanup.class)
 class RegistryTest {
@@ -59,7 +60,7 @@ class RegistryTest {
         new ReaderFixture().readInt(1);
         assertNull(ReaderFixture.currentMonitor());
         assertNull(ReaderFixture.holderContent());
-        assertNull(MethodMonitorRegistry.getMethodMonitorForClass(ReaderFixture.class, IORead.class));
+        assertNull(MethodMonitorRegistry.monitor(ReaderFixture.class, IORead.class));
     }
 
     @Test
@@ -155,7 +156,7 @@ class RegistryTest {
         MethodMonitor viaCallSite = ReaderFixture.currentMonitor();
         assertNotNull(viaCallSite);
         assertSame(viaCallSite, ReaderFixture.holderContent());
-        assertSame(viaCallSite, MethodMonitorRegistry.getMethodMonitorForClass(ReaderFixture.class, IORead.class));
+        assertSame(viaCallSite, MethodMonitorRegistry.monitor(ReaderFixture.class, IORead.class));
         assertSame(ReaderFixture.class, viaCallSite.myClass());
 
         MethodMonitorRegistry.register(IORead.class, new RecordingFactory("b"));
@@ -176,21 +177,21 @@ class RegistryTest {
     void methodNamesAndIdentifiersFollowTheSortedList() {
         new ReaderFixture();
         for (int id = 0; id < ReaderFixture.NAMES.length; id++) {
-            assertEquals(ReaderFixture.NAMES[id], MethodMonitorRegistry.getMethodName(ReaderFixture.class, id));
-            assertEquals(id, MethodMonitorRegistry.getMethodIdentifier(ReaderFixture.class, ReaderFixture.NAMES[id]));
+            assertEquals(ReaderFixture.NAMES[id], MethodMonitorRegistry.methodName(ReaderFixture.class, id));
+            assertEquals(id, MethodMonitorRegistry.methodIdentifier(ReaderFixture.class, ReaderFixture.NAMES[id]));
         }
-        assertEquals(-1, MethodMonitorRegistry.getMethodIdentifier(ReaderFixture.class, "noSuchMethod"));
-        assertThrows(IllegalArgumentException.class, () -> MethodMonitorRegistry.getMethodName(ReaderFixture.class, 99));
-        assertThrows(IllegalArgumentException.class, () -> MethodMonitorRegistry.getMethodName(String.class, 0));
+        assertEquals(-1, MethodMonitorRegistry.methodIdentifier(ReaderFixture.class, "noSuchMethod"));
+        assertThrows(IllegalArgumentException.class, () -> MethodMonitorRegistry.methodName(ReaderFixture.class, 99));
+        assertThrows(IllegalArgumentException.class, () -> MethodMonitorRegistry.methodName(String.class, 0));
     }
 
     @Test
     void theRegistryAnswersOnlyAboutItsClassesAndTheirAnnotations() {
         new ReaderFixture();
         assertThrows(IllegalArgumentException.class,
-                () -> MethodMonitorRegistry.getMethodMonitorForClass(String.class, IORead.class));
+                () -> MethodMonitorRegistry.monitor(String.class, IORead.class));
         assertThrows(IllegalArgumentException.class,
-                () -> MethodMonitorRegistry.getMethodMonitorForClass(ReaderFixture.class, IOWrite.class));
+                () -> MethodMonitorRegistry.monitor(ReaderFixture.class, IOWrite.class));
         IllegalArgumentException notAGroup = assertThrows(IllegalArgumentException.class,
                 () -> MethodMonitorRegistry.register(NotAGroup.class, new RecordingFactory("x")));
         assertEquals("org.tracingfacility.runtime.TestGroups$NotAGroup is not a TF annotation: a TF annotation is an"

@@ -3,16 +3,15 @@ package org.tracingfacility.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import java.lang.annotation.Annotation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.tracingfacility.runtime.TestGroups.Audit;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 
 /**
  * Code written from the 2010 design note alone, signatures and all: it must compile and work
@@ -34,7 +33,7 @@ class SpecApiTest {
         }
 
         public void enter(int ident, Object... args) {
-            seen.add("enter " + MethodMonitorRegistry.getMethodName(cls, ident) + " " + Arrays.asList(args));
+            seen.add("enter " + MethodMonitorRegistry.methodName(cls, ident) + " " + Arrays.asList(args));
         }
 
         public void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType) {
@@ -58,15 +57,14 @@ class SpecApiTest {
         }
     }
 
-    /** A class registering itself the way the note's enhancer did: a List and a Map. */
+    /** A class registering itself as a class file the enhancer wrote: its names, groups and holders. */
     @TestGroups.Audit
     static final class AuditedByHand {
         static final SynchronizedHolder<MethodMonitor> HOLDER = new SynchronizedHolder<MethodMonitor>();
 
         static {
-            Map<Class<? extends Annotation>, SynchronizedHolder<MethodMonitor>> annoMM = new HashMap<>();
-            annoMM.put(Audit.class, HOLDER);
-            MethodMonitorRegistry.registerClass(AuditedByHand.class, Arrays.asList("check", "log"), annoMM);
+            EnhancedCodeSupport.registerClass(AuditedByHand.class, GeneratedCode.joined("check", "log"),
+                    new Class<?>[] {Audit.class}, new SynchronizedHolder<?>[] {HOLDER});
         }
 
         void check(String who) {
@@ -98,9 +96,9 @@ class SpecApiTest {
         assertEquals(1, monitors.size());
         assertEquals(List.of("enter check [alice]", "exit 0"), monitors.get(0).seen);
         assertSame(AuditedByHand.HOLDER.content(),
-                MethodMonitorRegistry.getMethodMonitorForClass(AuditedByHand.class, Audit.class));
-        assertEquals(1, MethodMonitorRegistry.getMethodIdentifier(AuditedByHand.class, "log"));
-        assertEquals("log", MethodMonitorRegistry.getMethodName(AuditedByHand.class, 1));
+                MethodMonitorRegistry.monitor(AuditedByHand.class, Audit.class));
+        assertEquals(1, MethodMonitorRegistry.methodIdentifier(AuditedByHand.class, "log"));
+        assertEquals("log", MethodMonitorRegistry.methodName(AuditedByHand.class, 1));
         MethodMonitorFactory registered = MethodMonitorRegistry.registeredFactory(Audit.class);
         assertEquals(true, registered.toString().startsWith("compose"));
     }

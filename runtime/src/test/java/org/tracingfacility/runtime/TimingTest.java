@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.tracingfacility.runtime.TestGroups.IO;
 import org.tracingfacility.runtime.TestGroups.IORead;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 import org.tracingfacility.runtime.timing.TimingFactory;
 import org.tracingfacility.runtime.timing.TimingReport;
 
@@ -174,7 +176,7 @@ class TimingTest {
         static final String[] NAMES = {"<init>", "checkout", "join(int[],char)", "join(long[],char)", "total"};
 
         static {
-            EnhancedCodeSupport.registerClass(Cart.class, NAMES.clone(), new Class<?>[] {IO.class},
+            EnhancedCodeSupport.registerClass(Cart.class, GeneratedCode.joined(NAMES), new Class<?>[] {IO.class},
                     new SynchronizedHolder<?>[] {new SynchronizedHolder<MethodMonitor>()});
         }
 

@@ -87,7 +87,7 @@ class TokenProtocolTest {
         }
 
         private String name(int ident) {
-            return MethodMonitorRegistry.getMethodName(cls, ident);
+            return MethodMonitorRegistry.methodName(cls, ident);
         }
     }
 

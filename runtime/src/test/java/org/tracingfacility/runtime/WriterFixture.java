@@ -2,6 +2,8 @@ package org.tracingfacility.runtime;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import org.tracingfacility.runtime.support.EnhancedCodeSupport;
+import org.tracingfacility.runtime.support.SynchronizedHolder;
 
 /**
  * An enhanced class of group {@code IOWrite}, written by hand as the enhancer would produce
@@ -27,7 +29,7 @@ final class WriterFixture {
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
 
     static {
-        EnhancedCodeSupport.registerClass(WriterFixture.class, new String[] {"copy", "write"},
+        EnhancedCodeSupport.registerClass(WriterFixture.class, GeneratedCode.joined("copy", "write"),
                 new Class<?>[] {TestGroups.IOWrite.class}, new SynchronizedHolder<?>[] {HOLDER});
     }
 

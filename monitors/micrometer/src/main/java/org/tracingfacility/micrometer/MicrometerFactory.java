@@ -67,7 +67,7 @@ public final class MicrometerFactory implements MethodMonitorFactory {
 
     @Override
     public MethodMonitor create(Class<?> cls) {
-        List<String> names = MethodMonitorRegistry.getMethodNames(cls);
+        List<String> names = MethodMonitorRegistry.methodNames(cls);
         String[] groups = MethodGroups.byIdentifier(cls);
         MethodTimers[] timers = new MethodTimers[names.size()];
         for (int ident = 0; ident < timers.length; ident++) {

@@ -68,7 +68,7 @@ public final class OpenTelemetryFactory implements MethodMonitorFactory {
 
     @Override
     public MethodMonitor create(Class<?> cls) {
-        List<String> names = MethodMonitorRegistry.getMethodNames(cls);
+        List<String> names = MethodMonitorRegistry.methodNames(cls);
         String[] groups = MethodGroups.byIdentifier(cls);
         String[] spanNames = new String[names.size()];
         Attributes[] attributes = new Attributes[names.size()];

@@ -8,7 +8,6 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import java.util.ArrayDeque;
-import org.tracingfacility.runtime.EnhancedCodeSupport;
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.TimingPointType;
 
@@ -117,7 +116,7 @@ final class SpanMonitor implements MethodMonitor {
         }
         for (int i = 0; i < args.length; i++) {
             Object arg = args[i];
-            if (arg == EnhancedCodeSupport.REDACTED) {
+            if (MethodMonitor.isRedacted(arg)) {
                 continue; // never a @Redacted value, not even its placeholder
             }
             String text = String.valueOf(arg);

@@ -1,9 +1,9 @@
 package org.tracingfacility.runtime.jfr;
 
 import jdk.jfr.FlightRecorder;
-import org.tracingfacility.runtime.ThreadsAtWork;
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.MethodMonitorFactory;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 import org.tracingfacility.runtime.timing.TimingFactory;
 import org.tracingfacility.runtime.timing.TimingReport;
 

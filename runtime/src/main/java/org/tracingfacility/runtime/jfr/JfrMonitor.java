@@ -28,7 +28,7 @@ final class JfrMonitor implements MethodMonitor {
     JfrMonitor(Class<?> cls, MethodMonitor timing) {
         this.cls = cls;
         this.timing = timing;
-        this.methodNames = MethodMonitorRegistry.getMethodNames(cls).stream()
+        this.methodNames = MethodMonitorRegistry.methodNames(cls).stream()
                 .map(name -> cls.getName() + "." + name)
                 .toArray(String[]::new);
     }

@@ -36,7 +36,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
 
     @Override
     public MethodMonitor create(Class<?> cls) {
-        List<String> names = MethodMonitorRegistry.getMethodNames(cls);
+        List<String> names = MethodMonitorRegistry.methodNames(cls);
         int[] frameOf = new int[names.size()];
         for (int ident = 0; ident < frameOf.length; ident++) {
             frameOf[ident] = frames.id(cls, names.get(ident));

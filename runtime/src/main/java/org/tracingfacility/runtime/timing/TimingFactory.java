@@ -63,7 +63,7 @@ public final class TimingFactory implements MethodMonitorFactory {
 
     @Override
     public MethodMonitor create(Class<?> cls) {
-        List<String> names = MethodMonitorRegistry.getMethodNames(cls);
+        List<String> names = MethodMonitorRegistry.methodNames(cls);
         Map<String, InfoMethod> infoMethods = infoMethods(cls);
         MethodLabels labels = MethodLabels.of(cls);
         int[] methodTimers = new int[names.size()];

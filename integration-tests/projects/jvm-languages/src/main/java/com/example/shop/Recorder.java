@@ -39,7 +39,7 @@ public final class Recorder implements MethodMonitor {
     }
 
     private String name(int ident) {
-        return cls.getSimpleName() + "." + MethodMonitorRegistry.getMethodName(cls, ident);
+        return cls.getSimpleName() + "." + MethodMonitorRegistry.methodName(cls, ident);
     }
 
     @Override

@@ -39,7 +39,7 @@ private class ClassRecorder(private val cls: Class<*>) : MethodMonitor {
         else value.toString()
 
     private fun record(event: String, ident: Int, detail: String) {
-        val method = MethodMonitorRegistry.getMethodName(cls, ident)
+        val method = MethodMonitorRegistry.methodName(cls, ident)
         val thread = if (Thread.currentThread().name == "main") "" else " (off main)"
         println("$event $className.$method$detail$thread")
     }

@@ -35,5 +35,5 @@ private final class ClassRecorder(cls: Class[_]) extends MethodMonitor {
     else String.valueOf(value)
 
   private def record(event: String, ident: Int, detail: String): Unit =
-    println(s"$event $className.${MethodMonitorRegistry.getMethodName(cls, ident)}$detail")
+    println(s"$event $className.${MethodMonitorRegistry.methodName(cls, ident)}$detail")
 }

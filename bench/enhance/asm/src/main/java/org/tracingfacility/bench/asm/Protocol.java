@@ -9,8 +9,8 @@ final class Protocol {
     static final String FILTERED_GROUP = "org/tracingfacility/annotation/Filtered";
     static final String TF_ENHANCED = "Lorg/tracingfacility/annotation/TFEnhanced;";
     static final String METHOD_MONITOR = "org/tracingfacility/runtime/MethodMonitor";
-    static final String SYNCHRONIZED_HOLDER = "org/tracingfacility/runtime/SynchronizedHolder";
-    static final String SUPPORT = "org/tracingfacility/runtime/EnhancedCodeSupport";
+    static final String SYNCHRONIZED_HOLDER = "org/tracingfacility/runtime/support/SynchronizedHolder";
+    static final String SUPPORT = "org/tracingfacility/runtime/support/EnhancedCodeSupport";
 
     static final String HOLDER_FIELD = "__tf$holder$0";
     static final String HOLDER_DESCRIPTOR = "L" + SYNCHRONIZED_HOLDER + ";";

@@ -1,4 +1,7 @@
-package org.tracingfacility.runtime;
+package org.tracingfacility.runtime.support;
+
+import org.tracingfacility.runtime.MethodMonitor;
+import org.tracingfacility.runtime.TimingPointType;
 
 /**
  * The monitor a guarded site hands out (classes the agent traced): every call into the

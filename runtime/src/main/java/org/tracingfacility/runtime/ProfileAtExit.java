@@ -1,10 +1,11 @@
-package org.tracingfacility.runtime.profile;
+package org.tracingfacility.runtime;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.tracingfacility.runtime.ExitReports;
-import org.tracingfacility.runtime.ThreadsAtWork;
 import java.nio.file.Paths;
+import org.tracingfacility.runtime.profile.ProfileFactory;
+import org.tracingfacility.runtime.support.ExitWait;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Writes the process-wide profile (the factory {@code -Dtf.monitor=Group=profile} names) when
@@ -14,15 +15,15 @@ import java.nio.file.Paths;
  * exit waits for the file at most {@code -Dtf.exit.wait} ms (5 s) (a stuck file system must not
  * hold the JVM).
  */
-public final class ProfileAtExit {
-    public static final String OUTPUT_PROPERTY = "tf.profile.output";
-    public static final String DEFAULT_OUTPUT = "tf-profile.html";
+final class ProfileAtExit {
+    static final String OUTPUT_PROPERTY = "tf.profile.output";
+    static final String DEFAULT_OUTPUT = "tf-profile.html";
 
     private ProfileAtExit() {
     }
 
     /** A factory that writes its profile at exit to the file of {@code -Dtf.profile.output}. */
-    public static ProfileFactory processWide() {
+    static ProfileFactory processWide() {
         ProfileFactory factory = new ProfileFactory();
         Path output = Paths.get(System.getProperty(OUTPUT_PROPERTY, DEFAULT_OUTPUT));
         try {
@@ -41,10 +42,10 @@ public final class ProfileAtExit {
             Thread writer = new Thread(() -> write(factory, output), "TF profile writer");
             writer.setDaemon(true);
             writer.start();
-            writer.join(ExitReports.exitWaitMillis());
+            writer.join(ExitWait.millis());
             if (writer.isAlive()) {
                 System.err.println("TF: the profile was not written to " + output.toAbsolutePath() + " within "
-                        + ExitReports.exitWaitMillis() + " ms; exiting without it (-D" + ExitReports.EXIT_WAIT_PROPERTY
+                        + ExitWait.millis() + " ms; exiting without it (-D" + ExitWait.PROPERTY
                         + "=<ms> waits longer)");
             }
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package org.tracingfacility.runtime;
+package org.tracingfacility.runtime.support;
 
 /**
  * The threads now running monitoring code: TF's own (the agent enhancing a class, the

@@ -1,4 +1,4 @@
-package org.tracingfacility.runtime;
+package org.tracingfacility.runtime.support;
 
 /**
  * A value that other threads see as soon as it is set. The enhancer adds one per TF

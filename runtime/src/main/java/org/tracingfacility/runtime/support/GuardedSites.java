@@ -1,6 +1,8 @@
-package org.tracingfacility.runtime;
+package org.tracingfacility.runtime.support;
 
 import java.util.List;
+import org.tracingfacility.runtime.MethodMonitor;
+import org.tracingfacility.runtime.TimingPointType;
 
 /**
  * Where the classes the agent traced find their monitors: a table of sites, one per traced
@@ -17,7 +19,7 @@ import java.util.List;
  */
 public final class GuardedSites {
     /** At a declared site while a factory may apply: the first call registers the class. */
-    static final MethodMonitor PENDING = new NoOpMonitor(GuardedSites.class);
+    private static final MethodMonitor PENDING = new Pending();
 
     private static final Object LOCK = new Object();
     /** Sites per chunk of the table, a power of two. */
@@ -28,7 +30,7 @@ public final class GuardedSites {
      * reads is a constant and two plain loads, which the JIT may hoist out of a loop (a volatile
      * table it would read again at every call; with no monitor attached that read was the whole
      * cost of a traced method). Sites are written under {@link #LOCK}; a monitor read without it
-     * is safely published by its final fields ({@link GuardedMonitor}, {@link NoOpMonitor}).
+     * is safely published by its final fields ({@link GuardedMonitor}; {@link Pending} has none).
      */
     private static final MethodMonitor[][] CHUNKS = new MethodMonitor[1 << 12][];
     private static int reserved;
@@ -62,10 +64,10 @@ public final class GuardedSites {
     /** Registers {@code cls} as declared at {@code site} (at work); its monitor there, or null. */
     private static MethodMonitor registered(Class<?> cls, int site) {
         try {
-            MethodMonitorRegistry.registry().registerGuarded(cls, site);
+            RegistryBridge.installed().registerGuarded(cls, site);
         } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
             // Never the application's failure: the class stays unmonitored, once said.
-            publish(site, null);
+            put(site, null);
             System.err.println("TF: " + cls.getName() + " could not be registered; it stays unmonitored: " + e);
             return null;
         }
@@ -103,7 +105,7 @@ public final class GuardedSites {
     public static void declare(int firstSite, List<String> groups, List<String> tracingNames) {
         boolean recorded = ThreadsAtWork.enter();
         try {
-            MethodMonitorRegistry.registry().declareGuarded(firstSite, groups, tracingNames);
+            RegistryBridge.installed().declareGuarded(firstSite, groups, tracingNames);
         } finally {
             if (recorded) {
                 ThreadsAtWork.leave();
@@ -118,13 +120,67 @@ public final class GuardedSites {
         }
     }
 
-    /** Puts {@code monitor} (guarded, unless null or the stand-in) at {@code site}. */
-    static void publish(int site, MethodMonitor monitor) {
+    /**
+     * Puts {@code monitor} at {@code site}, behind the guard every guarded site's monitor runs
+     * in, or empties the site ({@code monitor} null). For the registry, not for users.
+     *
+     * @param monitor the factory's monitor as created, not wrapped in the registry's reentry
+     *     guard (this guard keeps the same per-thread mark), or null
+     */
+    public static void publish(int site, MethodMonitor monitor) {
+        put(site, monitor == null ? null : new GuardedMonitor(monitor));
+    }
+
+    /**
+     * Puts the stand-in at {@code site}: a factory may apply to its class, which has not
+     * registered yet; the first call of a traced method registers it. For the registry.
+     */
+    public static void publishPending(int site) {
+        put(site, PENDING);
+    }
+
+    private static void put(int site, MethodMonitor monitor) {
         synchronized (LOCK) {
             if (site >= 0 && site < reserved) {
-                CHUNKS[site >>> CHUNK_BITS][site & CHUNK_MASK] = monitor == null || monitor == PENDING ? monitor
-                        : new GuardedMonitor(ReentryGuard.unguarded(monitor));
+                CHUNKS[site >>> CHUNK_BITS][site & CHUNK_MASK] = monitor;
             }
+        }
+    }
+
+    /** The stand-in at a declared site: a monitor no traced method is ever handed. */
+    private static final class Pending implements MethodMonitor {
+        @Override
+        public Class<?> myClass() {
+            return GuardedSites.class;
+        }
+
+        @Override
+        public void enter(int ident, Object... args) {
+        }
+
+        @Override
+        public void info(Object[] args, int callerIdent, int selfIdent, TimingPointType tpType) {
+        }
+
+        @Override
+        public void exit(int ident) {
+        }
+
+        @Override
+        public void exit(int ident, Object result) {
+        }
+
+        @Override
+        public void exception(int ident, Throwable thr) {
+        }
+
+        @Override
+        public void clear() {
+        }
+
+        @Override
+        public boolean wantsArguments() {
+            return false;
         }
     }
 }
