@@ -40,9 +40,6 @@ pub const VERBOSE_ALL: u8 = 4;
 
 /// Runs `request` to completion; failures are in the report, never panics.
 pub fn run(request: &EnhanceRequest) -> EnhanceReport {
-    if let Some(message) = &request.inject_panic {
-        panic!("{message}");
-    }
     if let Some(class) = &request.class {
         return in_memory::run(request, class);
     }

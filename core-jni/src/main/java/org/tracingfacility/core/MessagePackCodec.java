@@ -25,7 +25,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         try (MessageBufferPacker packer = MessagePack.newDefaultBufferPacker()) {
-            packer.packMapHeader(21);
+            packer.packMapHeader(20);
             key(packer, "format_version").packInt(EnhanceRequest.FORMAT_VERSION);
             key(packer, "class_dir").packString(request.classDir());
             optional(key(packer, "resource_file"), request.resourceFile());
@@ -61,7 +61,6 @@ final class MessagePackCodec {
             strings(key(packer, "groups"), request.groups());
             key(packer, "shape").packString(request.guarded() ? "guarded" : "standard");
             key(packer, "first_site").packInt(Math.max(0, request.firstSite()));
-            optional(key(packer, "inject_panic"), request.injectPanic());
             return packer.toByteArray();
         } catch (IOException e) {
             // The packer writes to memory; only a bug gets here.
