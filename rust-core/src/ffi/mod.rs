@@ -55,7 +55,7 @@ fn dispatch_inner(request: &[u8]) -> Outcome {
         Ok(r) => r,
         Err(message) => return Outcome::BadRequest(message),
     };
-    let report: EnhanceReport = crate::pipeline::run(&request);
+    let report: EnhanceReport = crate::run(&request);
     match rmp_serde::to_vec_named(&report) {
         Ok(bytes) => Outcome::Report(bytes),
         // Serializing our own plain struct cannot fail short of a bug.
