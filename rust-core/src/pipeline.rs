@@ -591,6 +591,9 @@ fn cache_update_error(dir: &Path, e: std::io::Error) -> Diagnostic {
     }
 }
 
+/// A state's entries by relative path, in sorted batches.
+type Entries = Vec<(String, Entry)>;
+
 /// The next state's entries, one sorted batch for the classes up to date and
 /// one for the results, and which results to write (their indexes): with a
 /// cache, those whose file does not hold the output already (after a change
@@ -600,9 +603,9 @@ fn next_entries(
     cache: Option<&Cache>,
     plan: &Plan<'_>,
     results: &[Finished<'_, '_>],
-) -> Result<(Vec<(String, Entry)>, Vec<usize>), Diagnostic> {
+) -> Result<(Entries, Vec<usize>), Diagnostic> {
     // The entries in one sorted batch: the map is then built in one pass.
-    let mut entries: Vec<(String, Entry)> = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
+    let mut entries: Entries = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
     let mut to_write = Vec::new();
     let Some(c) = cache else {
         let enhanced = |(i, result): (usize, &Finished<'_, '_>)| matches!(result.output, Output::Enhanced(_)).then_some(i);
