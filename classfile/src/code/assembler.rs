@@ -34,7 +34,7 @@ impl Layout {
             .get(label.0 as usize)
             .copied()
             .flatten()
-            .ok_or_else(|| ClassFileError::malformed(0, format!("label {} is used but never bound", label.0)))
+            .ok_or_else(|| ClassFileError::malformed_unlocated(format!("label {} is used but never bound", label.0)))
     }
 }
 
@@ -97,16 +97,16 @@ fn layout(elements: &[Insn], wide: &mut [bool], label_count: usize) -> Result<La
             offsets.push(offset.min(u64::from(u32::MAX)) as u32);
             if let Insn::Label(label) = insn {
                 let slot = labels.get_mut(label.0 as usize).ok_or_else(|| {
-                    ClassFileError::malformed(0, format!("label {} was not made by this code", label.0))
+                    ClassFileError::malformed_unlocated(format!("label {} was not made by this code", label.0))
                 })?;
                 if slot.is_some() {
-                    return Err(ClassFileError::malformed(0, format!("label {} is bound twice", label.0)));
+                    return Err(ClassFileError::malformed_unlocated(format!("label {} is bound twice", label.0)));
                 }
                 *slot = Some(offset as u32);
             }
             offset += u64::from(size(insn, offset as u32, w));
             if offset > MAX_CODE_LENGTH as u64 {
-                return Err(ClassFileError::limit(0, format!("the method's code would pass {MAX_CODE_LENGTH} bytes")));
+                return Err(ClassFileError::limit_unlocated(format!("the method's code would pass {MAX_CODE_LENGTH} bytes")));
             }
         }
         let layout = Layout { offsets, labels, length: offset as u32 };
@@ -267,7 +267,7 @@ impl<'a> CodeModel<'a> {
         let computed_locals =
             stack_depth::max_locals(&elements, code, &run_locals, frames.iter().map(|(_, f)| f), &initial_frame);
         let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
-            .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+            .map_err(|_| ClassFileError::limit_unlocated("a method would need more than 65,535 local slots"))?;
 
         let capacity = layout.length as usize + 64 + 8 * handlers.len();
         let mut writer = CodeAttributeWriter::new(capacity, max_stack.max(computed_stack), max_locals, layout.length);
@@ -278,7 +278,7 @@ impl<'a> CodeModel<'a> {
         writer.exception_table(&handlers, &|l| layout.label(l))?;
         let sorted_frames = frames_in_code_order(frames.iter(), &|l| layout.label(l))?;
         if sorted_frames.last().is_some_and(|(offset, _)| *offset >= layout.length) {
-            return Err(ClassFileError::malformed(0, "a stack map frame after the last instruction"));
+            return Err(ClassFileError::malformed_unlocated("a stack map frame after the last instruction"));
         }
 
         write_attributes(&mut writer, &attributes, &sorted_frames, &initial_frame, &layout, frames_required, pool)?;
@@ -550,7 +550,7 @@ pub(crate) fn emit(
         Insn::Raw { start, end } => {
             let run = code
                 .get(*start as usize..*end as usize)
-                .ok_or_else(|| ClassFileError::malformed(0, "a run of instructions outside the original code"))?;
+                .ok_or_else(|| ClassFileError::malformed_unlocated("a run of instructions outside the original code"))?;
             out.extend_from_slice(run);
         }
         Insn::Simple(opcode) => out.u8(*opcode),
@@ -644,7 +644,7 @@ pub(crate) fn emit(
             out.u32(relative(*default)? as u32);
             out.u32(*low as u32);
             let high = i64::from(*low) + targets.len() as i64 - 1;
-            let high = i32::try_from(high).map_err(|_| ClassFileError::malformed(0, "tableswitch range past i32"))?;
+            let high = i32::try_from(high).map_err(|_| ClassFileError::malformed_unlocated("tableswitch range past i32"))?;
             out.u32(high as u32);
             for t in targets {
                 out.u32(relative(*t)? as u32);
