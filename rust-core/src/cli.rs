@@ -1,10 +1,9 @@
 //! `tf-enhance`: the spec's EnhanceTool, with its `-name value` arguments.
 //!
 //! It builds the same [`EnhanceRequest`] the plugins send over JNI and runs the
-//! same [`pipeline::run`].
+//! same [`crate::run`].
 #![forbid(unsafe_code)]
 
-use crate::pipeline;
 use crate::request::{EnhanceReport, EnhanceRequest};
 use std::io::Write;
 
@@ -131,7 +130,7 @@ pub fn main(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         }
         Command::Roundtrip(dir) => roundtrip(&dir, out, err),
         Command::Enhance(request) => {
-            let report = pipeline::run(&request);
+            let report = crate::run(&request);
             print_report(&report, out, err);
             if report.ok {
                 0

@@ -57,7 +57,7 @@ impl<'d> Signature<'d> {
             parameters.push(t);
             Ok(())
         })
-        .map_err(|_| ClassFileError::malformed(0, format!("bad method descriptor '{descriptor}'")))?;
+        .map_err(|_| ClassFileError::malformed_unlocated(format!("bad method descriptor '{descriptor}'")))?;
         Ok(Signature { parameters, returns })
     }
 

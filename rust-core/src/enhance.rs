@@ -422,7 +422,7 @@ fn write_class(
     }
     let bytes = editor.to_bytes().map_err(Failed::Class)?;
     // Never write a class the engine cannot read back, nor a method that would not verify.
-    let unreadable = |e| Failed::Class(ClassFileError::malformed(0, format!("enhanced class does not parse: {e}")));
+    let unreadable = |e| Failed::Class(ClassFileError::malformed_unlocated(format!("enhanced class does not parse: {e}")));
     if pre_write_check_disabled() {
         ClassFile::check_extending(&bytes, parsed).map_err(unreadable)?;
         return Ok(bytes);

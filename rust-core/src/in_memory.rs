@@ -1,8 +1,8 @@
 //! One class in memory, as the agent hands it over while a JVM loads it:
 //! the same per-class stages as a build ([`enhance::enhance_class`]), with
 //! no directory, no cache and no file written; the bytes go back in the
-//! report. Reached through [`crate::pipeline::run`] when the request carries
-//! a class, so every entry point (JNI, C, tests) shares one request/report path.
+//! report. Reached through [`crate::run`] when the request carries a class, so
+//! every entry point (JNI, C, tests) shares one request/report path.
 //!
 //! What a class gets, by what it already carries:
 //! - nothing of TF: stages 1 and 2 for what the filters (and TF annotations) select;
@@ -17,9 +17,9 @@ use crate::rule::Rule;
 use crate::classfile::ClassFile;
 use crate::enhance::{self, Outcome, Settings};
 use crate::hierarchy::Hierarchy;
-use crate::model::{self, EnhancedMark, Groups};
-use crate::pipeline::{self, VERBOSE_CLASSES, VERBOSE_METHODS};
+use crate::model::{self, resolve_filters, EnhancedMark, Groups};
 use crate::protocol;
+use crate::report::{finish, VERBOSE_CLASSES, VERBOSE_METHODS};
 use crate::request::{ClassInMemory, Diagnostic, EnhanceReport, EnhanceRequest, Shape, FORMAT_VERSION};
 use crate::scan::{self, ScannedClass};
 use crate::workspace::Workspace;
@@ -49,7 +49,7 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
                 report.messages.push(format!("{}: traced at build time already, left as it is", class.name));
             }
             report.classes_unchanged = 1;
-            return pipeline::finish(report);
+            return finish(report);
         }
         Some(mark) => match build_filters(mark, &request.filters) {
             Some(filters) => filters,
@@ -61,7 +61,7 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
             }
         },
     };
-    let selections = match pipeline::resolve_filters(&filters, &groups) {
+    let selections = match resolve_filters(&filters, &groups) {
         Ok(selections) => selections,
         Err(errors) => return failed(report, errors),
     };
@@ -106,7 +106,7 @@ pub fn run(request: &EnhanceRequest, class: &ClassInMemory) -> EnhanceReport {
         Ok(Outcome::Current | Outcome::Untouched) => report.classes_unchanged = 1,
         Err(errors) => return failed(report, errors.into_iter().map(located).collect()),
     }
-    pipeline::finish(report)
+    finish(report)
 }
 
 /// The filters a stage-1 class was built with, as far as the fingerprint
@@ -140,5 +140,5 @@ fn rule_error(rule: Rule, message: String) -> Diagnostic {
 fn failed(mut report: EnhanceReport, errors: Vec<Diagnostic>) -> EnhanceReport {
     report.classes_failed = 1;
     report.errors = errors;
-    pipeline::finish(report)
+    finish(report)
 }

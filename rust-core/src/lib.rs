@@ -3,8 +3,10 @@
 //! The data path, one module per stage:
 //! request → [`inventory`] (with the [`cache`]) → [`scan`] → validate → schema →
 //! tracegen → writes, cache and [`metadata`] → report.
-//! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`pipeline::run`];
-//! a request for one class in memory (the agent) goes on to [`in_memory::run`].
+//! The JNI and C entry points in [`ffi`] and the `tf-enhance` CLI all call [`run`], which
+//! hands a class directory to [`pipeline::run`] and one class in memory (the agent's) to
+//! [`in_memory::run`]; neither of the two names the other (what both need is in
+//! [`report`] and [`model`]).
 #![deny(unsafe_code)]
 // Every public item documented; `scripts/test.sh`'s clippy `-D warnings` makes a miss an error.
 #![warn(missing_docs)]
@@ -37,6 +39,7 @@ pub mod model;
 mod output;
 pub mod pipeline;
 pub mod protocol;
+pub mod report;
 pub mod request;
 pub mod rule;
 pub mod runtime;
@@ -46,3 +49,15 @@ pub mod skip;
 pub mod tracegen;
 pub mod validate;
 pub mod workspace;
+
+use request::{EnhanceReport, EnhanceRequest};
+
+/// Runs `request` to completion, whichever its kind: one class in memory
+/// ([`EnhanceRequest::class`]) goes to [`in_memory::run`], a class directory
+/// to [`pipeline::run`]. Failures are in the report, never panics.
+pub fn run(request: &EnhanceRequest) -> EnhanceReport {
+    match &request.class {
+        Some(class) => in_memory::run(request, class),
+        None => pipeline::run(request),
+    }
+}

@@ -8,6 +8,8 @@ use crate::classfile::{Annotation, ClassFile, ClassFileError, ElementValue, Memb
 use crate::filter::{FilterSpec, MethodRef};
 use crate::hierarchy::{self, Hierarchy};
 use crate::protocol;
+use crate::request::Diagnostic;
+use crate::rule::Rule;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -686,6 +688,38 @@ fn string_element(a: &Annotation<'_>, name: &str) -> String {
 /// `Lcom/ex/IO;` → `com.ex.IO`.
 pub fn descriptor_to_binary(descriptor: &str) -> Option<String> {
     descriptor::class_name(descriptor).map(|n| n.replace('/', "."))
+}
+
+/// Parses every `-filter` and resolves its group; every bad filter is reported.
+pub fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>, Vec<Diagnostic>> {
+    let mut selections = Vec::new();
+    let mut errors = Vec::new();
+    let filter_error = |message: String| Diagnostic { rule: Rule::Filter, message, ..Diagnostic::default() };
+    for text in filters {
+        let spec = match FilterSpec::parse(text) {
+            Ok(spec) => spec,
+            Err(e) => {
+                errors.push(filter_error(e.to_string()));
+                continue;
+            }
+        };
+        let group = match &spec.group {
+            Some(written) => match groups.resolve(written) {
+                Ok(g) => g,
+                Err(message) => {
+                    errors.push(filter_error(format!("filter '{text}': {message}")));
+                    continue;
+                }
+            },
+            None => protocol::FILTERED_GROUP.replace('/', "."), // always among `groups`
+        };
+        selections.push(Selection::new(spec, group));
+    }
+    if errors.is_empty() {
+        Ok(selections)
+    } else {
+        Err(errors)
+    }
 }
 
 #[cfg(test)]

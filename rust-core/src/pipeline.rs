@@ -1,7 +1,16 @@
-//! One enhancement run, the single code path behind the CLI, JNI and the C ABI:
-//! request → inventory (cache) → scan → (validate → schema → tracegen) →
-//! atomic writes, cache and metadata → report. Nothing is written unless every
-//! stage succeeded.
+//! One run over a class directory, the code path behind the CLI, JNI and the
+//! C ABI for a build (a class in memory, the agent's, goes to
+//! [`crate::in_memory`] instead: [`crate::run`] chooses). Four stages, each a
+//! function:
+//! - `prepare`: the class directory, worker threads, the cache's lock and
+//!   state, the inventory, the class path's TF annotations and the filters;
+//! - `enhance_all`: every class that needs it, in parallel (scan, validate,
+//!   schema, tracegen, check: [`enhance::enhance_class`]);
+//! - `report_outcomes`: what each class gave (messages, warnings, counts),
+//!   tf-runtime on the runtime class path, and the end of a dry run;
+//! - `commit`: atomic writes, cache and metadata.
+//!
+//! Nothing is written unless every stage succeeded.
 #![forbid(unsafe_code)]
 
 use crate::rule::Rule;
@@ -9,74 +18,129 @@ use crate::cache::state::{self, Digest, Entry, Stamp, State, STATE_FORMAT};
 use crate::cache::Cache;
 use crate::classpath;
 use crate::enhance::{self, Outcome, PreWriteCheck, Settings};
-use crate::filter::FilterSpec;
 use crate::hierarchy::Hierarchy;
-use crate::in_memory;
-use crate::inventory::{self, Listed};
+use crate::inventory::{self, Found, Listed};
 use crate::metadata;
-use crate::model::{Groups, Selection};
+use crate::model::{resolve_filters, Groups, Selection};
 use crate::output;
 use crate::protocol;
+use crate::report::{finish, VERBOSE_ALL, VERBOSE_CLASSES, VERBOSE_EDITS, VERBOSE_METHODS};
 use crate::runtime;
 use crate::workspace;
 use crate::request::{Diagnostic, EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use crate::scan::ScannedClass;
 use rayon::prelude::*;
+use rayon::ThreadPool;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-/// `verbose` levels, each showing what the ones below it show: one line per
-/// class enhanced (or given back its original); one per method enhanced; what
-/// enhancing changed in each class, and the TF annotations found; everything,
-/// the debug lines included.
-pub const VERBOSE_CLASSES: u8 = 1;
-/// Level 2: also one line per method enhanced.
-pub const VERBOSE_METHODS: u8 = 2;
-/// Level 3: also what enhancing changed in each class, and the TF annotations
-/// found.
-pub const VERBOSE_EDITS: u8 = 3;
-/// Level 4: everything, the debug lines included.
-pub const VERBOSE_ALL: u8 = 4;
-
-/// Runs `request` to completion; failures are in the report, never panics.
+/// Runs `request`, a class directory's, to completion; failures are in the
+/// report, never panics. A request carrying a class in memory is
+/// [`crate::in_memory::run`]'s (through [`crate::run`]): here it would name no
+/// class directory.
 pub fn run(request: &EnhanceRequest) -> EnhanceReport {
-    if let Some(message) = &request.inject_panic {
-        panic!("{message}");
-    }
-    if let Some(class) = &request.class {
-        return in_memory::run(request, class);
-    }
     let mut report = EnhanceReport { format_version: FORMAT_VERSION, ..EnhanceReport::default() };
-    let class_dir = Path::new(&request.class_dir);
-    if !class_dir.is_dir() {
-        return fail(report, Diagnostic {
+    // A stage that stops the run has said why in the report.
+    let _ = stages(request, &mut report);
+    finish(report)
+}
+
+/// A stage ended the run (it failed, or a dry run is done); the report says
+/// what happened.
+struct Stop;
+
+/// The four stages, in order.
+fn stages(request: &EnhanceRequest, report: &mut EnhanceReport) -> Result<(), Stop> {
+    let Prepared { pool, mut cache, listed, read, shaping } = prepare(request, report)?;
+    let plan = plan(&listed, read, cache.as_ref(), &shaping.environment).map_err(|errors| stop_with(report, errors))?;
+    report.classes_up_to_date = plan.up_to_date.len() as u64;
+    let outcomes = enhance_all(&pool, &plan, &shaping);
+    let results = report_outcomes(request, report, &plan, outcomes, &shaping.selections)?;
+    commit(request, report, &pool, cache.as_mut(), &plan, &results, shaping.environment)
+}
+
+/// What [`prepare`] hands on: the classes found and all that decides their output.
+struct Prepared {
+    pool: ThreadPool,
+    cache: Option<Cache>,
+    listed: Vec<Listed>,
+    /// The bytes the inventory read of each of `listed`, moved out so that
+    /// the plan takes them rather than copies them.
+    read: Vec<Option<Vec<u8>>>,
+    shaping: Shaping,
+}
+
+/// What shapes every class's output besides its own bytes.
+struct Shaping {
+    groups: Groups,
+    selections: Vec<Selection>,
+    settings: Settings,
+    /// The supertypes `T+` filters see beyond those the class files name.
+    hierarchy: Option<Hierarchy>,
+    /// The fingerprint of all of the above ([`environment`]).
+    environment: String,
+}
+
+/// Records `diagnostic` as the reason the run stops.
+fn stop(report: &mut EnhanceReport, diagnostic: Diagnostic) -> Stop {
+    report.errors.push(diagnostic);
+    Stop
+}
+
+/// Stops the run with `errors` as its errors (in place of any found before).
+fn stop_with(report: &mut EnhanceReport, errors: Vec<Diagnostic>) -> Stop {
+    report.errors = errors;
+    Stop
+}
+
+/// Whether the report carries the debug lines.
+fn debug(request: &EnhanceRequest) -> bool {
+    request.debug || request.verbose >= VERBOSE_ALL
+}
+
+/// Stage 1: the class directory, the worker threads, the cache (locked, its
+/// state loaded), the class files found and read as far as needed, and what
+/// shapes their output.
+fn prepare(request: &EnhanceRequest, report: &mut EnhanceReport) -> Result<Prepared, Stop> {
+    if !Path::new(&request.class_dir).is_dir() {
+        return Err(stop(report, Diagnostic {
             file: Some(request.class_dir.clone()),
             rule: Rule::ClassDir,
             message: "the class directory does not exist or is not a directory".into(),
             ..Diagnostic::default()
-        });
+        }));
     }
-    let pool = match worker_pool(request.threads) {
-        Ok(pool) => pool,
-        Err(message) => return fail(report, Diagnostic { rule: Rule::Threads, message, ..Diagnostic::default() }),
-    };
+    let pool = worker_pool(request.threads)
+        .map_err(|message| stop(report, Diagnostic { rule: Rule::Threads, message, ..Diagnostic::default() }))?;
+    let (cache, found) = lock_and_find(request, &pool, report)?;
+    let mut listed = take_inventory(request, &pool, cache.as_ref(), found, report)?;
+    let shaping = shaping(request, &pool, &listed, report)?;
+    // The bytes the inventory read move into the plan rather than being copied.
+    let read = listed.iter_mut().map(|class| class.bytes.take()).collect();
+    Ok(Prepared { pool, cache, listed, read, shaping })
+}
+
+/// Locks the incremental cache, if the run keeps one, and walks the class
+/// directory while its state is checked and decoded; clears what a killed
+/// run left.
+fn lock_and_find(request: &EnhanceRequest, pool: &ThreadPool, report: &mut EnhanceReport) -> Result<(Option<Cache>, Found), Stop> {
     // `.class.new` outputs leave the directory as the build wrote it: nothing to remember.
     let cache_dir = request.cache_dir.as_deref().filter(|_| !request.new_out);
-    let cache_error = |dir: &str, e: std::io::Error| Diagnostic {
-        file: Some(dir.to_string()),
+    let cache_error = |e: std::io::Error| Diagnostic {
+        file: Some(cache_dir.unwrap_or_default().to_string()),
         rule: Rule::Cache,
         message: format!("could not open the incremental cache: {e}"),
         ..Diagnostic::default()
     };
     let mut cache = match cache_dir.map(|dir| Cache::lock(Path::new(dir))).transpose() {
         Ok(cache) => cache,
-        Err(e) => return fail(report, cache_error(cache_dir.unwrap_or_default(), e)),
+        Err(e) => return Err(stop(report, cache_error(e))),
     };
-    // Under the lock, the state is checked and decoded while the directory is walked.
+    let class_dir = Path::new(&request.class_dir);
     let (loaded, found) =
         pool.install(|| rayon::join(|| cache.as_mut().map_or(Ok(()), Cache::load_state), || inventory::find(class_dir)));
     if let Err(e) = loaded {
-        return fail(report, cache_error(cache_dir.unwrap_or_default(), e));
+        return Err(stop(report, cache_error(e)));
     }
     if let Some(line) = cache.as_ref().and_then(|c| c.discarded.clone()) {
         report.warnings.push(line);
@@ -85,19 +149,29 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         Ok(found) => found,
         Err(errors) => {
             report.classes_failed = errors.len() as u64;
-            report.errors = errors;
-            return finish(report);
+            return Err(stop_with(report, errors));
         }
     };
-    if let Err(e) = clear_stale_temporaries(&mut report, &found.stale_temporaries, cache.is_some() && !request.dry_run) {
-        return fail(report, e);
-    }
+    let remove = cache.is_some() && !request.dry_run;
+    clear_stale_temporaries(report, &found.stale_temporaries, remove).map_err(|e| stop(report, e))?;
+    Ok((cache, found))
+}
+
+/// Lists every class file found (reading those the cache cannot vouch for),
+/// and the TF annotations among them. Every class file found is scanned,
+/// also when some cannot be read.
+fn take_inventory(
+    request: &EnhanceRequest,
+    pool: &ThreadPool,
+    cache: Option<&Cache>,
+    found: Found,
+    report: &mut EnhanceReport,
+) -> Result<Vec<Listed>, Stop> {
     let no_state = State::default();
-    let known = cache.as_ref().map_or(&no_state, |c| &c.state);
-    // Every class file found is scanned, also when some cannot be read.
+    let known = cache.map_or(&no_state, |c| &c.state);
     let files_found = found.files.len() as u64;
     let (mut listed, unreadable) = pool.install(|| inventory::take(found.files, known, cache.is_some()));
-    if let Some(c) = cache.as_ref() {
+    if let Some(c) = cache {
         // A lost state: the enhanced files get back the originals the store kept.
         crate::cache::readopt::readopt_originals(&mut listed, c);
     }
@@ -107,7 +181,7 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
         report.errors = unreadable;
         if request.fail_on_error {
             report.classes_unchanged = files_found.saturating_sub(report.classes_failed);
-            return finish(report);
+            return Err(Stop);
         }
     }
     report.annotations = inventory::tf_annotation_names(&listed);
@@ -116,26 +190,20 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
             report.messages.push(format!("TF annotation: {name}"));
         }
     }
-    let debug = request.debug || request.verbose >= VERBOSE_ALL;
-    if debug {
+    if debug(request) {
         report.messages.push(format!("debug: MM annotations: {:?}", report.annotations));
     }
-    let on_classpath = match classpath::tf_annotations(&request.classpath) {
-        Ok(names) => names,
-        Err(errors) => {
-            report.errors = errors;
-            return finish(report);
-        }
-    };
+    Ok(listed)
+}
+
+/// The groups (the class directory's TF annotations, the class path's, the
+/// built-in one), the filters resolved against them, the settings, and for
+/// `T+` filters the hierarchy they see.
+fn shaping(request: &EnhanceRequest, pool: &ThreadPool, listed: &[Listed], report: &mut EnhanceReport) -> Result<Shaping, Stop> {
+    let on_classpath = classpath::tf_annotations(&request.classpath).map_err(|errors| stop_with(report, errors))?;
     let builtin = protocol::FILTERED_GROUP.replace('/', ".");
     let groups = Groups::new(report.annotations.iter().cloned().chain(on_classpath).chain([builtin]));
-    let selections = match resolve_filters(&request.filters, &groups) {
-        Ok(s) => s,
-        Err(errors) => {
-            report.errors = errors;
-            return finish(report);
-        }
-    };
+    let selections = resolve_filters(&request.filters, &groups).map_err(|errors| stop_with(report, errors))?;
     let settings = Settings {
         tracegen: request.tracegen,
         filters: request.filters.clone(),
@@ -150,35 +218,82 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
     let hierarchy = selections
         .iter()
         .any(|s| s.spec.names_supertypes())
-        .then(|| pool.install(|| Hierarchy::for_build(&listed, &request.classpath)));
+        .then(|| pool.install(|| Hierarchy::for_build(listed, &request.classpath)));
     let environment = environment(&settings, &groups, hierarchy.as_ref());
+    Ok(Shaping { groups, selections, settings, hierarchy, environment })
+}
 
-    // The bytes the inventory read move into the plan rather than being copied.
-    let read: Vec<Option<Vec<u8>>> = listed.iter_mut().map(|class| class.bytes.take()).collect();
-    let plan = match plan(&listed, read, cache.as_ref(), &environment) {
-        Ok(plan) => plan,
-        Err(errors) => {
-            report.errors = errors;
-            return finish(report);
-        }
-    };
-    report.classes_up_to_date = plan.up_to_date.len() as u64;
-    let mut run = enhance::Run::new(&groups, &selections, &settings);
-    if let Some(hierarchy) = &hierarchy {
+/// Stage 2: enhances the classes the plan holds, in parallel, one workspace
+/// per worker; the outcomes in the plan's order.
+fn enhance_all<'a>(
+    pool: &ThreadPool,
+    plan: &'a Plan<'_>,
+    shaping: &'a Shaping,
+) -> Vec<Result<Outcome<'a>, Vec<Diagnostic>>> {
+    let mut run = enhance::Run::new(&shaping.groups, &shaping.selections, &shaping.settings);
+    if let Some(hierarchy) = &shaping.hierarchy {
         run = run.with_hierarchy(hierarchy);
     }
-    let outcomes: Vec<_> = pool.install(|| {
+    pool.install(|| {
         let mut workspaces = workspace::per_worker();
         workspace::map_per_worker(&plan.work, &mut workspaces, |workspace, work| {
             enhance::enhance_class(&work.class, &run, workspace)
         })
-    });
+    })
+}
 
+/// Stage 3: what each class gave (messages, warnings, counts) and the
+/// filters that selected nothing; then stops a run that must write nothing
+/// (enhanced classes without tf-runtime, errors under `fail_on_error`) and a
+/// dry run, which says what it would write.
+fn report_outcomes<'w, 'l>(
+    request: &EnhanceRequest,
+    report: &mut EnhanceReport,
+    plan: &'w Plan<'l>,
+    outcomes: Vec<Result<Outcome<'_>, Vec<Diagnostic>>>,
+    selections: &[Selection],
+) -> Result<Vec<Finished<'w, 'l>>, Stop> {
+    let (results, already_enhanced) = results_of(request, report, plan, outcomes);
+    report.classes_unchanged = report.classes_scanned - report.classes_failed;
+    if request.warn_unused_filters && plan.up_to_date.is_empty() {
+        report_unused_filters(report, selections, &request.class_dir);
+    }
+    if let Some(runtime_classpath) = &request.runtime_classpath {
+        let leaves_enhanced = already_enhanced
+            || results.iter().any(|r| matches!(r.output, Output::Enhanced(_)))
+            || plan.up_to_date.iter().any(|(_, entry)| entry.output != entry.original);
+        if leaves_enhanced {
+            // Writing nothing: the build's classes stay as javac left them.
+            runtime::check_on(runtime_classpath, Path::new(&request.class_dir)).map_err(|missing| stop(report, missing))?;
+        }
+    }
+    if !report.errors.is_empty() && request.fail_on_error {
+        // Nothing is written: the classes that were ready stay as they were.
+        return Err(Stop);
+    }
+    // Without fail_on_error, the classes that failed are simply not among the
+    // results: they stay as they were, and the cache does not record them.
+    if request.dry_run {
+        report_dry_run(request, report, &results);
+        return Err(Stop);
+    }
+    Ok(results)
+}
+
+/// Each class's outcome as what to write, with its lines; failures and
+/// skipped methods counted into the report. Also whether some class was
+/// found enhanced with these settings already (no cache knew it).
+fn results_of<'w, 'l>(
+    request: &EnhanceRequest,
+    report: &mut EnhanceReport,
+    plan: &'w Plan<'l>,
+    outcomes: Vec<Result<Outcome<'_>, Vec<Diagnostic>>>,
+) -> (Vec<Finished<'w, 'l>>, bool) {
+    let debug = debug(request);
     let mut results = Vec::with_capacity(plan.work.len());
-    // A class file found enhanced with these settings (no cache knew it).
     let mut already_enhanced = false;
     for (work, outcome) in plan.work.iter().zip(outcomes) {
-        match outcome {
+        let output = match outcome {
             Ok(Outcome::Enhanced { bytes, description, skipped, advice }) => {
                 if debug {
                     report.messages.push(format!("debug: {description}"));
@@ -190,70 +305,63 @@ pub fn run(request: &EnhanceRequest) -> EnhanceReport {
                 if request.verbose >= VERBOSE_EDITS {
                     detail.push(description.edits_line(work.class.bytes.len(), bytes.len()));
                 }
-                report_skipped(&mut report, skipped);
+                report_skipped(report, skipped);
                 report.warnings.extend(advice.into_iter().map(|d| format!("TF: {}", Diagnostic { file: None, ..d })));
                 results.push(Finished { work, output: Output::Enhanced(bytes), detail });
+                continue;
             }
             Ok(Outcome::Skipped(skipped)) => {
-                report_skipped(&mut report, skipped);
-                results.push(Finished { work, output: Output::Original, detail: Vec::new() });
+                report_skipped(report, skipped);
+                Output::Original
             }
             Ok(Outcome::Current) => {
                 already_enhanced = true;
-                results.push(Finished { work, output: Output::Original, detail: Vec::new() });
+                Output::Original
             }
-            Ok(Outcome::Untouched) => results.push(Finished { work, output: Output::Original, detail: Vec::new() }),
+            Ok(Outcome::Untouched) => Output::Original,
             Err(errors) => {
                 report.classes_failed += 1;
                 report.errors.extend(errors);
+                continue;
             }
-        }
+        };
+        results.push(Finished { work, output, detail: Vec::new() });
     }
-    report.classes_unchanged = report.classes_scanned - report.classes_failed;
-    if request.warn_unused_filters && plan.up_to_date.is_empty() {
-        report_unused_filters(&mut report, &selections, &request.class_dir);
-    }
-    if let Some(runtime_classpath) = &request.runtime_classpath {
-        let leaves_enhanced = already_enhanced
-            || results.iter().any(|r| matches!(r.output, Output::Enhanced(_)))
-            || plan.up_to_date.iter().any(|(_, entry)| entry.output != entry.original);
-        if leaves_enhanced {
-            if let Err(missing) = runtime::check_on(runtime_classpath, class_dir) {
-                // Writing nothing: the build's classes stay as javac left them.
-                return fail(report, missing);
-            }
-        }
-    }
-    if !report.errors.is_empty() && request.fail_on_error {
-        // Nothing is written: the classes that were ready stay as they were.
-        return finish(report);
-    }
-    // Without fail_on_error, the classes that failed are simply not among the
-    // results: they stay as they were, and the cache does not record them.
-    if request.dry_run {
-        for result in &results {
-            if let Output::Enhanced(_) = result.output {
-                let target = target_file(request, &result.work.listed.file);
-                report.messages.push(format!("dry run: would enhance {} ({})", result.work.class.name, target.display()));
-                report.messages.extend(result.detail.iter().cloned());
-                report.classes_enhanced += 1;
-            }
-        }
-        report.classes_unchanged -= report.classes_enhanced;
-        report.messages.push(format!(
-            "dry run: would write {} TF annotations to {}",
-            report.annotations.len(),
-            resource_path(request).display()
-        ));
-        return finish(report);
-    }
+    (results, already_enhanced)
+}
 
-    if let Err(e) = pool.install(|| commit(&mut report, request, cache.as_mut(), &plan, &results, environment)) {
-        report.errors.push(e);
-        return finish(report);
+/// What a dry run would write, in place of writing it.
+fn report_dry_run(request: &EnhanceRequest, report: &mut EnhanceReport, results: &[Finished<'_, '_>]) {
+    for result in results {
+        if let Output::Enhanced(_) = result.output {
+            let target = target_file(request, &result.work.listed.file);
+            report.messages.push(format!("dry run: would enhance {} ({})", result.work.class.name, target.display()));
+            report.messages.extend(result.detail.iter().cloned());
+            report.classes_enhanced += 1;
+        }
     }
-    write_resource(&mut report, request);
-    finish(report)
+    report.classes_unchanged -= report.classes_enhanced;
+    report.messages.push(format!(
+        "dry run: would write {} TF annotations to {}",
+        report.annotations.len(),
+        resource_path(request).display()
+    ));
+}
+
+/// Stage 4: the classes and the cache ([`write_classes`]), then the TF
+/// annotation list.
+fn commit(
+    request: &EnhanceRequest,
+    report: &mut EnhanceReport,
+    pool: &ThreadPool,
+    cache: Option<&mut Cache>,
+    plan: &Plan<'_>,
+    results: &[Finished<'_, '_>],
+    environment: String,
+) -> Result<(), Stop> {
+    pool.install(|| write_classes(report, request, cache, plan, results, environment)).map_err(|e| stop(report, e))?;
+    write_resource(report, request);
+    Ok(())
 }
 
 /// One warning line per method a class left as it was, and the count.
@@ -434,7 +542,7 @@ fn read_file(class: &Listed) -> Result<Vec<u8>, Diagnostic> {
 /// class file original or fully enhanced, and a cache that knows both:
 /// originals first, then the state naming every file's original and expected
 /// output, then the class files, then the files' new stamps.
-fn commit(
+fn write_classes(
     report: &mut EnhanceReport,
     request: &EnhanceRequest,
     mut cache: Option<&mut Cache>,
@@ -442,60 +550,10 @@ fn commit(
     results: &[Finished<'_, '_>],
     environment: String,
 ) -> Result<(), Diagnostic> {
-    let cache_error = |dir: &Path, e: std::io::Error| Diagnostic {
-        file: Some(dir.display().to_string()),
-        rule: Rule::Cache,
-        message: format!("could not update the incremental cache: {e}"),
-        ..Diagnostic::default()
-    };
     if cache.as_deref().is_some_and(|c| nothing_changed(&c.state, plan, &environment)) {
         return Ok(()); // the state on disk already says all of this, and no file needs writing
     }
-    // The entries in one sorted batch: the map is then built in one pass.
-    let mut entries: Vec<(String, Entry)> = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
-    // Which files to write: with a cache, those not already holding the output
-    // (after a change of settings, classes TF now leaves alone get their
-    // original back); without one, the enhanced classes.
-    let mut to_write = Vec::new();
-    match cache.as_deref() {
-        Some(c) => {
-            // Digests and originals, in parallel: a clean build keeps every class's original.
-            // Those the saved state names are in the store already (they go
-            // there before the state that names them), so need no look.
-            let stored: HashSet<&Digest> = match results {
-                [] => HashSet::new(),
-                _ => c.state.classes.values().map(|entry| &entry.original).collect(),
-            };
-            let digests = results
-                .par_iter()
-                .map(|result| {
-                    let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
-                    if !stored.contains(&original) {
-                        c.keep_original(&original, &result.work.class.bytes)?;
-                    }
-                    Ok((original, state::digest(result.bytes())))
-                })
-                .collect::<std::io::Result<Vec<_>>>()
-                .map_err(|e| cache_error(c.dir(), e))?;
-            for (i, (result, (original, output))) in results.iter().zip(digests).enumerate() {
-                let listed = result.work.listed;
-                let write = listed.digest != Some(output);
-                let stamp = if write { None } else { listed.stamp };
-                // Until it is rewritten, the file may keep the enhancement it holds now.
-                let superseded = listed.digest.filter(|d| write && *d != original);
-                let (name, group) = (listed.name.clone(), listed.group.clone());
-                let entry = Entry { stamp, original, output, superseded, name, group };
-                entries.push((listed.relative.clone(), entry));
-                if write {
-                    to_write.push(i);
-                }
-            }
-        }
-        None => {
-            let enhanced = |(i, result): (usize, &Finished<'_, '_>)| matches!(result.output, Output::Enhanced(_)).then_some(i);
-            to_write.extend(results.iter().enumerate().filter_map(enhanced));
-        }
-    }
+    let (entries, to_write) = next_entries(cache.as_deref(), plan, results)?;
     // Both runs of `entries` are sorted: collecting merges them.
     let mut next = State { format: STATE_FORMAT, environment, classes: entries.into_iter().collect() };
     if to_write.is_empty() && cache.as_deref().is_some_and(|c| c.state == next) {
@@ -503,13 +561,103 @@ fn commit(
     }
     let mut previous = State::default();
     if let Some(c) = cache.as_deref_mut() {
-        previous = c.save(next.clone()).map_err(|e| cache_error(c.dir(), e))?;
+        previous = c.save(next.clone()).map_err(|e| cache_update_error(c.dir(), e))?;
     }
-
     // The class files, in parallel: each write is atomic, and the state saved
     // above already knows both the old and the new bytes of every one of them.
-    let stamps = cache.is_some();
-    let written: Vec<(&Finished<'_, '_>, PathBuf, Option<Stamp>)> = to_write
+    let written = write_files(request, results, &to_write, cache.is_some())?;
+    for (result, target, stamp) in written {
+        record_written(report, request, result, target);
+        if let Some(entry) = next.classes.get_mut(&result.work.listed.relative) {
+            entry.superseded = None;
+            entry.stamp = stamp;
+        }
+    }
+    if let Some(c) = cache {
+        if !to_write.is_empty() || previous.classes.len() != next.classes.len() || !plan.work.is_empty() {
+            c.save(next).map_err(|e| cache_update_error(c.dir(), e))?;
+            c.collect_garbage(&previous, previous.classes.is_empty()).map_err(|e| cache_update_error(c.dir(), e))?;
+        }
+    }
+    Ok(())
+}
+
+fn cache_update_error(dir: &Path, e: std::io::Error) -> Diagnostic {
+    Diagnostic {
+        file: Some(dir.display().to_string()),
+        rule: Rule::Cache,
+        message: format!("could not update the incremental cache: {e}"),
+        ..Diagnostic::default()
+    }
+}
+
+/// A state's entries by relative path, in sorted batches.
+type Entries = Vec<(String, Entry)>;
+
+/// The next state's entries, one sorted batch for the classes up to date and
+/// one for the results, and which results to write (their indexes): with a
+/// cache, those whose file does not hold the output already (after a change
+/// of settings, classes TF now leaves alone get their original back);
+/// without one, the enhanced classes.
+fn next_entries(
+    cache: Option<&Cache>,
+    plan: &Plan<'_>,
+    results: &[Finished<'_, '_>],
+) -> Result<(Entries, Vec<usize>), Diagnostic> {
+    // The entries in one sorted batch: the map is then built in one pass.
+    let mut entries: Entries = plan.up_to_date.iter().map(|(c, e)| (c.relative.clone(), e.clone())).collect();
+    let mut to_write = Vec::new();
+    let Some(c) = cache else {
+        let enhanced = |(i, result): (usize, &Finished<'_, '_>)| matches!(result.output, Output::Enhanced(_)).then_some(i);
+        to_write.extend(results.iter().enumerate().filter_map(enhanced));
+        return Ok((entries, to_write));
+    };
+    // Digests and originals, in parallel: a clean build keeps every class's original.
+    // Those the saved state names are in the store already (they go
+    // there before the state that names them), so need no look.
+    let stored: HashSet<&Digest> = match results {
+        [] => HashSet::new(),
+        _ => c.state.classes.values().map(|entry| &entry.original).collect(),
+    };
+    let digests = results
+        .par_iter()
+        .map(|result| {
+            let original = result.work.original.unwrap_or_else(|| state::digest(&result.work.class.bytes));
+            if !stored.contains(&original) {
+                c.keep_original(&original, &result.work.class.bytes)?;
+            }
+            Ok((original, state::digest(result.bytes())))
+        })
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(|e| cache_update_error(c.dir(), e))?;
+    for (i, (result, (original, output))) in results.iter().zip(digests).enumerate() {
+        let listed = result.work.listed;
+        let write = listed.digest != Some(output);
+        let stamp = if write { None } else { listed.stamp };
+        // Until it is rewritten, the file may keep the enhancement it holds now.
+        let superseded = listed.digest.filter(|d| write && *d != original);
+        let (name, group) = (listed.name.clone(), listed.group.clone());
+        let entry = Entry { stamp, original, output, superseded, name, group };
+        entries.push((listed.relative.clone(), entry));
+        if write {
+            to_write.push(i);
+        }
+    }
+    Ok((entries, to_write))
+}
+
+/// A result written: the file and, with the cache (`stamps`), its stamp.
+type Written<'r, 'w, 'l> = (&'r Finished<'w, 'l>, PathBuf, Option<Stamp>);
+
+/// Writes `results[i]` for every `i` of `to_write`, in parallel, each file
+/// atomically; the first failure is the error.
+fn write_files<'r, 'w, 'l>(
+    request: &EnhanceRequest,
+    results: &'r [Finished<'w, 'l>],
+    to_write: &[usize],
+    stamps: bool,
+) -> Result<Vec<Written<'r, 'w, 'l>>, Diagnostic> {
+    to_write
         .par_iter()
         .filter_map(|&i| results.get(i))
         .map(|result| {
@@ -526,32 +674,24 @@ fn commit(
             })?;
             Ok((result, target, stamp))
         })
-        .collect::<Result<_, Diagnostic>>()?;
-    for (result, target, stamp) in written {
-        let class = result.work.listed;
-        report.written.push(target.display().to_string());
-        if let Output::Enhanced(_) = result.output {
-            report.classes_enhanced += 1;
-            report.classes_unchanged -= 1;
-            if request.verbose >= VERBOSE_CLASSES {
-                report.messages.push(format!("enhanced {}", class.name));
-                report.messages.extend(result.detail.iter().cloned());
-            }
-        } else if request.verbose >= VERBOSE_CLASSES {
-            report.messages.push(format!("restored the original of {}", class.name));
+        .collect()
+}
+
+/// The report's account of one file written: the file, the counts, and at
+/// `verbose` 1 and up its lines.
+fn record_written(report: &mut EnhanceReport, request: &EnhanceRequest, result: &Finished<'_, '_>, target: PathBuf) {
+    let class = result.work.listed;
+    report.written.push(target.display().to_string());
+    if let Output::Enhanced(_) = result.output {
+        report.classes_enhanced += 1;
+        report.classes_unchanged -= 1;
+        if request.verbose >= VERBOSE_CLASSES {
+            report.messages.push(format!("enhanced {}", class.name));
+            report.messages.extend(result.detail.iter().cloned());
         }
-        if let Some(entry) = next.classes.get_mut(&class.relative) {
-            entry.superseded = None;
-            entry.stamp = stamp;
-        }
+    } else if request.verbose >= VERBOSE_CLASSES {
+        report.messages.push(format!("restored the original of {}", class.name));
     }
-    if let Some(c) = cache {
-        if !to_write.is_empty() || previous.classes.len() != next.classes.len() || !plan.work.is_empty() {
-            c.save(next).map_err(|e| cache_error(c.dir(), e))?;
-            c.collect_garbage(&previous, previous.classes.is_empty()).map_err(|e| cache_error(c.dir(), e))?;
-        }
-    }
-    Ok(())
 }
 
 /// Whether the run found what `state` records, class for class: nothing to
@@ -586,38 +726,6 @@ fn worker_pool(threads: u32) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("could not start the worker threads: {e}"))
 }
 
-/// Parses every `-filter` and resolves its group; every bad filter is reported.
-pub(crate) fn resolve_filters(filters: &[String], groups: &Groups) -> Result<Vec<Selection>, Vec<Diagnostic>> {
-    let mut selections = Vec::new();
-    let mut errors = Vec::new();
-    let filter_error = |message: String| Diagnostic { rule: Rule::Filter, message, ..Diagnostic::default() };
-    for text in filters {
-        let spec = match FilterSpec::parse(text) {
-            Ok(spec) => spec,
-            Err(e) => {
-                errors.push(filter_error(e.to_string()));
-                continue;
-            }
-        };
-        let group = match &spec.group {
-            Some(written) => match groups.resolve(written) {
-                Ok(g) => g,
-                Err(message) => {
-                    errors.push(filter_error(format!("filter '{text}': {message}")));
-                    continue;
-                }
-            },
-            None => protocol::FILTERED_GROUP.replace('/', "."), // always among `groups`
-        };
-        selections.push(Selection::new(spec, group));
-    }
-    if errors.is_empty() {
-        Ok(selections)
-    } else {
-        Err(errors)
-    }
-}
-
 /// Writes the TF annotation list, unless the file already says the same.
 fn write_resource(report: &mut EnhanceReport, request: &EnhanceRequest) {
     let path = resource_path(request);
@@ -643,44 +751,6 @@ fn resource_path(request: &EnhanceRequest) -> PathBuf {
         Some(rf) => PathBuf::from(rf),
         None => Path::new(&request.class_dir).join(metadata::RESOURCE_PATH),
     }
-}
-
-fn fail(mut report: EnhanceReport, diagnostic: Diagnostic) -> EnhanceReport {
-    report.errors.push(diagnostic);
-    finish(report)
-}
-
-pub(crate) fn finish(mut report: EnhanceReport) -> EnhanceReport {
-    report.ok = report.errors.is_empty();
-    report.summary = summary_line(&report);
-    report
-}
-
-/// The one line a build log shows by default.
-pub fn summary_line(report: &EnhanceReport) -> String {
-    let verdict = match (report.ok, report.classes_enhanced > 0 || !report.written.is_empty()) {
-        (true, _) => "",
-        (false, false) => " (FAILED: nothing was written)",
-        (false, true) => " (FAILED: the classes with errors were left as they were)",
-    };
-    let skipped = match report.methods_skipped {
-        0 => String::new(),
-        1 => ", 1 method skipped".to_string(),
-        n => format!(", {n} methods skipped"),
-    };
-    let cached = if report.classes_up_to_date > 0 {
-        format!(" ({} up to date in the cache)", report.classes_up_to_date)
-    } else {
-        String::new()
-    };
-    format!(
-        "TF: {} classes scanned, {} enhanced, {} unchanged{cached}, {} failed{skipped}; {} TF annotations{verdict}",
-        report.classes_scanned,
-        report.classes_enhanced,
-        report.classes_unchanged,
-        report.classes_failed,
-        report.annotations.len(),
-    )
 }
 
 #[cfg(test)]

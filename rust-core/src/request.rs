@@ -126,10 +126,6 @@ pub struct EnhanceRequest {
     /// class loader lists in `META-INF/tf/tfannotations.properties`.
     #[serde(default)]
     pub groups: Vec<String>,
-    /// Test hook: panic inside the core with this message (proves that a panic
-    /// reaches the JVM as an exception, not as an abort).
-    #[serde(default)]
-    pub inject_panic: Option<String>,
     /// What enhanced classes may change: everything (`standard`, build time)
     /// or method bodies only (`guarded`, the agent's, as classes load and
     /// in a running JVM).
@@ -196,7 +192,6 @@ impl EnhanceRequest {
             runtime_classpath: None,
             class: None,
             groups: Vec::new(),
-            inject_panic: None,
             shape: Shape::Standard,
             first_site: 0,
         }

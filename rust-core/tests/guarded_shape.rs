@@ -69,7 +69,7 @@ fn enhance_in_memory(work: &Path, classes: &Path, name: &str, dir: &str) -> Path
         bytes: std::fs::read(classes.join(&file)).unwrap(),
         supertypes: Vec::new(),
     });
-    let report = pipeline::run(&request);
+    let report = tf_core::run(&request);
     assert!(report.ok, "{report:#?}");
     std::fs::write(out.join(&file), report.class_bytes.expect("enhanced")).unwrap();
     let registration = report.registration.expect("a guarded class's registration");
@@ -245,7 +245,7 @@ fn a_class_in_memory_gets_the_bytes_a_directory_run_writes() {
     request.groups = vec!["fx.Traced".to_string()];
     request.filters = vec!["fx.Counter::plain".to_string()];
     request.shape = Shape::Guarded;
-    let report = pipeline::run(&request);
+    let report = tf_core::run(&request);
     assert!(report.ok, "{report:#?}");
     assert_eq!(report.class_bytes, Some(std::fs::read(dir.join("fx/Counter.class")).unwrap()));
 }

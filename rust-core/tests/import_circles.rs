@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 /// Circles known and owned elsewhere, each to be broken by its owner and
 /// then taken out of this list (the test fails on an entry that no longer holds).
-const KNOWN: &[(&str, &str)] = &[("rust-core:in_memory", "rust-core:pipeline")];
+/// Empty: the last (`in_memory` and `pipeline`) was broken by dispatching a
+/// class in memory before the pipeline (`tf_core::run`).
+const KNOWN: &[(&str, &str)] = &[];
 
 fn sources(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {

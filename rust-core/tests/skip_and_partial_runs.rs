@@ -66,7 +66,7 @@ fn a_filter_selected_method_tf_cannot_enhance_is_left_as_it_was_and_the_rest_enh
     assert_eq!(report.methods_skipped, 1);
     assert_eq!(
         report.warnings,
-        ["TF: t.Big.big(I)I: not enhanced, left as it was: cannot be enhanced: at byte 0: the method's code would pass \
+        ["TF: t.Big.big(I)I: not enhanced, left as it was: cannot be enhanced: the method's code would pass \
           65535 bytes [enhance]"]
     );
     assert_eq!(

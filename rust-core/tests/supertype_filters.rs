@@ -170,7 +170,7 @@ fn a_class_in_memory_is_selected_by_the_supertypes_the_agent_sends() {
         });
         request.filters = vec!["java.io.Closeable+::write".into()];
         request.verbose = 2;
-        pipeline::run(&request)
+        tf_core::run(&request)
     };
     let told = in_memory(&["lib.AbstractSink", "java.lang.Object", "lib.Sink", "java.io.Closeable", "java.lang.AutoCloseable"]);
     assert!(told.ok, "{told:#?}");

@@ -34,7 +34,7 @@ impl Layout {
             .get(label.0 as usize)
             .copied()
             .flatten()
-            .ok_or_else(|| ClassFileError::malformed(0, format!("label {} is used but never bound", label.0)))
+            .ok_or_else(|| ClassFileError::malformed_unlocated(format!("label {} is used but never bound", label.0)))
     }
 }
 
@@ -97,16 +97,16 @@ fn layout(elements: &[Insn], wide: &mut [bool], label_count: usize) -> Result<La
             offsets.push(offset.min(u64::from(u32::MAX)) as u32);
             if let Insn::Label(label) = insn {
                 let slot = labels.get_mut(label.0 as usize).ok_or_else(|| {
-                    ClassFileError::malformed(0, format!("label {} was not made by this code", label.0))
+                    ClassFileError::malformed_unlocated(format!("label {} was not made by this code", label.0))
                 })?;
                 if slot.is_some() {
-                    return Err(ClassFileError::malformed(0, format!("label {} is bound twice", label.0)));
+                    return Err(ClassFileError::malformed_unlocated(format!("label {} is bound twice", label.0)));
                 }
                 *slot = Some(offset as u32);
             }
             offset += u64::from(size(insn, offset as u32, w));
             if offset > MAX_CODE_LENGTH as u64 {
-                return Err(ClassFileError::limit(0, format!("the method's code would pass {MAX_CODE_LENGTH} bytes")));
+                return Err(ClassFileError::limit_unlocated(format!("the method's code would pass {MAX_CODE_LENGTH} bytes")));
             }
         }
         let layout = Layout { offsets, labels, length: offset as u32 };
@@ -238,14 +238,7 @@ impl<'a> CodeModel<'a> {
         };
 
         // Element index of each label, by label id, for the depth pass.
-        let mut label_index = vec![None; next_label as usize];
-        for (i, e) in elements.iter().enumerate() {
-            if let Insn::Label(l) = e {
-                if let Some(slot) = label_index.get_mut(l.0 as usize) {
-                    *slot = Some(i);
-                }
-            }
-        }
+        let label_index = label_indexes(&elements, next_label);
         let mut run_locals = vec![stack_depth::NOT_SEEN; elements.len()];
         let computed_stack = match stack_depth::max_stack(
             &elements,
@@ -258,14 +251,7 @@ impl<'a> CodeModel<'a> {
             Err(_) if has_runs => {
                 // Report the error as the full model would, with its instruction numbers.
                 let full = full_model(elements.clone(), code, frames_required, &mut next_label);
-                let mut label_index = vec![None; next_label as usize];
-                for (i, e) in full.iter().enumerate() {
-                    if let Insn::Label(l) = e {
-                        if let Some(slot) = label_index.get_mut(l.0 as usize) {
-                            *slot = Some(i);
-                        }
-                    }
-                }
+                let label_index = label_indexes(&full, next_label);
                 let mut ignored = vec![stack_depth::NOT_SEEN; full.len()];
                 stack_depth::max_stack(
                     &full,
@@ -273,7 +259,7 @@ impl<'a> CodeModel<'a> {
                     &mut ignored,
                     &handlers,
                     &|l| label_index.get(l.0 as usize).copied().flatten(),
-                            pool,
+                    pool,
                 )?
             }
             result => result?,
@@ -281,7 +267,7 @@ impl<'a> CodeModel<'a> {
         let computed_locals =
             stack_depth::max_locals(&elements, code, &run_locals, frames.iter().map(|(_, f)| f), &initial_frame);
         let max_locals = u16::try_from(computed_locals.max(u32::from(max_locals)))
-            .map_err(|_| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+            .map_err(|_| ClassFileError::limit_unlocated("a method would need more than 65,535 local slots"))?;
 
         let capacity = layout.length as usize + 64 + 8 * handlers.len();
         let mut writer = CodeAttributeWriter::new(capacity, max_stack.max(computed_stack), max_locals, layout.length);
@@ -292,56 +278,85 @@ impl<'a> CodeModel<'a> {
         writer.exception_table(&handlers, &|l| layout.label(l))?;
         let sorted_frames = frames_in_code_order(frames.iter(), &|l| layout.label(l))?;
         if sorted_frames.last().is_some_and(|(offset, _)| *offset >= layout.length) {
-            return Err(ClassFileError::malformed(0, "a stack map frame after the last instruction"));
+            return Err(ClassFileError::malformed_unlocated("a stack map frame after the last instruction"));
         }
 
-        let mut wrote_frames = false;
-        let offset_of = |l: Label| layout.label(l);
-        for attribute in &attributes {
-            let name_index = match attribute {
-                CodeAttributeModel::Other(original) => original.name_index,
-                CodeAttributeModel::StackMapTable { name_index } => {
-                    wrote_frames = true;
-                    if sorted_frames.is_empty() {
-                        continue;
-                    }
-                    *name_index
-                }
-                CodeAttributeModel::LineNumbers { name_index, .. }
-                | CodeAttributeModel::LocalVariables { name_index, .. }
-                | CodeAttributeModel::LocalVariableTypes { name_index, .. }
-                | CodeAttributeModel::TypeAnnotations { name_index, .. } => *name_index,
-            };
-            writer.begin_attribute(name_index);
-            let out = writer.out();
-            match attribute {
-                CodeAttributeModel::Other(original) => out.extend_from_slice(original.data()),
-                CodeAttributeModel::StackMapTable { .. } => {
-                    stack_map_encode::encode_into(&sorted_frames, &initial_frame, &offset_of, out)?
-                }
-                CodeAttributeModel::LineNumbers { entries, .. } => {
-                    out.u16(count16(entries.len(), "line numbers")?);
-                    for (label, line) in entries {
-                        out.u16(layout.label(*label)? as u16);
-                        out.u16(*line);
-                    }
-                }
-                CodeAttributeModel::LocalVariables { entries, .. }
-                | CodeAttributeModel::LocalVariableTypes { entries, .. } => {
-                    local_variables(entries, &layout, out)?
-                }
-                CodeAttributeModel::TypeAnnotations { entries, .. } => type_annotations(entries, &layout, out)?,
-            }
-            writer.end_attribute()?;
-        }
-        if !wrote_frames && frames_required && !sorted_frames.is_empty() {
-            let name_index = pool.utf8(crate::read::attribute::name::STACK_MAP_TABLE)?;
-            writer.begin_attribute(name_index);
-            stack_map_encode::encode_into(&sorted_frames, &initial_frame, &offset_of, writer.out())?;
-            writer.end_attribute()?;
-        }
+        write_attributes(&mut writer, &attributes, &sorted_frames, &initial_frame, &layout, frames_required, pool)?;
         writer.finish()
     }
+}
+
+/// The Code attribute's own attributes, in the model's order, each written
+/// at the final layout; a `StackMapTable` added after them where frames are
+/// required and the model had none.
+fn write_attributes<'a>(
+    writer: &mut CodeAttributeWriter,
+    attributes: &[CodeAttributeModel<'a>],
+    sorted_frames: &[(u32, &Frame)],
+    initial_frame: &Frame,
+    layout: &Layout,
+    frames_required: bool,
+    pool: &mut impl CodePool<'a>,
+) -> Result<()> {
+    let mut wrote_frames = false;
+    let offset_of = |l: Label| layout.label(l);
+    for attribute in attributes {
+        let name_index = match attribute {
+            CodeAttributeModel::Other(original) => original.name_index,
+            CodeAttributeModel::StackMapTable { name_index } => {
+                wrote_frames = true;
+                if sorted_frames.is_empty() {
+                    continue;
+                }
+                *name_index
+            }
+            CodeAttributeModel::LineNumbers { name_index, .. }
+            | CodeAttributeModel::LocalVariables { name_index, .. }
+            | CodeAttributeModel::LocalVariableTypes { name_index, .. }
+            | CodeAttributeModel::TypeAnnotations { name_index, .. } => *name_index,
+        };
+        writer.begin_attribute(name_index);
+        let out = writer.out();
+        match attribute {
+            CodeAttributeModel::Other(original) => out.extend_from_slice(original.data()),
+            CodeAttributeModel::StackMapTable { .. } => {
+                stack_map_encode::encode_into(sorted_frames, initial_frame, &offset_of, out)?
+            }
+            CodeAttributeModel::LineNumbers { entries, .. } => {
+                out.u16(count16(entries.len(), "line numbers")?);
+                for (label, line) in entries {
+                    out.u16(layout.label(*label)? as u16);
+                    out.u16(*line);
+                }
+            }
+            CodeAttributeModel::LocalVariables { entries, .. }
+            | CodeAttributeModel::LocalVariableTypes { entries, .. } => {
+                local_variables(entries, layout, out)?
+            }
+            CodeAttributeModel::TypeAnnotations { entries, .. } => type_annotations(entries, layout, out)?,
+        }
+        writer.end_attribute()?;
+    }
+    if !wrote_frames && frames_required && !sorted_frames.is_empty() {
+        let name_index = pool.utf8(crate::read::attribute::name::STACK_MAP_TABLE)?;
+        writer.begin_attribute(name_index);
+        stack_map_encode::encode_into(sorted_frames, initial_frame, &offset_of, writer.out())?;
+        writer.end_attribute()?;
+    }
+    Ok(())
+}
+
+/// The element index of each label, by label id (`labels` ids in all).
+fn label_indexes(elements: &[Insn], labels: u32) -> Vec<Option<usize>> {
+    let mut index = vec![None; labels as usize];
+    for (i, e) in elements.iter().enumerate() {
+        if let Insn::Label(l) = e {
+            if let Some(slot) = index.get_mut(l.0 as usize) {
+                *slot = Some(i);
+            }
+        }
+    }
+    index
 }
 
 /// Frames by code offset, in code order, identical frames at one offset kept once.
@@ -535,7 +550,7 @@ pub(crate) fn emit(
         Insn::Raw { start, end } => {
             let run = code
                 .get(*start as usize..*end as usize)
-                .ok_or_else(|| ClassFileError::malformed(0, "a run of instructions outside the original code"))?;
+                .ok_or_else(|| ClassFileError::malformed_unlocated("a run of instructions outside the original code"))?;
             out.extend_from_slice(run);
         }
         Insn::Simple(opcode) => out.u8(*opcode),
@@ -629,7 +644,7 @@ pub(crate) fn emit(
             out.u32(relative(*default)? as u32);
             out.u32(*low as u32);
             let high = i64::from(*low) + targets.len() as i64 - 1;
-            let high = i32::try_from(high).map_err(|_| ClassFileError::malformed(0, "tableswitch range past i32"))?;
+            let high = i32::try_from(high).map_err(|_| ClassFileError::malformed_unlocated("tableswitch range past i32"))?;
             out.u32(high as u32);
             for t in targets {
                 out.u32(relative(*t)? as u32);

@@ -98,8 +98,7 @@ pub fn chaining_calls<'p>(
     pool: &mut impl CodePool<'p>,
 ) -> Result<Chaining> {
     let cannot = |i: usize, why: String| {
-        ClassFileError::malformed(
-            0,
+        ClassFileError::malformed_unlocated(
             format!("cannot follow the types before the super(...) or this(...) call at instruction {i}: {why}"),
         )
     };

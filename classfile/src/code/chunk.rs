@@ -293,7 +293,7 @@ impl InsnSink for ChunkWriter {
                 self.refused = true
             }
             _ => {
-                let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {} in a chunk", l.0)));
+                let no_label = |l: Label| Err(ClassFileError::malformed_unlocated(format!("label {} in a chunk", l.0)));
                 self.refused |= emit(&insn, at, false, &no_label, &[], &mut self.chunk.bytes).is_err();
                 if let Some(log) = &mut self.operands {
                     let wide_ldc = self.chunk.bytes.get(at as usize).is_some_and(|&o| o != op::LDC);

@@ -111,7 +111,7 @@ fn begin_attribute(out: &mut Vec<u8>, name_index: u16) -> usize {
 
 fn end_attribute(out: &mut [u8], data_at: usize) -> Result<()> {
     let len = u32::try_from(out.len() - data_at)
-        .map_err(|_| ClassFileError::limit(0, "a code attribute longer than 4 GiB"))?;
+        .map_err(|_| ClassFileError::limit_unlocated("a code attribute longer than 4 GiB"))?;
     if let Some(slot) = out.get_mut(data_at - 4..data_at) {
         slot.copy_from_slice(&len.to_be_bytes());
     }

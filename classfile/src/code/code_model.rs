@@ -436,7 +436,7 @@ impl<'a> CodeModel<'a> {
             if index < slot {
                 return Ok(index);
             }
-            index.checked_add(by).ok_or_else(|| ClassFileError::limit(0, "a local index past 65,535"))
+            index.checked_add(by).ok_or_else(|| ClassFileError::limit_unlocated("a local index past 65,535"))
         };
         for insn in &mut self.elements {
             match insn {
@@ -494,7 +494,7 @@ impl<'a> CodeModel<'a> {
         self.max_locals = self
             .max_locals
             .checked_add(by)
-            .ok_or_else(|| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+            .ok_or_else(|| ClassFileError::limit_unlocated("a method would need more than 65,535 local slots"))?;
         Ok(())
     }
 
@@ -525,7 +525,7 @@ impl<'a> CodeModel<'a> {
         let index = self.max_locals;
         self.max_locals = index
             .checked_add(slots)
-            .ok_or_else(|| ClassFileError::limit(0, "a method would need more than 65,535 local slots"))?;
+            .ok_or_else(|| ClassFileError::limit_unlocated("a method would need more than 65,535 local slots"))?;
         Ok(index)
     }
 

@@ -21,5 +21,5 @@ impl Put for Vec<u8> {
 
 /// A count that must fit the u16 the format gives it.
 pub(crate) fn count16(n: usize, what: &str) -> crate::read::error::Result<u16> {
-    u16::try_from(n).map_err(|_| crate::read::error::ClassFileError::limit(0, format!("more than 65,535 {what}")))
+    u16::try_from(n).map_err(|_| crate::read::error::ClassFileError::limit_unlocated(format!("more than 65,535 {what}")))
 }

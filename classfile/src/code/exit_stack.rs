@@ -86,8 +86,7 @@ pub fn crowded_returns<'a, P: CodePool<'a> + Clone>(
         let scratch = scratch.get_or_insert_with(|| pool.clone());
         let label_at = |l: Label| label_index.get(l.0 as usize).copied().flatten();
         let cannot = |e: ClassFileError| {
-            ClassFileError::malformed(
-                0,
+            ClassFileError::malformed_unlocated(
                 format!("cannot find the types of the values a return leaves below its result: {}", e.kind),
             )
         };

@@ -29,7 +29,7 @@ pub(crate) fn frame_before<'p>(
     pool: &mut impl CodePool<'p>,
 ) -> Result<Frame> {
     let cannot =
-        |why: &str| ClassFileError::malformed(0, format!("cannot infer the frame at instruction {index}: {why}"));
+        |why: &str| ClassFileError::malformed_unlocated(format!("cannot infer the frame at instruction {index}: {why}"));
     // Walk back to the nearest frame; the code from there is straight-line.
     let mut start = 0;
     let mut frame = initial.clone();
@@ -103,7 +103,7 @@ pub(crate) fn frame_by_flow<'p>(
 ) -> Result<Option<Frame>> {
     let Listing { elements, code, label_index, handlers } = *listing;
     let cannot =
-        |why: &str| ClassFileError::malformed(0, format!("cannot follow the types to instruction {index}: {why}"));
+        |why: &str| ClassFileError::malformed_unlocated(format!("cannot follow the types to instruction {index}: {why}"));
     let mut reached = vec![false; elements.len()];
     let start = State { locals: stack_map::to_slots(&initial.locals), stack: Vec::new() };
     let mut pending: Vec<(usize, State)> = vec![(0, start)];
@@ -186,7 +186,7 @@ pub(crate) struct State {
 }
 
 fn underflow() -> ClassFileError {
-    ClassFileError::malformed(0, "the operand stack underflows")
+    ClassFileError::malformed_unlocated("the operand stack underflows")
 }
 
 impl State {
@@ -229,7 +229,7 @@ impl State {
         match insn {
             Insn::Label(_) => {}
             // The assembler infers frames only in a model without runs.
-            Insn::Raw { .. } => return Err(ClassFileError::malformed(0, "a run of instructions to infer types through")),
+            Insn::Raw { .. } => return Err(ClassFileError::malformed_unlocated("a run of instructions to infer types through")),
             Insn::Local { opcode, index, .. } => self.local_access(*opcode, *index)?,
             Insn::Simple(o) if op::implicit_local(*o).is_some() => {
                 let index = op::implicit_local(*o).unwrap_or(0);
@@ -256,7 +256,7 @@ impl State {
                         let d = pool.reference_descriptor(*index)?;
                         VType::of(descriptor::parse_field(&d)?, pool)?
                     }
-                    _ => return Err(ClassFileError::malformed(0, "ldc of a constant that is no value")),
+                    _ => return Err(ClassFileError::malformed_unlocated("ldc of a constant that is no value")),
                 };
                 self.push(t);
             }
@@ -266,7 +266,7 @@ impl State {
             Insn::NewArray { atype } => {
                 self.pop()?;
                 let descriptor = op::array_type::descriptor(*atype)
-                    .ok_or_else(|| ClassFileError::malformed(0, format!("newarray of type {atype}")))?;
+                    .ok_or_else(|| ClassFileError::malformed_unlocated(format!("newarray of type {atype}")))?;
                 let t = VType::Object(pool.class(descriptor)?);
                 self.push(t);
             }
@@ -276,7 +276,7 @@ impl State {
             }
             Insn::Branch { .. } | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
                 if matches!(opcode, op::JSR | op::JSR_W) {
-                    return Err(ClassFileError::malformed(0, "jsr in code with stack map frames"));
+                    return Err(ClassFileError::malformed_unlocated("jsr in code with stack map frames"));
                 }
                 let popped = (-op::fixed_stack_effect(opcode)).max(0) as usize;
                 self.pop_slots(popped)?;
@@ -302,7 +302,7 @@ impl State {
                 let t = value.first().copied().ok_or_else(underflow)?;
                 stack_map::set_slot(&mut self.locals, usize::from(index), t);
             }
-            _ => return Err(ClassFileError::malformed(0, "ret in code with stack map frames")),
+            _ => return Err(ClassFileError::malformed_unlocated("ret in code with stack map frames")),
         }
         Ok(())
     }
@@ -335,7 +335,7 @@ impl State {
                             let element = name.strip_prefix('[').unwrap_or("java/lang/Object");
                             match descriptor::parse_field(element)? {
                                 FieldType::Reference(n) => Object(pool.class(n)?),
-                                _ => return Err(ClassFileError::malformed(0, "aaload from a primitive array")),
+                                _ => return Err(ClassFileError::malformed_unlocated("aaload from a primitive array")),
                             }
                         }
                         _ => Null,
@@ -399,7 +399,7 @@ impl State {
                 self.push(Integer);
             }
             op::MONITORENTER | op::MONITOREXIT => drop(self.pop()?),
-            _ => return Err(ClassFileError::malformed(0, format!("opcode {opcode} has no type rule"))),
+            _ => return Err(ClassFileError::malformed_unlocated(format!("opcode {opcode} has no type rule"))),
         }
         Ok(())
     }
@@ -428,7 +428,7 @@ impl State {
             }
             op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => self.invoke(opcode, index, this_class, pool)?,
             op::NEW => {
-                let label = label.ok_or_else(|| ClassFileError::malformed(0, "a new without a label"))?;
+                let label = label.ok_or_else(|| ClassFileError::malformed_unlocated("a new without a label"))?;
                 self.push(VType::Uninitialized(label));
             }
             op::ANEWARRAY => {
@@ -446,7 +446,7 @@ impl State {
                 self.pop()?;
                 self.push(VType::Integer);
             }
-            _ => return Err(ClassFileError::malformed(0, format!("opcode {opcode} has no type rule"))),
+            _ => return Err(ClassFileError::malformed_unlocated(format!("opcode {opcode} has no type rule"))),
         }
         Ok(())
     }

@@ -68,7 +68,7 @@ fn plain_effect<'p>(
     at: usize,
     pool: &mut impl CodePool<'p>,
 ) -> Result<(usize, i32)> {
-    let bad = |at: usize| ClassFileError::malformed(0, format!("code offset {at}: not an instruction a run may hold"));
+    let bad = |at: usize| ClassFileError::malformed_unlocated(format!("code offset {at}: not an instruction a run may hold"));
     let u16_at = |at: usize| code.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]])).ok_or_else(|| bad(at));
     let opcode = code.get(at).copied().ok_or_else(|| bad(at))?;
     if let (length @ 1.., effect) = FIXED_PLAIN[usize::from(opcode)] {
@@ -256,7 +256,7 @@ pub(crate) fn max_stack<'p>(
     pool: &mut impl CodePool<'p>,
 ) -> Result<u16> {
     let (_, max) = depths(elements, code, run_locals, handlers, label_index, pool)?;
-    u16::try_from(max).map_err(|_| ClassFileError::limit(0, "the operand stack would pass 65,535 slots"))
+    u16::try_from(max).map_err(|_| ClassFileError::limit_unlocated("the operand stack would pass 65,535 slots"))
 }
 
 /// The operand stack depth before each element (`None`: not reached), and
@@ -286,8 +286,7 @@ pub(crate) fn depths<'p>(
             match depth_at.get(i).copied() {
                 Some(Some(seen)) if seen == depth => break,
                 Some(Some(seen)) => {
-                    return Err(ClassFileError::malformed(
-                        0,
+                    return Err(ClassFileError::malformed_unlocated(
                         format!("instruction {i} is reached with stack depths {seen} and {depth}"),
                     ))
                 }
@@ -305,7 +304,7 @@ pub(crate) fn depths<'p>(
                     *slot = run.locals;
                 }
                 if depth + run.low < 0 {
-                    return Err(ClassFileError::malformed(0, format!("the operand stack underflows in run {i}")));
+                    return Err(ClassFileError::malformed_unlocated(format!("the operand stack underflows in run {i}")));
                 }
                 max = max.max(depth + run.high);
                 depth += run.net;
@@ -316,7 +315,7 @@ pub(crate) fn depths<'p>(
             // dup-like instructions peak before settling; the net effect is also their peak.
             let after = depth + effect;
             if after < 0 {
-                return Err(ClassFileError::malformed(0, format!("the operand stack underflows at instruction {i}")));
+                return Err(ClassFileError::malformed_unlocated(format!("the operand stack underflows at instruction {i}")));
             }
             max = max.max(after).max(depth);
             let opcode = insn.opcode();
@@ -328,7 +327,7 @@ pub(crate) fn depths<'p>(
                 None => unbound = Some(target),
             });
             if let Some(target) = unbound {
-                return Err(ClassFileError::malformed(0, format!("label {} is not bound", target.id())));
+                return Err(ClassFileError::malformed_unlocated(format!("label {} is not bound", target.id())));
             }
             max = max.max(target_depth);
             match opcode {

@@ -765,7 +765,7 @@ mod tests {
             matches!(error.kind, crate::ErrorKind::WrongConstantKind { index: 1, expected: "Class", .. }),
             "{error}"
         );
-        assert_eq!(error.offset, 7, "the offset of the second frame's type");
+        assert_eq!(error.offset, Some(7), "the offset of the second frame's type");
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub fn encode_into(
     offset_of: &dyn Fn(Label) -> Result<u32>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit_unlocated("more than 65,535 frames"))?;
     out.u16(count);
     write_frames(frames.iter().map(|&(o, f)| FrameView::of(o, f)), &initial.locals, None, offset_of, out)
 }
@@ -35,7 +35,7 @@ pub fn encode_views_into(
     offset_of: &dyn Fn(Label) -> Result<u32>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+    let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit_unlocated("more than 65,535 frames"))?;
     out.u16(count);
     write_frames(frames.iter().copied(), initial, None, offset_of, out)
 }
@@ -57,7 +57,7 @@ impl EncodedFrames {
         (previous_offset, previous): (u32, &Frame),
         offset_of: &dyn Fn(Label) -> Result<u32>,
     ) -> Result<EncodedFrames> {
-        let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 frames"))?;
+        let count = u16::try_from(frames.len()).map_err(|_| ClassFileError::limit_unlocated("more than 65,535 frames"))?;
         let mut bytes = Vec::with_capacity(frames.len() * 8);
         let frames = frames.iter().map(|&(o, f)| FrameView::of(o, f));
         write_frames(frames, &previous.locals, Some(previous_offset), offset_of, &mut bytes)?;
@@ -127,10 +127,10 @@ fn write_frames<'f>(
             None => offset,
             Some(p) if offset > p => offset - p - 1,
             Some(_) => {
-                return Err(ClassFileError::malformed(0, format!("two stack map frames at code offset {offset}")));
+                return Err(ClassFileError::malformed_unlocated(format!("two stack map frames at code offset {offset}")));
             }
         };
-        let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit(0, "a frame offset past 65,535"))?;
+        let delta = u16::try_from(delta).map_err(|_| ClassFileError::limit_unlocated("a frame offset past 65,535"))?;
         write_frame(&mut staged, out, delta, previous, (locals, stack), offset_of)?;
         previous = locals;
         previous_offset = Some(offset);
@@ -183,7 +183,7 @@ fn write_frame(
     staged.put(out, [kind::FULL_FRAME, high, low], 3);
     for list in [locals, stack] {
         let count =
-            u16::try_from(list.len()).map_err(|_| ClassFileError::limit(0, "a frame of more than 65,535 types"))?;
+            u16::try_from(list.len()).map_err(|_| ClassFileError::limit_unlocated("a frame of more than 65,535 types"))?;
         let [high, low] = count.to_be_bytes();
         staged.put(out, [high, low, 0], 2);
         staged.types(out, list, offset_of)?;
@@ -289,7 +289,7 @@ mod tests {
             write_types(&mut out, &types, &offset_of).unwrap();
             assert_eq!(out, expected, "{count} types");
         }
-        let unbound = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
+        let unbound = |l: Label| Err(ClassFileError::malformed_unlocated(format!("label {}", l.0)));
         assert!(write_types(&mut Vec::new(), &[VType::Top, VType::Uninitialized(Label(3))], &unbound).is_err());
         // A full frame, its counts and types together, long enough to be copied out in parts.
         for (locals, stack) in [(0u16, 0u16), (3, 1), (60, 2), (2, 45)] {
@@ -316,7 +316,7 @@ mod tests {
         let same = Frame { locals: before.locals.clone(), stack: vec![] };
         let one = Frame { locals: before.locals.clone(), stack: vec![VType::Object(0x0123)] };
         let full = Frame { locals: vec![monitor], stack: vec![VType::Integer, VType::Object(0xF001)] };
-        let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {}", l.0)));
+        let no_label = |l: Label| Err(ClassFileError::malformed_unlocated(format!("label {}", l.0)));
         let encoded = EncodedFrames::after(&[(12, &same), (20, &one), (90, &full)], (10, &before), &no_label).unwrap();
         assert_eq!(encoded.count, 3);
         #[rustfmt::skip]

@@ -588,7 +588,7 @@ impl<'a> ConstantPool<'a> {
         let offset = match self.offsets.get(usize::from(index)) {
             Some(&offset) if offset != NO_ENTRY => offset as usize,
             Some(_) => return Ok(None),
-            None => return Err(ClassFileError::new(0, ErrorKind::BadConstantIndex(index))),
+            None => return Err(ClassFileError::unlocated(ErrorKind::BadConstantIndex(index))),
         };
         // Every lookup of the pool comes through here: the entries made of
         // indexes, and Utf8 entries, are read in place; the others, and
@@ -655,7 +655,7 @@ impl<'a> ConstantPool<'a> {
     /// Entry `index`. The error's offset is 0 for an index that names no entry:
     /// callers that know where the index was read use [`ConstantPool::at`].
     pub fn get(&self, index: u16) -> Result<Constant<'a>> {
-        self.get_opt(index)?.ok_or(ClassFileError::new(0, ErrorKind::BadConstantIndex(index)))
+        self.get_opt(index)?.ok_or(ClassFileError::unlocated(ErrorKind::BadConstantIndex(index)))
     }
 
     /// Entry `index`'s tag and content bytes (for Utf8, the text after its
@@ -688,11 +688,11 @@ impl<'a> ConstantPool<'a> {
 
     /// Re-reports an error of a lookup made for an index read at byte `at`.
     pub fn at<T>(result: Result<T>, at: usize) -> Result<T> {
-        result.map_err(|e| if e.offset == 0 { ClassFileError::new(at, e.kind) } else { e })
+        result.map_err(|e| e.located(at))
     }
 
     fn wrong(&self, index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
-        ClassFileError::new(0, ErrorKind::WrongConstantKind { index, expected, found: tag_name(found.tag()) })
+        ClassFileError::unlocated(ErrorKind::WrongConstantKind { index, expected, found: tag_name(found.tag()) })
     }
 
     /// The raw modified-UTF-8 bytes of a Utf8 entry.

@@ -99,7 +99,7 @@ impl<'d> JavaType<'d> {
 }
 
 fn bad(descriptor: &str) -> ClassFileError {
-    ClassFileError::malformed(0, format!("bad descriptor '{descriptor}'"))
+    ClassFileError::malformed_unlocated(format!("bad descriptor '{descriptor}'"))
 }
 
 /// Reads one type at the start of `text`, returning it and the rest: the

@@ -6,12 +6,13 @@ use std::fmt;
 /// A class file could not be read or written.
 ///
 /// `offset` is the byte offset in the input class file where the problem was
-/// found (for writer-side limits, the offset of the element being written, or
-/// 0 when there is none). The caller adds the file path.
+/// found (for writer-side limits, the offset of the element being written),
+/// or `None` where there is none: an edit's limit, a label, a constant asked
+/// for by index. The caller adds the file path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassFileError {
-    /// The file offset the error was found at (0 where no offset applies).
-    pub offset: usize,
+    /// The file offset the error was found at, if one applies.
+    pub offset: Option<usize>,
     /// What went wrong.
     pub kind: ErrorKind,
 }
@@ -53,7 +54,18 @@ pub enum ErrorKind {
 impl ClassFileError {
     /// An error of `kind` at file offset `offset`.
     pub fn new(offset: usize, kind: ErrorKind) -> Self {
-        ClassFileError { offset, kind }
+        ClassFileError { offset: Some(offset), kind }
+    }
+
+    /// An error of `kind` at no file offset (what the engine was given or
+    /// builds, not bytes it read).
+    pub fn unlocated(kind: ErrorKind) -> Self {
+        ClassFileError { offset: None, kind }
+    }
+
+    /// This error, at file offset `at` unless it has an offset already.
+    pub fn located(self, at: usize) -> Self {
+        ClassFileError { offset: self.offset.or(Some(at)), ..self }
     }
 
     /// Bytes that break the class file format at file offset `offset`, and why.
@@ -61,9 +73,21 @@ impl ClassFileError {
         ClassFileError::new(offset, ErrorKind::Malformed(reason.into()))
     }
 
+    /// [`ClassFileError::malformed`] at no file offset: a model, label or
+    /// index the engine was given breaks the format.
+    pub fn malformed_unlocated(reason: impl Into<String>) -> Self {
+        ClassFileError::unlocated(ErrorKind::Malformed(reason.into()))
+    }
+
     /// A limit of the format (65,535 constants, code bytes, stack slots…) that an edit would pass.
     pub fn limit(offset: usize, reason: impl Into<String>) -> Self {
         ClassFileError::new(offset, ErrorKind::LimitExceeded(reason.into()))
+    }
+
+    /// [`ClassFileError::limit`] at no file offset: what an edit writes, which
+    /// no input byte holds.
+    pub fn limit_unlocated(reason: impl Into<String>) -> Self {
+        ClassFileError::unlocated(ErrorKind::LimitExceeded(reason.into()))
     }
 }
 
@@ -99,7 +123,10 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for ClassFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.kind)
+        match self.offset {
+            Some(offset) => write!(f, "at byte {offset}: {}", self.kind),
+            None => write!(f, "{}", self.kind),
+        }
     }
 }
 

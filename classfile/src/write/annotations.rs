@@ -12,7 +12,7 @@ use crate::write::pool_builder::PoolBuilder;
 pub fn encode_annotation(annotation: &Annotation<'_>, pool: &mut PoolBuilder<'_>, out: &mut Vec<u8>) -> Result<()> {
     out.u16(pool.utf8(&annotation.type_descriptor)?);
     let count = u16::try_from(annotation.elements.len())
-        .map_err(|_| ClassFileError::limit(0, "an annotation with more than 65,535 elements"))?;
+        .map_err(|_| ClassFileError::limit_unlocated("an annotation with more than 65,535 elements"))?;
     out.u16(count);
     for (name, value) in &annotation.elements {
         out.u16(pool.utf8(name)?);
@@ -56,7 +56,7 @@ fn encode_element_value(value: &ElementValue<'_>, pool: &mut PoolBuilder<'_>, ou
         ElementValue::Array(values) => {
             out.u8(b'[');
             let count = u16::try_from(values.len())
-                .map_err(|_| ClassFileError::limit(0, "an annotation array with more than 65,535 values"))?;
+                .map_err(|_| ClassFileError::limit_unlocated("an annotation array with more than 65,535 values"))?;
             out.u16(count);
             for v in values {
                 encode_element_value(v, pool, out)?;

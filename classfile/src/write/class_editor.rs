@@ -35,7 +35,7 @@ impl AttributeEntry<'_> {
             AttributeEntry::Original(attribute) => out.extend_from_slice(attribute.raw),
             AttributeEntry::New { name_index, data } => {
                 let len = u32::try_from(data.len())
-                    .map_err(|_| ClassFileError::limit(0, "an attribute longer than 4 GiB"))?;
+                    .map_err(|_| ClassFileError::limit_unlocated("an attribute longer than 4 GiB"))?;
                 out.u16(*name_index);
                 out.u32(len);
                 out.extend_from_slice(data);
@@ -110,7 +110,7 @@ impl<'a> MemberBuilder<'a> {
 }
 
 fn write_attributes(attributes: &[AttributeEntry<'_>], out: &mut Vec<u8>) -> Result<()> {
-    let count = u16::try_from(attributes.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 attributes"))?;
+    let count = u16::try_from(attributes.len()).map_err(|_| ClassFileError::limit_unlocated("more than 65,535 attributes"))?;
     out.u16(count);
     attributes.iter().try_for_each(|a| a.write(out))
 }
@@ -190,7 +190,7 @@ impl<'a> ClassEditor<'a> {
         let method = class
             .methods()
             .get(index)
-            .ok_or_else(|| ClassFileError::malformed(0, format!("the class has no method #{index}")))?;
+            .ok_or_else(|| ClassFileError::malformed_unlocated(format!("the class has no method #{index}")))?;
         CodeModel::lift_reusing(class, method, &mut self.pool, detail, scratch)
     }
 
@@ -215,7 +215,7 @@ impl<'a> ClassEditor<'a> {
         };
         let method = self
             .edit_method(index)
-            .ok_or_else(|| ClassFileError::malformed(0, format!("the class has no method #{index}")))?;
+            .ok_or_else(|| ClassFileError::malformed_unlocated(format!("the class has no method #{index}")))?;
         method.set_attribute(name::CODE, name_index, data);
         Ok(())
     }
@@ -280,7 +280,7 @@ impl<'a> ClassEditor<'a> {
         let mut data = existing.unwrap_or_else(|| vec![0, 0]);
         let count = data.get(..2).map_or(0, |c| u16::from_be_bytes([c[0], c[1]]));
         let count =
-            count.checked_add(1).ok_or_else(|| ClassFileError::limit(0, "more than 65,535 annotations on a class"))?;
+            count.checked_add(1).ok_or_else(|| ClassFileError::limit_unlocated("more than 65,535 annotations on a class"))?;
         if let Some(slot) = data.get_mut(..2) {
             slot.copy_from_slice(&count.to_be_bytes());
         }
@@ -302,7 +302,7 @@ impl<'a> ClassEditor<'a> {
             return Ok(i as u16);
         }
         if table.len() >= usize::from(u16::MAX) {
-            return Err(ClassFileError::limit(0, "more than 65,535 bootstrap methods"));
+            return Err(ClassFileError::limit_unlocated("more than 65,535 bootstrap methods"));
         }
         table.push(method);
         Ok((table.len() - 1) as u16)
@@ -378,7 +378,7 @@ impl<'a> ClassEditor<'a> {
         self.interfaces.iter().for_each(|&i| out.u16(i));
         for members in [&self.fields, &self.methods] {
             let count =
-                u16::try_from(members.len()).map_err(|_| ClassFileError::limit(0, "more than 65,535 members"))?;
+                u16::try_from(members.len()).map_err(|_| ClassFileError::limit_unlocated("more than 65,535 members"))?;
             out.u16(count);
             for member in members {
                 match member {
@@ -410,6 +410,6 @@ fn edit_member<'m, 'a>(members: &'m mut [MemberEntry<'a>], index: usize) -> Opti
 fn last_builder<'m, 'a>(members: &'m mut [MemberEntry<'a>]) -> Result<&'m mut MemberBuilder<'a>> {
     match members.last_mut() {
         Some(MemberEntry::Edited(builder)) => Ok(builder),
-        _ => Err(ClassFileError::malformed(0, "the member just added is missing")),
+        _ => Err(ClassFileError::malformed_unlocated("the member just added is missing")),
     }
 }

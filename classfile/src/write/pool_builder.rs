@@ -242,7 +242,7 @@ impl<'a> PoolBuilder<'a> {
             other => other,
         };
         let Some((tag, value)) = constant_key(&constant) else {
-            return Err(ClassFileError::malformed(0, "a constant without a key"));
+            return Err(ClassFileError::malformed_unlocated("a constant without a key"));
         };
         let names_last = self.last_added != 0 && constant.refers_to(self.last_added);
         self.add_keyed(constant, tag, value, names_last)
@@ -300,7 +300,7 @@ impl<'a> PoolBuilder<'a> {
     /// caller has found them there.
     fn add_utf8(&mut self, bytes: &[u8], hash: u64, known: Option<&'static [u8]>) -> Result<u16> {
         if bytes.len() > usize::from(u16::MAX) {
-            return Err(ClassFileError::limit(0, "a string constant longer than 65,535 bytes"));
+            return Err(ClassFileError::limit_unlocated("a string constant longer than 65,535 bytes"));
         }
         if let Some(existing) = self.find(Key::Utf8(bytes), hash) {
             return Ok(existing);
@@ -517,7 +517,7 @@ impl<'a> PoolBuilder<'a> {
         if let Some(text) = self.original_entry(index, tag::UTF8).and_then(mutf8::decode) {
             return Ok(text);
         }
-        let invalid = || ClassFileError::malformed(0, format!("constant #{index} is not valid modified UTF-8"));
+        let invalid = || ClassFileError::malformed_unlocated(format!("constant #{index} is not valid modified UTF-8"));
         match self.get(index)? {
             Constant::Utf8(Cow::Borrowed(bytes)) => mutf8::decode(bytes).ok_or_else(invalid),
             Constant::Utf8(Cow::Owned(bytes)) => {
@@ -715,18 +715,15 @@ impl<'a> PoolBuilder<'a> {
 #[cold]
 #[inline(never)]
 fn pool_full(constant: &Constant<'_>) -> ClassFileError {
-    ClassFileError::limit(0, format!("the constant pool would pass 65,535 entries (adding {constant:?})"))
+    ClassFileError::limit_unlocated(format!("the constant pool would pass 65,535 entries (adding {constant:?})"))
 }
 
 fn wrong_kind(index: u16, expected: &'static str, found: &Constant<'_>) -> ClassFileError {
-    ClassFileError::new(
-        0,
-        crate::read::error::ErrorKind::WrongConstantKind {
-            index,
-            expected,
-            found: crate::read::constant_pool::tag_name(found.tag()),
-        },
-    )
+    ClassFileError::unlocated(crate::read::error::ErrorKind::WrongConstantKind {
+        index,
+        expected,
+        found: crate::read::constant_pool::tag_name(found.tag()),
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! cbindgen (a test keeps the committed header current).
 #![allow(unsafe_code)] // Raw pointers from C callers.
 
-use super::{dispatch, Outcome};
+use super::{dispatch, panic_for_test, Outcome};
 
 /// A byte buffer owned by tf-core; give it back with [`tf_buffer_free`].
 #[repr(C)]
@@ -40,7 +40,33 @@ pub unsafe extern "C" fn tf_enhance(request: *const u8, request_len: usize, out:
     }
     // SAFETY: the caller promises `request_len` readable bytes at `request`.
     let request = unsafe { std::slice::from_raw_parts(request, request_len) };
-    let (status, bytes) = match dispatch(request) {
+    // SAFETY: the caller promises `out` is writable.
+    unsafe { answer(dispatch(request), out) }
+}
+
+/// Test hook, left out of `tf_core.h`: panics inside the core with the UTF-8
+/// `message`, which comes back as [`tf_enhance`]'s would: [`TfStatus::Panic`]
+/// and the message in `out`.
+///
+/// # Safety
+/// As [`tf_enhance`]'s, `message` for `request`.
+#[no_mangle]
+pub unsafe extern "C" fn tf_test_panic(message: *const u8, message_len: usize, out: *mut TfBuffer) -> TfStatus {
+    if message.is_null() || out.is_null() {
+        return TfStatus::NullArgument;
+    }
+    // SAFETY: the caller promises `message_len` readable bytes at `message`.
+    let message = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(message, message_len) });
+    // SAFETY: the caller promises `out` is writable.
+    unsafe { answer(panic_for_test(&message), out) }
+}
+
+/// Puts `outcome` in `out` as its status says.
+///
+/// # Safety
+/// `out` must be writable.
+unsafe fn answer(outcome: Outcome, out: *mut TfBuffer) -> TfStatus {
+    let (status, bytes) = match outcome {
         Outcome::Report(report) => (TfStatus::Ok, report),
         Outcome::BadRequest(message) => (TfStatus::BadRequest, message.into_bytes()),
         Outcome::Panicked(message) => (TfStatus::Panic, message.into_bytes()),

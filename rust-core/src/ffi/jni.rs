@@ -5,7 +5,7 @@
 //! the pipeline gathers everything and this thread returns it.
 #![allow(unsafe_code)] // `#[no_mangle]` exports are the JNI boundary.
 
-use super::{dispatch, Outcome};
+use super::{dispatch, panic_for_test, Outcome};
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{jbyteArray, jstring};
 use jni::JNIEnv;
@@ -27,13 +27,34 @@ pub extern "system" fn Java_org_tracingfacility_core_NativeCore_enhance<'local>(
         // A Java exception (e.g. NullPointerException) is already pending.
         Err(_) => return std::ptr::null_mut(),
     };
-    match dispatch(&bytes) {
+    answer(&mut env, dispatch(&bytes))
+}
+
+/// `static native void panicForTest(byte[] message)`: a test hook, outside
+/// the request. The core panics with the UTF-8 `message`, which reaches Java
+/// as [`enhance`](Java_org_tracingfacility_core_NativeCore_enhance)'s panic
+/// would: a `NativeCoreException`.
+#[no_mangle]
+pub extern "system" fn Java_org_tracingfacility_core_NativeCore_panicForTest<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    message: JByteArray<'local>,
+) {
+    let Ok(bytes) = env.convert_byte_array(&message) else {
+        return; // A Java exception (e.g. NullPointerException) is already pending.
+    };
+    answer(&mut env, panic_for_test(&String::from_utf8_lossy(&bytes)));
+}
+
+/// The report as a Java array, or the outcome's exception thrown (null returned).
+fn answer(env: &mut JNIEnv<'_>, outcome: Outcome) -> jbyteArray {
+    match outcome {
         Outcome::Report(report) => match env.byte_array_from_slice(&report) {
             Ok(array) => array.into_raw(),
             Err(_) => std::ptr::null_mut(), // OutOfMemoryError is pending.
         },
-        Outcome::BadRequest(message) => throw(&mut env, BAD_REQUEST_EXCEPTION, &message),
-        Outcome::Panicked(message) => throw(&mut env, PANIC_EXCEPTION, &message),
+        Outcome::BadRequest(message) => throw(env, BAD_REQUEST_EXCEPTION, &message),
+        Outcome::Panicked(message) => throw(env, PANIC_EXCEPTION, &message),
     }
 }
 

@@ -4,11 +4,17 @@
 //! [`crate::request`]); [`dispatch`] is the code path they share. Nothing here
 //! may unwind into the caller: a panic in the core becomes an
 //! [`Outcome::Panicked`] that each boundary reports in its own way.
+//!
+//! Each boundary also has a test hook, outside the request:
+//! [`panic_for_test`] panics under the same guard as [`dispatch`], so that a
+//! test proves a panic comes back as the boundary's error (a status and a
+//! message for C, `NativeCoreException` for Java), never as an unwinding
+//! across it.
 
 mod c_abi;
 mod jni;
 
-pub use c_abi::{tf_buffer_free, tf_enhance, TfBuffer, TfStatus};
+pub use c_abi::{tf_buffer_free, tf_enhance, tf_test_panic, TfBuffer, TfStatus};
 
 use crate::request::{EnhanceReport, EnhanceRequest, FORMAT_VERSION};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -26,7 +32,19 @@ pub enum Outcome {
 
 /// Decode, run, encode; never unwinds.
 pub fn dispatch(request: &[u8]) -> Outcome {
-    match catch_unwind(AssertUnwindSafe(|| dispatch_inner(request))) {
+    guarded(|| dispatch_inner(request))
+}
+
+/// Test hook: panics with `message` under [`dispatch`]'s guard, which makes
+/// it [`Outcome::Panicked`]. Not reachable through a request, so no run can
+/// be made to panic by what it is sent.
+pub fn panic_for_test(message: &str) -> Outcome {
+    guarded(|| panic!("{message}"))
+}
+
+/// Runs `call`, a panic in it becoming [`Outcome::Panicked`].
+fn guarded(call: impl FnOnce() -> Outcome) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(call)) {
         Ok(outcome) => outcome,
         Err(payload) => Outcome::Panicked(format!("tf-core panicked: {}", panic_message(payload.as_ref()))),
     }
@@ -37,7 +55,7 @@ fn dispatch_inner(request: &[u8]) -> Outcome {
         Ok(r) => r,
         Err(message) => return Outcome::BadRequest(message),
     };
-    let report: EnhanceReport = crate::pipeline::run(&request);
+    let report: EnhanceReport = crate::run(&request);
     match rmp_serde::to_vec_named(&report) {
         Ok(bytes) => Outcome::Report(bytes),
         // Serializing our own plain struct cannot fail short of a bug.

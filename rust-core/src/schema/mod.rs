@@ -147,7 +147,7 @@ pub fn insert_registration<'a>(
     bodies: &mut Bodies<'a>,
 ) -> Result<()> {
     let code =
-        bodies.get(class, editor, index)?.ok_or_else(|| ClassFileError::malformed(0, "<clinit> has no code"))?;
+        bodies.get(class, editor, index)?.ok_or_else(|| ClassFileError::malformed_unlocated("<clinit> has no code"))?;
     code.insert(0, sequence);
     Ok(())
 }
@@ -225,7 +225,7 @@ fn rewrite_info_method<'a>(
     let caller_slot = monitor_slot + 1;
 
     let Some(mut code) = editor.lift_code(class, info.index)? else {
-        return Err(ClassFileError::malformed(0, "an info method has no code"));
+        return Err(ClassFileError::malformed_unlocated("an info method has no code"));
     };
     let pool = &mut editor.pool;
     let done = code.new_label();
@@ -267,7 +267,7 @@ fn rewrite_info_method<'a>(
 
     let descriptor_index = editor.pool.utf8(&new_descriptor)?;
     let extra = extended_attributes(class, info, &mut editor.pool)?;
-    let method = editor.edit_method(info.index).ok_or_else(|| ClassFileError::malformed(0, "info method vanished"))?;
+    let method = editor.edit_method(info.index).ok_or_else(|| ClassFileError::malformed_unlocated("info method vanished"))?;
     method.descriptor_index = descriptor_index;
     for (name, name_index, data) in extra {
         method.set_attribute(name, name_index, data);
@@ -313,7 +313,7 @@ fn extended_attributes(
 fn fixed<const N: usize>(data: &[u8]) -> Result<[u8; N]> {
     data.get(..N)
         .and_then(|d| d.try_into().ok())
-        .ok_or_else(|| ClassFileError::malformed(0, "an attribute shorter than its kind"))
+        .ok_or_else(|| ClassFileError::malformed_unlocated("an attribute shorter than its kind"))
 }
 
 /// In a monitored method, every call of an info method passes `(null, 0)`;

@@ -76,7 +76,7 @@ pub fn monitor_lookup(
         .ok()
         .and_then(|i| first_site.checked_add(i))
         .and_then(|s| i32::try_from(s).ok())
-        .ok_or_else(|| ClassFileError::limit(0, "more guarded sites than an int counts"))?;
+        .ok_or_else(|| ClassFileError::limit_unlocated("more guarded sites than an int counts"))?;
     let pool = &mut editor.pool;
     let this_class = pool.class(&tf.internal_name)?;
     let lookup = protocol::GUARDED_MONITOR;

@@ -32,7 +32,7 @@ pub(super) fn check<'p>(
     }
     let index = |offset: u32, from: u32| match index_of.get(offset as usize) {
         Some(&i) if i != NONE => Ok(i as usize),
-        _ => Err(Offence { rule: Rule::Code, offset: from, message: format!("the jump target {offset} is not an instruction") }),
+        _ => Err(Offence { rule: Rule::Code, offset: Some(from), message: format!("the jump target {offset} is not an instruction") }),
     };
     let mut handlers = Vec::with_capacity(code.exception_table.len());
     for h in &code.exception_table {
@@ -77,7 +77,7 @@ pub(super) fn check<'p>(
         }
         if falls_through(insn) {
             let Ok(following) = index(next, at) else {
-                return Err(Offence { rule: Rule::Code, offset: at, message: "control falls off the end of the code".into() });
+                return Err(Offence { rule: Rule::Code, offset: Some(at), message: "control falls off the end of the code".into() });
             };
             merge(&mut states, following, &current, at, &mut pending)?;
         }
@@ -97,7 +97,7 @@ fn merge(states: &mut [Option<State>], i: usize, incoming: &State, from: u32, pe
     if known.stack.len() != incoming.stack.len() {
         return Err(Offence {
             rule: Rule::StackDepth,
-            offset: from,
+            offset: Some(from),
             message: format!(
                 "paths meet with operand stacks of {} and {} slot(s)",
                 known.stack.len(),
@@ -111,7 +111,7 @@ fn merge(states: &mut [Option<State>], i: usize, incoming: &State, from: u32, pe
         if merged == VType::Top && *a != VType::Top {
             return Err(Offence {
                 rule: Rule::FrameTypes,
-                offset: from,
+                offset: Some(from),
                 message: format!("paths meet with {} and {} in stack slot {k}", state::describe(*a), state::describe(b)),
             });
         }

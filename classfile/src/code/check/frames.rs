@@ -28,10 +28,10 @@ pub(super) fn check<'p>(
     let mut walk = Walk::new(code, &frames)?;
     let (_, state) = walk.follow(code, 0..u32::MAX, Some(start), method, pool, constants)?;
     if let Some((offset, _)) = frames.get(walk.next_frame) {
-        return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame past the code".into() });
+        return Err(Offence { rule: Rule::Code, offset: Some(*offset), message: "a stack map frame past the code".into() });
     }
     if state.is_some() {
-        return Err(Offence { rule: Rule::Code, offset: code.code.len() as u32, message: "control falls off the end of the code".into() });
+        return Err(Offence { rule: Rule::Code, offset: Some(code.code.len() as u32), message: "control falls off the end of the code".into() });
     }
     Ok(())
 }
@@ -60,7 +60,7 @@ impl<'f> Walk<'f> {
             if !matches!(frame.stack.as_slice(), [VType::Object(_)]) {
                 return Err(Offence {
                     rule: Rule::StackDepth,
-                    offset: at,
+                    offset: Some(at),
                     message: format!("the stack map frame of the exception handler at offset {at} does not hold just the exception"),
                 });
             }
@@ -94,7 +94,7 @@ impl<'f> Walk<'f> {
                 return Ok((at, state));
             }
             if let Some((offset, _)) = frames.get(self.next_frame).filter(|(o, _)| *o < at) {
-                return Err(Offence { rule: Rule::Code, offset: *offset, message: "a stack map frame inside an instruction".into() });
+                return Err(Offence { rule: Rule::Code, offset: Some(*offset), message: "a stack map frame inside an instruction".into() });
             }
             if let Some((_, frame)) = frames.get(self.next_frame).filter(|(o, _)| *o == at) {
                 self.next_frame += 1;
@@ -149,21 +149,21 @@ pub(super) fn decode_frames<'p>(
 ) -> Result<Vec<(u32, State)>, Offence> {
     let Some(table) = code.attribute(name::STACK_MAP_TABLE) else { return Ok(Vec::new()) };
     let decoded = stack_map::decode(&mut table.reader(), initial, FRAME_BUDGET, 0, pool, &mut |offset, _| Ok(Label(offset)))
-        .map_err(|e| state::code_error(0, e))?;
+        .map_err(|e| state::code_error(None, e))?;
     let mut frames = Vec::with_capacity(decoded.len());
     for (Label(offset), frame) in decoded {
         let slots = State { locals: into_slots(frame.locals), stack: into_slots(frame.stack) };
         if slots.locals.len() > method.max_locals {
             return Err(Offence {
                 rule: Rule::MaxLocals,
-                offset,
+                offset: Some(offset),
                 message: format!("the stack map frame declares {} local slots, max_locals is {}", slots.locals.len(), method.max_locals),
             });
         }
         if slots.stack.len() > method.max_stack {
             return Err(Offence {
                 rule: Rule::MaxStack,
-                offset,
+                offset: Some(offset),
                 message: format!("the stack map frame declares {} stack slots, max_stack is {}", slots.stack.len(), method.max_stack),
             });
         }
@@ -211,5 +211,5 @@ fn changes_locals(insn: &Insn) -> bool {
 }
 
 pub(super) fn missing(at: u32, message: String) -> Offence {
-    Offence { rule: Rule::MissingFrame, offset: at, message }
+    Offence { rule: Rule::MissingFrame, offset: Some(at), message }
 }

@@ -34,19 +34,19 @@ impl Limits {
 /// `needed` max_locals and max_stack.
 pub fn check_limits(written: &[u8], needed: Limits) -> Result<(), Offence> {
     let Some(limits) = Limits::of_code(written) else {
-        return Err(Offence { rule: Rule::Code, offset: 0, message: "the Code attribute is truncated".to_string() });
+        return Err(Offence { rule: Rule::Code, offset: None, message: "the Code attribute is truncated".to_string() });
     };
     if limits.max_locals < needed.max_locals {
         return Err(Offence {
             rule: Rule::MaxLocals,
-            offset: 0,
+            offset: None,
             message: format!("max_locals is {} where the code uses {} local slots", limits.max_locals, needed.max_locals),
         });
     }
     if limits.max_stack < needed.max_stack {
         return Err(Offence {
             rule: Rule::MaxStack,
-            offset: 0,
+            offset: None,
             message: format!("max_stack is {} where the code needs {}", limits.max_stack, needed.max_stack),
         });
     }

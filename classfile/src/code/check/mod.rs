@@ -110,15 +110,19 @@ impl Rule {
 pub struct Offence {
     /// The rule broken.
     pub rule: Rule,
-    /// The code offset of the instruction concerned.
-    pub offset: u32,
+    /// The code offset of the instruction concerned, if one is (not for a
+    /// truncated Code attribute, the method's limits or its descriptor).
+    pub offset: Option<u32>,
     /// What is wrong, for a user to read.
     pub message: String,
 }
 
 impl std::fmt::Display for Offence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at code offset {}: {}", self.offset, self.message)
+        match self.offset {
+            Some(offset) => write!(f, "at code offset {offset}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
@@ -171,7 +175,7 @@ pub(super) struct Start<'c> {
 
 /// [`Start`] of `member`'s code; `None` without code.
 fn start<'c>(class: &ClassFile<'c>, member: &Member<'c>) -> Result<Option<Start<'c>>, Offence> {
-    let at_start = |e: crate::read::error::ClassFileError| state::code_error(0, e);
+    let at_start = |e: crate::read::error::ClassFileError| state::code_error(None, e);
     let Some(code) = class.code(member).map_err(at_start)? else { return Ok(None) };
     let name = member.name().map_err(at_start)?;
     let method_descriptor = member.descriptor().map_err(at_start)?;
@@ -183,7 +187,7 @@ fn start<'c>(class: &ClassFile<'c>, member: &Member<'c>) -> Result<Option<Start<
     let returns = match descriptor::split_method(&method_descriptor).map(|(_, r)| r) {
         Some("V") => None,
         Some(r) => Some(state::of_descriptor(r).map_err(at_start)?),
-        None => return Err(state::code_error(0, crate::read::error::ClassFileError::malformed(0, "bad method descriptor"))),
+        None => return Err(state::code_error(None, crate::read::error::ClassFileError::malformed_unlocated("bad method descriptor"))),
     };
     let method = Method {
         max_stack: usize::from(code.max_stack),
@@ -195,7 +199,7 @@ fn start<'c>(class: &ClassFile<'c>, member: &Member<'c>) -> Result<Option<Start<
     if start.locals.len() > method.max_locals {
         return Err(Offence {
             rule: Rule::MaxLocals,
-            offset: 0,
+            offset: None,
             message: format!("the parameters take {} local slots, max_locals is {}", start.locals.len(), method.max_locals),
         });
     }
@@ -230,7 +234,7 @@ fn instructions_from<'c>(
             }
             Err(e) => {
                 at = end;
-                Err(state::code_error(here, e))
+                Err(state::code_error(Some(here), e))
             }
         })
     })
@@ -275,7 +279,7 @@ fn agrees(state: &State, frame: &State, from: u32, target: u32) -> Result<(), Of
     if state.stack.len() != frame.stack.len() {
         return Err(Offence {
             rule: Rule::StackDepth,
-            offset: from,
+            offset: Some(from),
             message: format!(
                 "the operand stack holds {} slot(s) where the stack map frame at offset {target} declares {}",
                 state.stack.len(),
@@ -288,7 +292,7 @@ fn agrees(state: &State, frame: &State, from: u32, target: u32) -> Result<(), Of
         if !state::assignable(value, wanted) {
             return Err(Offence {
                 rule: Rule::FrameTypes,
-                offset: from,
+                offset: Some(from),
                 message: format!(
                     "stack slot {i} holds {} where the stack map frame at offset {target} declares {}",
                     state::describe(value),
@@ -306,7 +310,7 @@ fn agrees_locals(state: &State, frame: &State, from: u32, target: u32) -> Result
         if !state::assignable(value, wanted) {
             return Err(Offence {
                 rule: Rule::FrameTypes,
-                offset: from,
+                offset: Some(from),
                 message: format!(
                     "local {i} holds {} where the stack map frame at offset {target} declares {}",
                     state::describe(value),

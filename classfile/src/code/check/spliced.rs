@@ -76,14 +76,14 @@ pub(super) fn check<'p>(
     if method.max_locals < original_locals {
         return Err(Offence {
             rule: Rule::MaxLocals,
-            offset: 0,
+            offset: None,
             message: format!("max_locals is {} where the original code uses {original_locals}", method.max_locals),
         });
     }
     if method.max_stack < original_stack {
         return Err(Offence {
             rule: Rule::MaxStack,
-            offset: 0,
+            offset: None,
             message: format!("max_stack is {} where the original code needs {original_stack}", method.max_stack),
         });
     }
@@ -145,7 +145,7 @@ pub(super) fn check<'p>(
         };
         match state {
             Some(_) if at >= code_len => {
-                return Err(Offence { rule: Rule::Code, offset: code_len, message: "control falls off the end of the code".into() });
+                return Err(Offence { rule: Rule::Code, offset: Some(code_len), message: "control falls off the end of the code".into() });
             }
             Some(_) => return Ok(Undecided),
             None if at < code_len && frames::frame_at(&frames, at).is_none() => {

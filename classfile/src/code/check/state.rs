@@ -73,7 +73,7 @@ pub(super) fn describe(t: VType) -> &'static str {
 
 impl State {
     fn offence(at: u32, rule: Rule, message: String) -> Offence {
-        Offence { rule, offset: at, message }
+        Offence { rule, offset: Some(at), message }
     }
 
     fn push(&mut self, t: VType, at: u32, method: &Method) -> Result<(), Offence> {
@@ -583,7 +583,7 @@ impl Signatures {
             Ok(returns) => returns,
             Err(e) => {
                 self.parameters.truncate(start);
-                return Err(code_error(at, e));
+                return Err(code_error(Some(at), e));
             }
         };
         let count = (self.parameters.len() - start) as u16;
@@ -642,7 +642,7 @@ impl Constants {
             Some(d) => of_descriptor(d),
             None => pool.reference_descriptor(index).and_then(|d| of_descriptor(&d)),
         }
-        .map_err(|e| code_error(at, e))?;
+        .map_err(|e| code_error(Some(at), e))?;
         *self.summary(index) = Summary::Field(t);
         Ok(t)
     }
@@ -653,7 +653,7 @@ impl Constants {
             Summary::Loaded(t) | Summary::Field(t) => return Ok(t),
             _ => {}
         }
-        let t = match pool.get(index).map_err(|e| code_error(at, e))? {
+        let t = match pool.get(index).map_err(|e| code_error(Some(at), e))? {
             Constant::Integer(_) => VType::Integer,
             Constant::Float(_) => VType::Float,
             Constant::Long(_) => VType::Long,
@@ -677,11 +677,11 @@ impl Constants {
         let called = match plain {
             Some(called) => called,
             None => {
-                let d = pool.reference_descriptor(index).map_err(|e| code_error(at, e))?;
+                let d = pool.reference_descriptor(index).map_err(|e| code_error(Some(at), e))?;
                 let signature = self.signatures.of(&d, at)?;
-                let constructor = match pool.get(index).map_err(|e| code_error(at, e))? {
+                let constructor = match pool.get(index).map_err(|e| code_error(Some(at), e))? {
                     Constant::Methodref { .. } | Constant::InterfaceMethodref { .. } => {
-                        pool.method_owner_and_name(index).map_err(|e| code_error(at, e))?.1 == "<init>"
+                        pool.method_owner_and_name(index).map_err(|e| code_error(Some(at), e))?.1 == "<init>"
                     }
                     _ => false,
                 };
@@ -732,7 +732,7 @@ fn plain_utf8<'p>(pool: &ConstantPool<'p>, index: u16) -> Option<&'p [u8]> {
     }
 }
 
-pub(super) fn code_error(at: u32, e: crate::read::error::ClassFileError) -> Offence {
+pub(super) fn code_error(at: Option<u32>, e: crate::read::error::ClassFileError) -> Offence {
     Offence { rule: Rule::Code, offset: at, message: e.kind.to_string() }
 }
 

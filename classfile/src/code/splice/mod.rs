@@ -463,7 +463,7 @@ impl<'a> Splice<'a> {
         }
 
         let offset_of = |l: Label| {
-            label(l).ok_or_else(|| crate::read::error::ClassFileError::malformed(0, format!("label {} is not bound", l.0)))
+            label(l).ok_or_else(|| crate::read::error::ClassFileError::malformed_unlocated(format!("label {} is not bound", l.0)))
         };
         if writer.exception_table(&model.handlers, &offset_of).is_err() {
             return Ok(None);

@@ -71,8 +71,7 @@ pub(crate) fn body_start<'a>(
             match chaining.start() {
                 Ok(Start::One(index)) => Ok(BodyStart::At(index)),
                 Ok(Start::Each) => Ok(BodyStart::AfterEach(chaining)),
-                Err(why) => Err(ClassFileError::malformed(
-                    0,
+                Err(why) => Err(ClassFileError::malformed_unlocated(
                     format!("cannot start monitoring constructor {}{}: {why}", method.name, method.descriptor),
                 )),
             }

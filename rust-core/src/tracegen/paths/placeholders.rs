@@ -51,7 +51,7 @@ impl Recorder {
             .ok()
             .and_then(|n| PLACEHOLDER.checked_add(n))
             .filter(|&p| p < MONITOR)
-            .ok_or_else(|| ClassFileError::limit(0, "too many constants in a template"))
+            .ok_or_else(|| ClassFileError::limit_unlocated("too many constants in a template"))
     }
 
     pub(super) fn member(owner: &str, name: &str, descriptor: &str) -> [String; 3] {
@@ -208,7 +208,7 @@ impl Symbols {
                 pool.member_of(kind, class, name_and_type)?
             }
             Some(Symbol::ResultClass) | None => {
-                return Err(ClassFileError::malformed(0, "a template's result class asked for alone"))
+                return Err(ClassFileError::malformed_unlocated("a template's result class asked for alone"))
             }
         };
         if let Some(place) = known.get_mut(slot) {

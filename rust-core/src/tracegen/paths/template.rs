@@ -362,7 +362,7 @@ impl Template {
         let Some(((first_label, first, _), rest)) = in_tail_frames.split_first() else { return Ok(None) };
         let at = |l: &Label| in_tail(*l).unwrap_or(0);
         let rest: Vec<(u32, &Frame)> = rest.iter().map(|(l, f, _)| (at(l), f)).collect();
-        let no_label = |l: Label| Err(ClassFileError::malformed(0, format!("label {} in a template's frame", l.0)));
+        let no_label = |l: Label| Err(ClassFileError::malformed_unlocated(format!("label {} in a template's frame", l.0)));
         let encoded = EncodedFrames::after(&rest, (at(first_label), first), &no_label)?;
         let Some(classes) = encoded.class_operands() else { return Ok(None) };
         let placeholder_at = |&at: &usize| encoded.bytes.get(at..at + 2).is_some_and(|b| b[0] >= 0xF0);
@@ -448,7 +448,7 @@ impl Template {
             let index = if symbol == RESULT_SYMBOL {
                 match result {
                     Some(JavaType::Reference(name)) => pool.class(name)?,
-                    _ => return Err(ClassFileError::malformed(0, "a template's result class without a result")),
+                    _ => return Err(ClassFileError::malformed_unlocated("a template's result class without a result")),
                 }
             } else {
                 // Most are asked again (of a class's methods, many share constants): answered here.

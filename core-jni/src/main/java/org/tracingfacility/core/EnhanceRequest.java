@@ -42,7 +42,6 @@ public final class EnhanceRequest {
     private final List<String> groups;
     /** The guarded shape's first site, or -1 for the standard shape. */
     private final int firstSite;
-    private final String injectPanic;
 
     private EnhanceRequest(Builder builder) {
         this.classDir = builder.classDir;
@@ -65,7 +64,6 @@ public final class EnhanceRequest {
         this.supertypes = List.copyOf(builder.supertypes);
         this.groups = List.copyOf(builder.groups);
         this.firstSite = builder.firstSite;
-        this.injectPanic = builder.injectPanic;
     }
 
     /** A builder for a run over {@code classDir}, with every other setting at its default. */
@@ -202,11 +200,6 @@ public final class EnhanceRequest {
         return failOnError;
     }
 
-    /** Test hook: the message the core panics with, if any. */
-    public Optional<String> injectPanic() {
-        return Optional.ofNullable(injectPanic);
-    }
-
     /** Builds an {@link EnhanceRequest}; every setting starts at the core's default. */
     public static final class Builder {
         private final String classDir;
@@ -229,7 +222,6 @@ public final class EnhanceRequest {
         private final List<String> supertypes = new ArrayList<>();
         private final List<String> groups = new ArrayList<>();
         private int firstSite = -1;
-        private String injectPanic;
 
         private Builder(String classDir) {
             this.classDir = Objects.requireNonNull(classDir, "classDir");
@@ -362,12 +354,6 @@ public final class EnhanceRequest {
                 throw new IllegalArgumentException("a guarded site is not negative: " + firstSite);
             }
             this.firstSite = firstSite;
-            return this;
-        }
-
-        /** Test hook: makes the core panic with {@code message}. */
-        public Builder injectPanic(String message) {
-            this.injectPanic = message;
             return this;
         }
 

@@ -16,7 +16,7 @@ final class MessagePackCodec {
 
     static byte[] encode(EnhanceRequest request) {
         MessagePackWriter packer = new MessagePackWriter();
-        packer.mapHeader(21);
+        packer.mapHeader(20);
         key(packer, "format_version").integer(EnhanceRequest.FORMAT_VERSION);
         key(packer, "class_dir").string(request.classDir());
         optional(key(packer, "resource_file"), request.resourceFile());
@@ -50,7 +50,6 @@ final class MessagePackCodec {
         strings(key(packer, "groups"), request.groups());
         key(packer, "shape").string(request.guarded() ? "guarded" : "standard");
         key(packer, "first_site").integer(Math.max(0, request.firstSite()));
-        optional(key(packer, "inject_panic"), request.injectPanic());
         return packer.toByteArray();
     }
 

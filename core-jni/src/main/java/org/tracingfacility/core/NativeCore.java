@@ -1,7 +1,7 @@
 package org.tracingfacility.core;
 
 /**
- * The two functions {@code libtf_core} exports to Java. Loading this class loads the library
+ * The functions {@code libtf_core} exports to Java. Loading this class loads the library
  * into this class's loader (see {@link NativeLibrary}); use {@link TfCore}, not this class.
  */
 final class NativeCore {
@@ -24,4 +24,12 @@ final class NativeCore {
 
     /** The version of the native crate. */
     static native String version();
+
+    /**
+     * Test hook, outside the request: the core panics with {@code message} (UTF-8) under the guard
+     * {@link #enhance} runs in, so that a test proves a panic reaches Java as an exception.
+     *
+     * @throws NativeCoreException always, its message naming {@code message}
+     */
+    static native void panicForTest(byte[] message);
 }

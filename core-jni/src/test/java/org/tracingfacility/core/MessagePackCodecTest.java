@@ -28,7 +28,7 @@ class MessagePackCodecTest {
 
         assertEquals(List.of("format_version", "class_dir", "resource_file", "classpath", "tracegen", "dry_run",
                 "new_out", "verbose", "debug", "filters", "threads", "cache_dir", "fail_on_skip", "fail_on_error",
-                "warn_unused_filters", "runtime_classpath", "class", "groups", "shape", "first_site", "inject_panic"),
+                "warn_unused_filters", "runtime_classpath", "class", "groups", "shape", "first_site"),
                 List.copyOf(fields.keySet()));
         assertEquals(1, fields.get("format_version").asIntegerValue().asInt());
         assertEquals("/c", fields.get("class_dir").asStringValue().asString());
@@ -47,7 +47,6 @@ class MessagePackCodecTest {
         assertTrue(fields.get("warn_unused_filters").asBooleanValue().getBoolean(), "warns by default");
         assertEquals("/tf-runtime.jar",
                 fields.get("runtime_classpath").asArrayValue().get(0).asStringValue().asString());
-        assertTrue(fields.get("inject_panic").isNilValue());
     }
 
     @Test

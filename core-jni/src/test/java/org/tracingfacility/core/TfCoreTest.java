@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -145,8 +146,9 @@ class TfCoreTest {
         Path classes = work.resolve("classes");
         JavaFixtures.compile(work, classes, JavaFixtures.ioGroup());
 
-        NativeCoreException panic = assertThrows(NativeCoreException.class, () -> TfCore.enhance(
-                EnhanceRequest.builder(classes.toString()).injectPanic("injected by TfCoreTest").build()));
+        TfCore.version(); // loads the library through the facade first
+        NativeCoreException panic = assertThrows(NativeCoreException.class,
+                () -> NativeCore.panicForTest("injected by TfCoreTest".getBytes(StandardCharsets.UTF_8)));
         assertTrue(panic.getMessage().contains("injected by TfCoreTest"), panic.getMessage());
 
         EnhanceReport after = TfCore.enhance(EnhanceRequest.builder(classes.toString()).build());
