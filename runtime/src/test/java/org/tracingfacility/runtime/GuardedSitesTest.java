@@ -32,6 +32,7 @@ class GuardedSitesTest {
     @AfterEach
     void clear() {
         MethodMonitorRegistry.clear(Filtered.class);
+        MethodMonitorRegistry.clear(TestGroups.Audit.class);
     }
 
     /** A method of {@link Traced}, as the guarded shape writes it. */
@@ -86,6 +87,41 @@ class GuardedSitesTest {
         monitor.enterWithToken(1, EnhancedCodeSupport.NO_ARGS);
         assertFalse(ThreadsAtWork.isAtWork());
         assertNull(GuardedSites.monitor(Traced.class, Integer.MAX_VALUE), "a site never reserved answers null");
+    }
+
+    /**
+     * While no site anywhere holds a monitor, every site answers null at once (one test, not the
+     * table's loads): what one group's sites hold must not be forgotten when another group's
+     * monitors come and go, however often they are replaced.
+     */
+    @Test
+    void oneGroupsSitesKeepAnsweringWhileAnothersComeAndGo() {
+        int filtered = GuardedSites.reserve(2);
+        GuardedSites.declare(filtered, List.of(Filtered.class.getName(), TestGroups.Audit.class.getName()),
+                List.of("outer", "inner"));
+        int audit = filtered + 1;
+        assertNull(GuardedSites.monitor(Traced.class, filtered), "nothing attached");
+
+        MethodMonitorRegistry.register(TestGroups.Audit.class, NoOpMonitor::new);
+        MethodMonitorRegistry.register(Filtered.class, NoOpMonitor::new);
+        MethodMonitorRegistry.register(Filtered.class, NoOpMonitor::new); // replaced: counted once
+        assertMonitor(audit);
+        assertMonitor(filtered);
+
+        MethodMonitorRegistry.clear(Filtered.class);
+        assertNull(GuardedSites.monitor(Traced.class, filtered));
+        assertMonitor(audit);
+
+        MethodMonitorRegistry.clear(TestGroups.Audit.class);
+        assertNull(GuardedSites.monitor(Traced.class, audit));
+        MethodMonitorRegistry.register(Filtered.class, NoOpMonitor::new);
+        assertMonitor(filtered);
+    }
+
+    private static void assertMonitor(int site) {
+        MethodMonitor monitor = GuardedSites.monitor(Traced.class, site);
+        assertNotNull(monitor, "site " + site + " answers its monitor");
+        ThreadsAtWork.leave(); // as the monitor's enterWithToken would
     }
 
     /** Records events; at entry, calls the traced method itself, as a monitor calling JDK code would. */

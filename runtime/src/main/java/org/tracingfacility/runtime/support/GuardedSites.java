@@ -33,6 +33,14 @@ public final class GuardedSites {
      * is safely published by its final fields ({@link GuardedMonitor}; {@link Pending} has none).
      */
     private static final MethodMonitor[][] CHUNKS = new MethodMonitor[1 << 12][];
+    /** Sites that hold a monitor or the stand-in, counted under {@link #LOCK}. */
+    private static int attached;
+    /**
+     * Whether any site holds a monitor or the stand-in: while none does, a traced method pays
+     * one load and a test, not the table's loads and bounds checks. A plain field as the table
+     * is, read without the lock; written under it.
+     */
+    private static boolean anyAttached;
     private static int reserved;
 
     private GuardedSites() {
@@ -45,6 +53,9 @@ public final class GuardedSites {
      * boxing the arguments is TF's work too).
      */
     public static MethodMonitor monitor(Class<?> cls, int site) {
+        if (!anyAttached) {
+            return null;
+        }
         // Both the site and the table are constants in traced code: the JIT folds the test away.
         int chunkIndex = site >>> CHUNK_BITS;
         MethodMonitor[] chunk = chunkIndex < CHUNKS.length ? CHUNKS[chunkIndex] : null;
@@ -142,7 +153,11 @@ public final class GuardedSites {
     private static void put(int site, MethodMonitor monitor) {
         synchronized (LOCK) {
             if (site >= 0 && site < reserved) {
-                CHUNKS[site >>> CHUNK_BITS][site & CHUNK_MASK] = monitor;
+                MethodMonitor[] chunk = CHUNKS[site >>> CHUNK_BITS];
+                int index = site & CHUNK_MASK;
+                attached += (monitor != null ? 1 : 0) - (chunk[index] != null ? 1 : 0);
+                chunk[index] = monitor;
+                anyAttached = attached > 0;
             }
         }
     }
