@@ -26,22 +26,27 @@ public final class Diagnostic {
         this.message = Objects.requireNonNull(message, "message");
     }
 
+    /** The class file, when the diagnostic is about one. */
     public Optional<String> file() {
         return Optional.ofNullable(file);
     }
 
+    /** The class, when the diagnostic is about one. */
     public Optional<String> className() {
         return Optional.ofNullable(className);
     }
 
+    /** The method (name and descriptor), when the diagnostic is about one. */
     public Optional<String> method() {
         return Optional.ofNullable(method);
     }
 
+    /** The rule broken, a short stable name (e.g. {@code filter}, {@code verify}). */
     public String rule() {
         return rule;
     }
 
+    /** What went wrong, for a person. */
     public String message() {
         return message;
     }

@@ -48,6 +48,7 @@ public final class EnhanceReport {
         this.registration = builder.registration;
     }
 
+    /** The wire format version of the core that answered. */
     public int formatVersion() {
         return formatVersion;
     }
@@ -67,18 +68,22 @@ public final class EnhanceReport {
         return Optional.ofNullable(resourceFile);
     }
 
+    /** Class files read. */
     public long classesScanned() {
         return classesScanned;
     }
 
+    /** Classes enhanced (written, unless a dry run). */
     public long classesEnhanced() {
         return classesEnhanced;
     }
 
+    /** Classes TF had nothing to do in. */
     public long classesUnchanged() {
         return classesUnchanged;
     }
 
+    /** Classes left as they were because of an error. */
     public long classesFailed() {
         return classesFailed;
     }

@@ -161,6 +161,7 @@ public final class EnhanceRequest {
         return verbose;
     }
 
+    /** Whether the core's debug lines are among the messages. */
     public boolean debug() {
         return debug;
     }
@@ -188,6 +189,7 @@ public final class EnhanceRequest {
         return failOnSkip;
     }
 
+    /** Whether a filter that selected no method is warned about. */
     public boolean warnUnusedFilters() {
         return warnUnusedFilters;
     }
@@ -227,6 +229,7 @@ public final class EnhanceRequest {
             this.classDir = Objects.requireNonNull(classDir, "classDir");
         }
 
+        /** Where the TF annotation list is written; null for {@code <classDir>/META-INF/tf/tfannotations.properties}. */
         public Builder resourceFile(String resourceFile) {
             this.resourceFile = resourceFile;
             return this;
@@ -253,16 +256,19 @@ public final class EnhanceRequest {
             return this;
         }
 
+        /** Run stage 2 (the tracing code) after stage 1. */
         public Builder tracegen(boolean tracegen) {
             this.tracegen = tracegen;
             return this;
         }
 
+        /** Report what would be done; write nothing. */
         public Builder dryRun(boolean dryRun) {
             this.dryRun = dryRun;
             return this;
         }
 
+        /** Write each enhanced class beside its original as {@code <file>.new}. */
         public Builder newOut(boolean newOut) {
             this.newOut = newOut;
             return this;
@@ -277,6 +283,7 @@ public final class EnhanceRequest {
             return this;
         }
 
+        /** Put the core's debug lines among the messages. */
         public Builder debug(boolean debug) {
             this.debug = debug;
             return this;
@@ -299,16 +306,19 @@ public final class EnhanceRequest {
             return this;
         }
 
+        /** The incremental cache directory; null for none. */
         public Builder cacheDir(String cacheDir) {
             this.cacheDir = cacheDir;
             return this;
         }
 
+        /** Fail when a method only a filter selected cannot be enhanced. */
         public Builder failOnSkip(boolean failOnSkip) {
             this.failOnSkip = failOnSkip;
             return this;
         }
 
+        /** Write nothing when a class has errors; false writes every class without one. */
         public Builder failOnError(boolean failOnError) {
             this.failOnError = failOnError;
             return this;
@@ -357,6 +367,7 @@ public final class EnhanceRequest {
             return this;
         }
 
+        /** The request, its lists copied. */
         public EnhanceRequest build() {
             return new EnhanceRequest(this);
         }

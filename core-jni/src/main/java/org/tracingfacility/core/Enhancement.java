@@ -27,6 +27,7 @@ public final class Enhancement {
         return new Enhancement(report, log(report, request, log).orElse(null));
     }
 
+    /** The core's report of the run. */
     public EnhanceReport report() {
         return report;
     }

@@ -91,14 +91,17 @@ public final class TfSettings {
         return this;
     }
 
+    /** Whether the classes are left as compiled. */
     public boolean skip() {
         return skip;
     }
 
+    /** The verbose level, 0 to 4 (see the class comment). */
     public int verbose() {
         return verbose;
     }
 
+    /** Whether errors fail the build. */
     public boolean failOnError() {
         return failOnError;
     }

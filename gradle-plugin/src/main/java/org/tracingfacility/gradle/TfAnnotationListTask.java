@@ -48,6 +48,7 @@ public class TfAnnotationListTask extends DefaultTask {
         outputDirectory = directory;
     }
 
+    /** Writes the union of the lists, each annotation once, in a stable order. */
     @TaskAction
     public void writeUnion() {
         Path output = getOutputDirectory().toPath();

@@ -90,11 +90,13 @@ public final class Backend implements AutoCloseable {
         throw new AssertionError(name + " not ready at " + url + " after " + timeout + ":\n" + logTail());
     }
 
+    /** An HTTP GET of {@code url}, its body as text. */
     public static HttpResponse<String> get(String url) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The last lines the server wrote, for a failure's message. */
     public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log);

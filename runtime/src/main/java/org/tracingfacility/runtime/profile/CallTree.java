@@ -31,14 +31,17 @@ public final class CallTree {
         return name;
     }
 
+    /** How many times this path was entered. */
     public long calls() {
         return calls;
     }
 
+    /** Time spent in this path, the calls below it included, in nanoseconds. */
     public long inclusiveNanos() {
         return inclusiveNanos;
     }
 
+    /** Time spent in this path itself, the calls below it left out, in nanoseconds. */
     public long exclusiveNanos() {
         return exclusiveNanos;
     }

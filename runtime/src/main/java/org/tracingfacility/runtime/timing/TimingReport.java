@@ -60,6 +60,7 @@ public final class TimingReport {
             return name;
         }
 
+        /** How many calls were measured. */
         public long invocations() {
             return invocations;
         }
@@ -79,10 +80,12 @@ public final class TimingReport {
             return timed == 0 ? 0 : total / timed;
         }
 
+        /** The shortest measured duration. */
         public long minimumNanos() {
             return minimum;
         }
 
+        /** The longest measured duration. */
         public long maximumNanos() {
             return maximum;
         }
@@ -95,10 +98,12 @@ public final class TimingReport {
             return p50;
         }
 
+        /** The duration 90% of the measured calls took at most (from the histogram). */
         public long p90Nanos() {
             return p90;
         }
 
+        /** The duration 99% of the measured calls took at most (from the histogram). */
         public long p99Nanos() {
             return p99;
         }
@@ -127,6 +132,7 @@ public final class TimingReport {
         this.rows = List.copyOf(sorted);
     }
 
+    /** The table's rows, in the order it prints them. */
     public List<Row> rows() {
         return rows;
     }
