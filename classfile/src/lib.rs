@@ -72,7 +72,7 @@ pub mod read;
 pub mod write;
 
 pub use code::code_model::{
-    CodeAttributeModel, CodeModel, CodeTarget, Detail, LiftScratch, LocalVariable, TypeAnnotation,
+    CodeAttributeModel, CodeModel, CodeTarget, Detail, Lifter, LocalVariable, TypeAnnotation,
 };
 pub use code::insn::{Handler, Insn, Label};
 pub use code::chunk::{Chunk, ChunkView, ChunkWriter, InsnSink, Operand, OperandValue, Placed};

@@ -7,7 +7,7 @@ mod support;
 
 use support::{one_method, ClassBytes, CodeBody, MethodBytes};
 use tf_classfile::opcodes as op;
-use tf_classfile::{ClassFile, CodeAttributeModel, CodeModel, Detail, Insn, Label, LiftScratch, PoolBuilder, VType};
+use tf_classfile::{ClassFile, CodeAttributeModel, CodeModel, Detail, Insn, Label, Lifter, PoolBuilder, VType};
 
 /// `static int m(int)`: `return x == 0 ? 0 : 1`, as javac writes it.
 const CONDITIONAL: [u8; 10] = [
@@ -223,7 +223,7 @@ fn frames_and_tables_of_a_lift_name_labels_and_survive_an_unedited_assemble() {
 /// lift in fresh ones, method after method of java.base.
 #[test]
 fn a_lift_in_reused_buffers_equals_a_fresh_lift_on_java_base() {
-    let mut scratch = LiftScratch::default();
+    let mut lifter = Lifter::default();
     let mut methods = 0usize;
     for (path, bytes) in support::java_base_classes() {
         let class = ClassFile::parse(&bytes).expect("parse");
@@ -232,7 +232,7 @@ fn a_lift_in_reused_buffers_equals_a_fresh_lift_on_java_base() {
                 let mut fresh_pool = PoolBuilder::new(class.constant_pool().clone());
                 let mut reused_pool = PoolBuilder::new(class.constant_pool().clone());
                 let fresh = CodeModel::lift_with(&class, method, &mut fresh_pool, detail);
-                let reused = CodeModel::lift_reusing(&class, method, &mut reused_pool, detail, &mut scratch);
+                let reused = lifter.lift(&class, method, &mut reused_pool, detail);
                 match (fresh, reused) {
                     (Ok(fresh), Ok(reused)) => assert_eq!(fresh, reused, "{}", path.display()),
                     (fresh, reused) => assert_eq!(fresh.err(), reused.err(), "{}", path.display()),

@@ -406,10 +406,10 @@ fn write_class(
     };
     let mut editor = ClassEditor::new(parsed);
     editor.pool.set_known_texts(protocol::pool_texts());
-    let lift = std::mem::take(&mut workspace.lift);
-    let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lift);
+    let lifter = std::mem::take(&mut workspace.lifter);
+    let mut bodies = Bodies::for_class(tf, settings.tracegen, settings.splice, lifter);
     let staged = stages(parsed, tf, settings, upgrade, &mut editor, &mut bodies, workspace);
-    workspace.lift = bodies.take_lift_scratch();
+    workspace.lifter = bodies.take_lifter();
     workspace.statistics.spliced_methods += bodies.spliced_methods() as u64;
     staged.map_err(stage_error)?;
     let spliced = bodies.take_check_scopes();
@@ -434,7 +434,7 @@ fn write_class(
         &spliced,
         settings.pre_write_check,
         &mut workspace.statistics.checks,
-        &mut workspace.check_cache,
+        &mut workspace.verifier,
     );
     if !offences.is_empty() {
         let failures = offences

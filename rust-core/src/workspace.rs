@@ -4,9 +4,9 @@
 //! ([`map_per_worker`]); nothing of it is shared or kept in thread-locals.
 #![forbid(unsafe_code)]
 
-use crate::classfile::check::CheckCache;
+use crate::classfile::check::Verifier;
 use crate::tracegen::check_scope::CheckCounts;
-use crate::classfile::LiftScratch;
+use crate::classfile::Lifter;
 use crate::schema::RegistrationVerdicts;
 use crate::tracegen;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,10 +20,10 @@ pub struct Workspace {
     pub(crate) generated: tracegen::Memory,
     /// Stage 1's registration code by shape, with its check's verdict.
     pub(crate) registrations: RegistrationVerdicts,
-    /// The buffers lifts into the code model reuse.
-    pub(crate) lift: LiftScratch,
-    /// The method descriptors the pre-write check has read.
-    pub(crate) check_cache: CheckCache,
+    /// Lifts code into the code model, in buffers kept from class to class.
+    pub(crate) lifter: Lifter,
+    /// The pre-write check, with the method descriptors it has read.
+    pub(crate) verifier: Verifier,
     /// What the classes enhanced here came to.
     pub(crate) statistics: Statistics,
 }

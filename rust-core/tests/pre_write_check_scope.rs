@@ -12,7 +12,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use support::extracted_image;
-use tf_core::classfile::check::{CheckCache, Rule, SplicedRegions};
+use tf_core::classfile::check::{Rule, SplicedRegions, Verifier};
 use tf_core::classfile::{class_files, opcodes as op, ClassFile};
 use tf_core::enhance::{self, Outcome, PreWriteCheck, Settings};
 use tf_core::filter::FilterSpec;
@@ -155,16 +155,16 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
     let (body, end) = (code_at + body as usize, code_at + code.code.len());
 
     let original_class = ClassFile::parse(&original).expect("original class");
-    let check_with = |bytes: &[u8], cache: &mut CheckCache| {
+    let check_with = |bytes: &[u8], verifier: &mut Verifier| {
         let written = ClassFile::read_back(bytes, &original_class).expect("class");
         let spliced = [(index, SplicedMethod { generated: None, regions: regions.clone() })];
         let mut counts = CheckCounts::default();
         let offences =
-            check_changed_methods(&original_class, &written, &spliced, PreWriteCheck::Targeted, &mut counts, cache);
+            check_changed_methods(&original_class, &written, &spliced, PreWriteCheck::Targeted, &mut counts, verifier);
         assert_eq!(counts.spliced, 1, "the targeted check decides on <clinit>");
         offences.into_iter().map(|(i, offence)| (i, offence.rule)).collect::<Vec<_>>()
     };
-    let check = |bytes: &[u8]| check_with(bytes, &mut CheckCache::default());
+    let check = |bytes: &[u8]| check_with(bytes, &mut Verifier::default());
     assert_eq!(check(&written), [], "as written, it passes");
 
     // The prologue's last instruction stores the token `enterWithToken`
@@ -194,7 +194,7 @@ fn the_targeted_check_of_a_spliced_clinit_rejects_a_broken_generated_block() {
     let at = written.windows(descriptor.len()).position(|w| w == descriptor).expect("registerClass's descriptor");
     let mut broken = written.clone();
     broken[at + descriptor.len() - 1] = b'I';
-    let mut kept = CheckCache::default();
+    let mut kept = Verifier::default();
     assert_eq!(check_with(&written, &mut kept), [], "as written, it passes");
     let rejected = check(&broken);
     assert_eq!(rejected.len(), 1, "a call that leaves a value on the stack is rejected");

@@ -128,12 +128,12 @@ pub struct CodeModel<'a> {
     pub(crate) code: &'a [u8],
 }
 
-/// The buffers of a lift: a label slot per code byte and the start of every
-/// instruction. A caller that lifts many methods keeps one (a worker's
-/// workspace) and hands it to [`CodeModel::lift_reusing`]; it is reset only
-/// where a lift wrote.
+/// Lifts methods' code into [`CodeModel`]s, keeping its buffers (a label
+/// slot per code byte, the start of every instruction) from one lift to the
+/// next, reset only where a lift wrote. A caller that lifts many methods (a
+/// worker) keeps one; the models never depend on it.
 #[derive(Debug, Default)]
-pub struct LiftScratch {
+pub struct Lifter {
     by_offset: Vec<Option<Label>>,
     starts: Vec<u32>,
     requested: Vec<(u32, usize)>,
@@ -173,31 +173,15 @@ impl LabelMap {
     }
 }
 
-impl<'a> CodeModel<'a> {
-    /// Lifts the code of `method` of `class`. `pool` receives the Class
-    /// constants of parameter types that the first frame needs.
-    pub fn lift(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut impl CodePool<'a>) -> Result<Option<Self>> {
-        Self::lift_with(class, method, pool, Detail::Instructions)
-    }
-
-    /// [`CodeModel::lift`] at the given level of detail.
-    pub fn lift_with(
+impl Lifter {
+    /// [`CodeModel::lift_with`] in this lifter's buffers.
+    pub fn lift<'a>(
+        &mut self,
         class: &ClassFile<'a>,
         method: &Member<'a>,
         pool: &mut impl CodePool<'a>,
         detail: Detail,
-    ) -> Result<Option<Self>> {
-        Self::lift_reusing(class, method, pool, detail, &mut LiftScratch::default())
-    }
-
-    /// [`CodeModel::lift_with`] in the buffers of `scratch`.
-    pub fn lift_reusing(
-        class: &ClassFile<'a>,
-        method: &Member<'a>,
-        pool: &mut impl CodePool<'a>,
-        detail: Detail,
-        scratch: &mut LiftScratch,
-    ) -> Result<Option<Self>> {
+    ) -> Result<Option<CodeModel<'a>>> {
         let Some(code) = class.code(method)? else { return Ok(None) };
         let descriptor = method.descriptor()?;
         let initial_frame = Frame::initial(
@@ -214,7 +198,25 @@ impl<'a> CodeModel<'a> {
         };
         let frames_required = class.major_version() >= 50;
         let start = CodeStart { code: &code, initial_frame, frames_required, this_class: class.this_class_index() };
-        Self::lift_code_with(start, pool, runs, scratch).map(Some)
+        CodeModel::lift_code_with(start, pool, runs, self).map(Some)
+    }
+}
+
+impl<'a> CodeModel<'a> {
+    /// Lifts the code of `method` of `class`. `pool` receives the Class
+    /// constants of parameter types that the first frame needs.
+    pub fn lift(class: &ClassFile<'a>, method: &Member<'a>, pool: &mut impl CodePool<'a>) -> Result<Option<Self>> {
+        Self::lift_with(class, method, pool, Detail::Instructions)
+    }
+
+    /// [`CodeModel::lift`] at the given level of detail.
+    pub fn lift_with(
+        class: &ClassFile<'a>,
+        method: &Member<'a>,
+        pool: &mut impl CodePool<'a>,
+        detail: Detail,
+    ) -> Result<Option<Self>> {
+        Lifter::default().lift(class, method, pool, detail)
     }
 
     /// Lifts a Code attribute whose first frame is `initial_frame`.
@@ -226,17 +228,17 @@ impl<'a> CodeModel<'a> {
         pool: &mut impl CodePool<'a>,
     ) -> Result<Self> {
         let start = CodeStart { code, initial_frame, frames_required, this_class };
-        Self::lift_code_with(start, pool, None, &mut LiftScratch::default())
+        Self::lift_code_with(start, pool, None, &mut Lifter::default())
     }
 
     fn lift_code_with(
         start: CodeStart<'_, 'a>,
         pool: &mut impl CodePool<'a>,
         runs: Option<Runs>,
-        scratch: &mut LiftScratch,
+        lifter: &mut Lifter,
     ) -> Result<Self> {
         let code = start.code;
-        let LiftScratch { mut by_offset, mut starts, mut requested } = std::mem::take(scratch);
+        let Lifter { mut by_offset, mut starts, mut requested } = std::mem::take(lifter);
         if by_offset.len() <= code.code.len() {
             by_offset.resize(code.code.len() + 1, None);
         }
@@ -250,7 +252,7 @@ impl<'a> CodeModel<'a> {
             }
         }
         let LabelMap { by_offset, requested, .. } = labels;
-        *scratch = LiftScratch { by_offset, starts, requested };
+        *lifter = Lifter { by_offset, starts, requested };
         result
     }
 

@@ -7,7 +7,7 @@ use crate::read::annotations::Annotation;
 use crate::write::annotations::encode_annotation;
 use crate::read::attribute::{name, Attribute};
 use crate::read::class_file::{ClassFile, Member, MAGIC};
-use crate::code::code_model::{CodeModel, Detail, LiftScratch};
+use crate::code::code_model::{CodeModel, Detail, Lifter};
 use crate::code::encode::{count16, Put};
 use crate::read::error::{ClassFileError, Result};
 use crate::write::pool_builder::PoolBuilder;
@@ -175,23 +175,22 @@ impl<'a> ClassEditor<'a> {
     /// The code of method `index` of `class` (the class this editor was made
     /// from) as an editable model; `None` for abstract and native methods.
     pub fn lift_code(&mut self, class: &ClassFile<'a>, index: usize) -> Result<Option<CodeModel<'a>>> {
-        self.lift_code_with(class, index, Detail::Instructions, &mut LiftScratch::default())
+        self.lift_code_with(class, index, Detail::Instructions, &mut Lifter::default())
     }
 
-    /// [`ClassEditor::lift_code`] at the given level of detail, in the
-    /// buffers of `scratch`.
+    /// [`ClassEditor::lift_code`] at the given level of detail, by `lifter`.
     pub fn lift_code_with(
         &mut self,
         class: &ClassFile<'a>,
         index: usize,
         detail: Detail,
-        scratch: &mut LiftScratch,
+        lifter: &mut Lifter,
     ) -> Result<Option<CodeModel<'a>>> {
         let method = class
             .methods()
             .get(index)
             .ok_or_else(|| ClassFileError::malformed_unlocated(format!("the class has no method #{index}")))?;
-        CodeModel::lift_reusing(class, method, &mut self.pool, detail, scratch)
+        lifter.lift(class, method, &mut self.pool, detail)
     }
 
     /// Assembles `code` and makes it the Code attribute of method `index`.

@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::splice::SplicedCode;
-use crate::classfile::{ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, LiftScratch};
+use crate::classfile::{ClassEditor, ClassFile, ClassFileError, CodeModel, Detail, Lifter};
 use crate::model::TfClass;
 use crate::schema::registration::Registration;
 use crate::tracegen::check_scope::{GeneratedCode, SplicedMethod};
@@ -61,8 +61,8 @@ pub struct Bodies<'a> {
     ///
     /// [`Settings::splice`]: crate::enhance::Settings::splice
     pub splicing: bool,
-    /// The buffers lifts reuse, lent by the worker's workspace.
-    lift: LiftScratch,
+    /// The worker's lifter, lent by its workspace.
+    lifter: Lifter,
 }
 
 impl<'a> Bodies<'a> {
@@ -72,9 +72,9 @@ impl<'a> Bodies<'a> {
     /// looked for among single instructions, so a class without info
     /// methods has its bodies, but `<clinit>`, lifted by runs.
     /// `tracegen_follows`: tracegen edits these bodies after stage 1;
-    /// `splicing`: methods are spliced where they can be; `lift`: the buffers
-    /// lifts reuse (given back by [`Bodies::take_lift_scratch`]).
-    pub fn for_class(tf: &TfClass, tracegen_follows: bool, splicing: bool, lift: LiftScratch) -> Self {
+    /// `splicing`: methods are spliced where they can be; `lifter`: the
+    /// worker's (given back by [`Bodies::take_lifter`]).
+    pub fn for_class(tf: &TfClass, tracegen_follows: bool, splicing: bool, lifter: Lifter) -> Self {
         Bodies {
             models: Default::default(),
             pending_registration: None,
@@ -82,13 +82,13 @@ impl<'a> Bodies<'a> {
             spliced: Default::default(),
             runs: !tf.methods.iter().any(|m| m.is_info()),
             splicing,
-            lift,
+            lifter,
         }
     }
 
-    /// The lift buffers, for the next class.
-    pub fn take_lift_scratch(&mut self) -> LiftScratch {
-        std::mem::take(&mut self.lift)
+    /// The lifter, for the next class.
+    pub fn take_lifter(&mut self) -> Lifter {
+        std::mem::take(&mut self.lifter)
     }
 
     /// How many methods were spliced.
@@ -147,7 +147,7 @@ impl<'a> Bodies<'a> {
         if !self.models.contains_key(&index) {
             let is_clinit = class.methods().get(index).is_some_and(|m| m.name_is("<clinit>"));
             let detail = if self.runs && !is_clinit { Detail::Runs } else { Detail::Instructions };
-            match editor.lift_code_with(class, index, detail, &mut self.lift)? {
+            match editor.lift_code_with(class, index, detail, &mut self.lifter)? {
                 Some(model) => {
                     self.models.insert(index, model);
                 }

@@ -28,7 +28,7 @@
 //! original code.
 //!
 //! Every other spliced method (without a template, the first of a template)
-//! has only the code the splice wrote followed ([`ClassCheck::spliced`]);
+//! has only the code the splice wrote followed ([`ClassCheck::spliced`](crate::classfile::check::ClassCheck::spliced));
 //! what the general path assembles gets the full check, as every method does
 //! with [`PreWriteCheck::Full`]: the plain version, kept beside the targeted
 //! ones as their oracle (`tests/pre_write_check_scope.rs` runs both over
@@ -36,7 +36,7 @@
 #![forbid(unsafe_code)]
 
 use crate::classfile::check::{
-    changed_code, check_limits, CheckCache, ClassCheck, Limits, Offence, SplicedRegions, SplicedVerdict,
+    changed_code, check_limits, Limits, Offence, SplicedRegions, SplicedVerdict, Verifier,
 };
 use crate::classfile::{ClassFile, PoolBuilder, ReadBack};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -120,17 +120,16 @@ impl GeneratedCode {
 /// [`PreWriteCheck::Targeted`] those copied from a template get only their
 /// limits checked once their template's code passed, and the others only
 /// what the splice wrote followed (see the module). Each method checked is
-/// added to `counts`; `cache` is what the check keeps from one class to the
-/// next.
+/// added to `counts`; `verifier` is the worker's.
 pub fn check_changed_methods<'w>(
     original: &ClassFile<'_>,
     written: &ReadBack<'w>,
     spliced: &[(usize, SplicedMethod)],
     which: PreWriteCheck,
     counts: &mut CheckCounts,
-    cache: &mut CheckCache,
+    verifier: &mut Verifier,
 ) -> Vec<(usize, Offence)> {
-    let mut check = ClassCheck::<PoolBuilder>::new(written.class(), cache);
+    let mut check = verifier.class::<PoolBuilder>(written.class());
     let mut offences = Vec::new();
     for changed in changed_code(original, written) {
         let splice = match which {

@@ -38,7 +38,7 @@ mod state;
 
 pub use limits::{check_limits, Limits};
 pub use spliced::{SplicedRegions, SplicedVerdict};
-pub use state::CheckCache;
+pub use state::Verifier;
 
 use crate::read::class_file::{ClassFile, Member, ReadBack};
 use crate::read::code_attribute::CodeAttribute;
@@ -357,23 +357,30 @@ pub fn changed_code<'r, 'w>(
 /// The checks of one written class's methods. They share what they read of
 /// its pool (through a `P` made of it, the write layer's `PoolBuilder`, on
 /// the first method that needs it), and hand what is worth keeping for the
-/// next class (the method descriptors read) to `cache` when dropped.
+/// next class (the method descriptors read) back to their [`Verifier`] when
+/// dropped.
 pub struct ClassCheck<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>> {
     class: &'r ClassFile<'w>,
-    cache: &'r mut CheckCache,
+    verifier: &'r mut Verifier,
     read: Option<(P, Constants)>,
 }
 
-impl<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>> ClassCheck<'r, 'w, P> {
-    /// The checks of `class`'s methods, with what `cache` kept of earlier classes.
-    pub fn new(class: &'r ClassFile<'w>, cache: &'r mut CheckCache) -> Self {
-        ClassCheck { class, cache, read: None }
+impl Verifier {
+    /// The checks of `class`'s methods, with what this verifier kept of the
+    /// classes before; `P` is the pool the checks read `class`'s through.
+    pub fn class<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>>(
+        &'r mut self,
+        class: &'r ClassFile<'w>,
+    ) -> ClassCheck<'r, 'w, P> {
+        ClassCheck { class, verifier: self, read: None }
     }
+}
 
+impl<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>> ClassCheck<'r, 'w, P> {
     fn read(&mut self) -> (&mut P, &mut Constants) {
-        let (class, cache) = (self.class, &mut *self.cache);
+        let (class, verifier) = (self.class, &mut *self.verifier);
         let (pool, constants) =
-            self.read.get_or_insert_with(|| (P::from(class.constant_pool().clone()), Constants::with(cache)));
+            self.read.get_or_insert_with(|| (P::from(class.constant_pool().clone()), Constants::with(verifier)));
         (pool, constants)
     }
 
@@ -402,7 +409,7 @@ impl<'r, 'w, P: CodePool<'w> + From<ConstantPool<'w>>> ClassCheck<'r, 'w, P> {
 impl<'w, P: CodePool<'w> + From<ConstantPool<'w>>> Drop for ClassCheck<'_, 'w, P> {
     fn drop(&mut self) {
         if let Some((_, constants)) = self.read.take() {
-            constants.keep(self.cache);
+            constants.keep(self.verifier);
         }
     }
 }

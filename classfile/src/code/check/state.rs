@@ -539,7 +539,7 @@ struct Signature {
 }
 
 /// The method descriptors the check has read, by their text. A worker keeps
-/// them from one class to the next ([`CheckCache`]): classes call the same
+/// them from one class to the next (in its [`Verifier`]): classes call the same
 /// few methods (TF's runtime among them), and looking a descriptor up costs
 /// less than walking it again.
 #[derive(Debug, Default)]
@@ -593,10 +593,12 @@ impl Signatures {
     }
 }
 
-/// What the pre-write check keeps from one class to the next: a worker's
-/// (the descriptors it has read). The verdicts never depend on it.
+/// A worker's pre-write check: it checks one class after another
+/// ([`Verifier::class`]), keeping what is worth keeping from one to the next
+/// (the method descriptors it has read). The verdicts never depend on what
+/// it kept.
 #[derive(Debug, Default)]
-pub struct CheckCache {
+pub struct Verifier {
     signatures: Signatures,
 }
 
@@ -610,9 +612,9 @@ pub(super) struct Constants {
 }
 
 impl Constants {
-    /// Constants of a new class, with the descriptors `cache` holds.
-    pub fn with(cache: &mut CheckCache) -> Constants {
-        let mut signatures = std::mem::take(&mut cache.signatures);
+    /// Constants of a new class, with the descriptors `verifier` holds.
+    pub fn with(verifier: &mut Verifier) -> Constants {
+        let mut signatures = std::mem::take(&mut verifier.signatures);
         if signatures.by_text.len() > SIGNATURES_KEPT {
             signatures = Signatures::default();
         }
@@ -621,9 +623,9 @@ impl Constants {
         Constants { summaries, signatures }
     }
 
-    /// Hands the descriptors read back to `cache`.
-    pub fn keep(self, cache: &mut CheckCache) {
-        cache.signatures = self.signatures;
+    /// Hands the descriptors read back to `verifier`.
+    pub fn keep(self, verifier: &mut Verifier) {
+        verifier.signatures = self.signatures;
     }
 }
 
