@@ -64,8 +64,12 @@ final class BootstrapRuntime {
         Path jar = extracted();
         instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
         Module module = Class.forName(RUNTIME_CLASS, false, null).getModule();
-        openJfrTicks(instrumentation, module);
         return new BootstrapRuntime(instrumentation, module);
+    }
+
+    /** {@link #openJfrTicks(Instrumentation, Module)} for the runtime this installed. */
+    void openJfrTicks() {
+        openJfrTicks(instrumentation, runtimeModule);
     }
 
     /**
@@ -156,7 +160,7 @@ final class BootstrapRuntime {
             // Not String.format: its first use loads the locale providers, tens of milliseconds.
             Path directory = cacheRoot().resolve(Long.toHexString(nested.getCrc()) + "-" + nested.getSize());
             Path copy = directory.resolve("tf-runtime.jar");
-            if (Files.isRegularFile(copy) && crc(Files.readAllBytes(copy)) == nested.getCrc()) {
+            if (Files.isRegularFile(copy) && crc(readAll(copy)) == nested.getCrc()) {
                 return copy;
             }
             byte[] bytes;
@@ -180,6 +184,13 @@ final class BootstrapRuntime {
             return Paths.get(BootstrapRuntime.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {
             throw new IOException("cannot tell where the agent jar is: " + e, e);
+        }
+    }
+
+    /** A file's bytes through a stream, whose classes are loaded already (Files' channels are not, this early). */
+    private static byte[] readAll(Path file) throws IOException {
+        try (InputStream in = new java.io.FileInputStream(file.toFile())) {
+            return in.readAllBytes();
         }
     }
 

@@ -2,7 +2,6 @@ package org.tracingfacility.agent;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Which of the agent's filters have selected something: the load-time agent says at exit, one
@@ -16,15 +15,19 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 final class FilterUse {
     private final List<String> filters;
     private final List<ClassSelector> selectors = new ArrayList<>();
-    /** 1 once the filter at that index selected a class (classes load on many threads). */
-    private final AtomicIntegerArray used;
+    /**
+     * True once the filter at that index selected a class; guarded by this object's lock
+     * (classes load on many threads). Not an {@code AtomicIntegerArray}: its first use builds a
+     * {@code VarHandle}, milliseconds of the agent's start-up.
+     */
+    private final boolean[] used;
 
     FilterUse(List<String> filters) {
         this.filters = List.copyOf(filters);
         for (String filter : this.filters) {
             selectors.add(new ClassSelector(List.of(filter)));
         }
-        this.used = new AtomicIntegerArray(this.filters.size());
+        this.used = new boolean[this.filters.size()];
     }
 
     /**
@@ -33,9 +36,9 @@ final class FilterUse {
      * {@code jdk}: a class of the boot or platform loader; {@code supertypes}: those known of it
      * (for {@code Type+} filters; empty when none needs them).
      */
-    void selected(String className, byte[] classFile, boolean jdk, List<String> supertypes) {
+    synchronized void selected(String className, byte[] classFile, boolean jdk, List<String> supertypes) {
         for (int i = 0; i < selectors.size(); i++) {
-            if (used.get(i) != 0) {
+            if (used[i]) {
                 continue;
             }
             ClassSelector one = selectors.get(i);
@@ -43,16 +46,16 @@ final class FilterUse {
                     ? (jdk ? one.selectsJdkClass(className) : one.namesClass(className))
                     : (jdk ? one.selectsJdkClass(className, classFile) : one.selectsByFilter(className, classFile));
             if (named || one.namesASupertype(supertypes)) {
-                used.set(i, 1);
+                used[i] = true;
             }
         }
     }
 
     /** The filters no class answered to, in the order given. */
-    List<String> unused() {
+    synchronized List<String> unused() {
         List<String> unused = new ArrayList<>();
         for (int i = 0; i < filters.size(); i++) {
-            if (used.get(i) == 0) {
+            if (!used[i]) {
                 unused.add(filters.get(i));
             }
         }

@@ -1,7 +1,6 @@
 package org.tracingfacility.agent;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.util.ArrayList;
@@ -9,6 +8,7 @@ import java.util.List;
 import org.tracingfacility.core.Diagnostic;
 import org.tracingfacility.core.EnhanceReport;
 import org.tracingfacility.core.EnhanceRequest;
+import org.tracingfacility.core.PackagedResources;
 import org.tracingfacility.core.TfCore;
 
 /**
@@ -27,6 +27,7 @@ final class LoadTimeAgent {
      */
     static void start(AgentOptions options, Instrumentation instrumentation) throws Exception {
         BootstrapRuntime runtime = BootstrapRuntime.install(instrumentation);
+        ParallelStart parallel = ParallelStart.begin(runtime);
         if (!options.monitors.isEmpty()) {
             System.setProperty(MONITOR_PROPERTY, options.monitorProperty(System.getProperty(MONITOR_PROPERTY)));
         }
@@ -34,17 +35,18 @@ final class LoadTimeAgent {
         // From here on the agent's start is its own work: no traced class reports it.
         org.tracingfacility.runtime.support.ThreadsAtWork.enter();
         try {
-            startAtWork(options, instrumentation, runtime);
+            startAtWork(options, instrumentation, runtime, parallel);
         } finally {
             org.tracingfacility.runtime.support.ThreadsAtWork.leave();
         }
     }
 
-    private static void startAtWork(AgentOptions options, Instrumentation instrumentation, BootstrapRuntime runtime)
-            throws Exception {
+    private static void startAtWork(AgentOptions options, Instrumentation instrumentation, BootstrapRuntime runtime,
+            ParallelStart parallel) throws Exception {
         ClassSelector selector = new ClassSelector(options.filters);
         EnhancingTransformer transformer = new EnhancingTransformer(options, selector, runtime);
         warmUp(options, selector);
+        parallel.await(); // before anything is traced: see ParallelStart
         // Loaded before the transformer, which calls it for every class: loading it from inside
         // a transformation would define it twice.
         AgentLog.flush();
@@ -81,12 +83,10 @@ final class LoadTimeAgent {
      */
     private static void warmUp(AgentOptions options, ClassSelector selector) throws IOException {
         String resource = LoadTimeAgent.class.getName().replace('.', '/') + ".class";
-        byte[] bytes;
-        try (InputStream in = LoadTimeAgent.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("cannot read " + resource + " from the agent jar");
-            }
-            bytes = in.readAllBytes();
+        // From the agent jar as a file: a class loader's resource would go through jar: URLs.
+        byte[] bytes = PackagedResources.besides(LoadTimeAgent.class).read(resource);
+        if (bytes == null) {
+            throw new IOException("cannot read " + resource + " from the agent jar");
         }
         LoaderGroups groups = LoaderGroups.of(ClassLoader.getSystemClassLoader());
         selector.worthACall(LoadTimeAgent.class.getName(), bytes, groups.descriptors);
@@ -123,10 +123,15 @@ final class LoadTimeAgent {
     private static void retransformLoadedClasses(Instrumentation instrumentation, ClassSelector selector,
             EnhancingTransformer transformer) {
         List<Class<?>> modifiable = new ArrayList<>();
+        boolean jdkReachable = selector.mayReachJdkClasses();
+        ClassLoader platform = ClassLoader.getPlatformClassLoader();
         for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
-            String name = loaded.getName();
             ClassLoader loader = loaded.getClassLoader();
-            boolean jdk = loader == null || loader == ClassLoader.getPlatformClassLoader();
+            boolean jdk = loader == null || loader == platform;
+            if (jdk && !jdkReachable) {
+                continue; // most of what is loaded this early; not even named (a name costs a string)
+            }
+            String name = loaded.getName();
             // Hidden classes (a '/' in the name: lambdas, method handles' forms) are generated and never
             // modifiable: skipped unsaid.
             if (loaded.isArray() || loaded.isPrimitive() || name.indexOf('/') >= 0) {

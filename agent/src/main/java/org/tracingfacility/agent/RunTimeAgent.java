@@ -57,6 +57,7 @@ final class RunTimeAgent {
             BootstrapRuntime runtime = null;
             if (!visible(ClassLoader.getSystemClassLoader())) {
                 runtime = BootstrapRuntime.install(instrumentation);
+                runtime.openJfrTicks();
                 runtime.prepareGuard();
             } else {
                 BootstrapRuntime.openJfrTicks(instrumentation,

@@ -140,6 +140,9 @@ class JdkTracingIT {
         assertEquals("true\ntrue\n", run.stdout, run::describe);
         assertTrue(timedRow(run.stderr, "app.Start$Config.<clinit>"), run::describe);
         assertTrue(timedRow(run.stderr, "java.util.concurrent.Exchanger.<clinit>"), run::describe);
+        // The agent opens JFR's tick counter to the runtime on a thread of its own as it starts
+        // (ParallelStart); the clock waits for that before it chooses.
+        assertTrue(run.stderr.contains("Clock: JFR's tick counter, "), run::describe);
     }
 
     /**

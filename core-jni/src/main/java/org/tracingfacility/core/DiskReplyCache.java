@@ -1,9 +1,11 @@
 package org.tracingfacility.core;
 
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
@@ -56,9 +58,11 @@ public final class DiskReplyCache implements ReplyCache {
     @Override
     public byte[] find(byte[] request) {
         byte[] entry;
-        try {
-            entry = Files.readAllBytes(entryFor(request));
-        } catch (NoSuchFileException e) {
+        // A stream, not Files.readAllBytes: its channel classes are loaded and run for the first
+        // time here, milliseconds of the agent's start-up; the stream's are in use already.
+        try (InputStream in = new FileInputStream(entryFor(request).toFile())) {
+            entry = in.readAllBytes();
+        } catch (FileNotFoundException e) {
             return null;
         } catch (IOException | RuntimeException e) {
             return null; // unreadable: asked again of the core, and written anew

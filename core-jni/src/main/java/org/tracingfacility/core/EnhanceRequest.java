@@ -339,7 +339,11 @@ public final class EnhanceRequest {
          * one it knows; without them, only the class file's direct supertypes are known.
          */
         public Builder supertypes(Collection<String> names) {
-            names.forEach(name -> supertypes.add(Objects.requireNonNull(name, "supertype")));
+            // A loop, not forEach with a lambda: the agent sends this with every class it
+            // traces, and a first lambda's linking is milliseconds of its start-up.
+            for (String name : names) {
+                supertypes.add(Objects.requireNonNull(name, "supertype"));
+            }
             return this;
         }
 

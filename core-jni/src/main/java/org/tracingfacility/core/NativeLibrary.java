@@ -1,10 +1,8 @@
 package org.tracingfacility.core;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.net.URL;
-import java.net.URLConnection;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -42,6 +40,8 @@ final class NativeLibrary {
     private static final String RESOURCE_DIR = "/META-INF/native/";
     private static final String VERSION_RESOURCE = RESOURCE_DIR + "tf-core-jni.properties";
     private static final String LOCK_FILE = ".lock";
+    /** Read from this jar as a file: no {@code jar:} URL machinery at the agent's start. */
+    private static final PackagedResources PACKAGED = PackagedResources.besides(NativeLibrary.class);
 
     private NativeLibrary() {}
 
@@ -163,9 +163,7 @@ final class NativeLibrary {
 
     private static String version() throws IOException {
         Properties properties = new Properties();
-        try (InputStream in = openResource(VERSION_RESOURCE)) {
-            properties.load(in);
-        }
+        properties.load(new ByteArrayInputStream(readResource(VERSION_RESOURCE)));
         String version = properties.getProperty("version", "").trim();
         if (version.isEmpty()) {
             throw new IOException(VERSION_RESOURCE + " names no version");
@@ -201,21 +199,17 @@ final class NativeLibrary {
     }
 
     private static byte[] readResource(String resource) throws IOException {
-        try (InputStream in = openResource(resource)) {
-            return in.readAllBytes();
-        }
-    }
-
-    private static InputStream openResource(String resource) throws IOException {
-        URL url = NativeLibrary.class.getResource(resource);
-        if (url == null) {
+        byte[] bytes = PACKAGED.read(resource.substring(1));
+        if (bytes == null) {
             throw new IOException(resource + " is missing from the TF jar (built for "
                     + String.join(", ", NativePlatform.carried()) + ")");
         }
-        URLConnection connection = url.openConnection();
-        // A cached JarFile outlives the class loader: a daemon would keep reading a replaced jar.
-        connection.setUseCaches(false);
-        return connection.getInputStream();
+        return bytes;
+    }
+
+    /** Whether this jar (or the class path) carries {@code resource}. */
+    static boolean carries(String resource) {
+        return PACKAGED.has(resource.substring(1));
     }
 
     private static void writeAtomically(Path target, byte[] bytes) throws IOException {

@@ -39,7 +39,7 @@ final class NativePlatform {
     static String resolve(String osName, String osArch) {
         String platform = id(osName, osArch);
         String resource = NativeLibrary.resourceFor(platform);
-        if (NativeLibrary.class.getResource(resource) != null) {
+        if (NativeLibrary.carries(resource)) {
             return platform;
         }
         throw new UnsupportedOperationException("TF has no native core for this platform (os.name=" + osName

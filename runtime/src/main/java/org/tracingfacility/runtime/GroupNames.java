@@ -15,7 +15,8 @@ import org.tracingfacility.annotation.Filtered;
 
 /**
  * Finds TF annotations by name, as people type them: {@code IO} or {@code com.example.IO}.
- * Candidates are the groups the registry knows, the built-in {@link Filtered}, and every
+ * {@code Filtered} is always TF's built-in group (the one filters select into). Other
+ * candidates are the groups the registry knows, the built-in {@link Filtered}, and every
  * group listed in a {@code META-INF/tf/tfannotations.properties} on the class path (written
  * by the enhancer), so a group can be named before any class carrying it has loaded.
  */
@@ -48,6 +49,12 @@ final class GroupNames {
             if (known.getName().equals(name)) {
                 return known;
             }
+        }
+        if (name.equals(Filtered.class.getSimpleName()) || name.equals(Filtered.class.getName())) {
+            // TF's own group answers to its simple name first, without reading the class path's
+            // lists (the first such read searches every JDK module, milliseconds of an agent's
+            // start): a group of the application's own called Filtered is named in full.
+            return Filtered.class;
         }
         List<String> matches = new ArrayList<>();
         for (String candidate : all(loader)) {

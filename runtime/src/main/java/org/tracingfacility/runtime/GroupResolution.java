@@ -102,15 +102,28 @@ final class GroupResolution {
     private static Set<Class<? extends Annotation>> subgroupsBelow(Class<? extends Annotation> group,
             Set<Class<? extends Annotation>> ownRegistrations) {
         Set<Class<? extends Annotation>> found = new LinkedHashSet<>();
-        Deque<Class<? extends Annotation>> pending = new ArrayDeque<>(directSubgroups(group));
+        Deque<Class<? extends Annotation>> pending = new ArrayDeque<>();
+        pushAll(pending, directSubgroups(group));
         while (!pending.isEmpty()) {
             Class<? extends Annotation> sub = pending.pop();
             if (sub == group || ownRegistrations.contains(sub) || !found.add(sub)) {
                 continue;
             }
-            pending.addAll(directSubgroups(sub));
+            pushAll(pending, directSubgroups(sub));
         }
         return found;
+    }
+
+    /**
+     * Adds each of {@code groups} at the end, one by one: {@code ArrayDeque}'s own copying
+     * ({@code addAll}, its copy constructor) links a lambda, milliseconds of an agent's start-up
+     * when the registry initializes.
+     */
+    private static void pushAll(Deque<Class<? extends Annotation>> pending,
+            Iterable<Class<? extends Annotation>> groups) {
+        for (Class<? extends Annotation> group : groups) {
+            pending.addLast(group);
+        }
     }
 
     /** Every group reachable from {@code roots} through subgroup links, roots included. */
@@ -123,7 +136,7 @@ final class GroupResolution {
         while (!pending.isEmpty()) {
             Class<? extends Annotation> group = pending.pop();
             if (found.add(group)) {
-                pending.addAll(directSubgroups(group));
+                pushAll(pending, directSubgroups(group));
             }
         }
         return found;

@@ -1,7 +1,6 @@
 package org.tracingfacility.runtime;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.tracingfacility.runtime.support.ThreadsAtWork;
@@ -26,7 +25,8 @@ final class ReentryGuard implements MethodMonitor {
     private static final String JFR_FACTORY = "org.tracingfacility.runtime.jfr.JfrFactory";
 
     private static final AtomicLong DROPPED = new AtomicLong();
-    private static final AtomicBoolean TOLD = new AtomicBoolean();
+    /** Whether the first dropped event was explained; under the class's lock (see {@link #firstDrop}). */
+    private static boolean told;
 
     private final MethodMonitor monitor;
 
@@ -202,10 +202,23 @@ final class ReentryGuard implements MethodMonitor {
         }
     }
 
+    /**
+     * True for the first caller only. A lock, not an {@code AtomicBoolean}: its class
+     * initialization builds a {@code VarHandle}, milliseconds of an agent's start-up, paid here
+     * when the registry first guards a monitor.
+     */
+    private static synchronized boolean firstDrop() {
+        if (told) {
+            return false;
+        }
+        told = true;
+        return true;
+    }
+
     /** Counts a dropped event; the first one in the process is explained on standard error. */
     private void drop(int ident) {
         DROPPED.incrementAndGet();
-        if (TOLD.compareAndSet(false, true)) {
+        if (firstDrop()) {
             Class<?> cls = monitor.myClass();
             String method;
             try {

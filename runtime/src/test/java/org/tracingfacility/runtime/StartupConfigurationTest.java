@@ -173,4 +173,19 @@ class StartupConfigurationTest {
                     "org.tracingfacility.runtime.TestGroups$IO", Filtered.class.getName())));
         }
     }
+
+    @Test
+    void filteredIsTfsOwnGroupEvenWhenTheClassPathListsAnotherOfThatName(@TempDir Path dir) throws Exception {
+        Path resource = dir.resolve(GroupNames.RESOURCE);
+        Files.createDirectories(resource.getParent());
+        Files.write(resource, String.join("\n",
+                "org.tracingfacility.tf.annotations.size=1",
+                "org.tracingfacility.tf.annotation.1=a.Filtered").getBytes(StandardCharsets.ISO_8859_1));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, LOADER)) {
+            assertEquals(Filtered.class, GroupNames.resolve("Filtered", loader));
+            assertEquals(Filtered.class, GroupNames.resolve(Filtered.class.getName(), loader));
+            // The application's group of that name is still there, by its full name.
+            assertTrue(GroupNames.all(loader).contains("a.Filtered"));
+        }
+    }
 }

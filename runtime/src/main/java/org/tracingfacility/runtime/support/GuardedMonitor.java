@@ -21,8 +21,11 @@ import org.tracingfacility.runtime.TimingPointType;
  */
 final class GuardedMonitor implements MethodMonitor {
     private final MethodMonitor monitor;
-    /** Whether a failure of {@link #monitor} was said already. */
-    private final java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * Whether a failure of {@link #monitor} was said already; under this object's lock (see
+     * {@link #firstFailure}).
+     */
+    private boolean failed;
     /** Asked once, at work: generated code asks at every call. */
     private final boolean wantsArguments;
 
@@ -167,9 +170,21 @@ final class GuardedMonitor implements MethodMonitor {
         return monitor.toString();
     }
 
+    /**
+     * True for the first failure only. A lock, not an {@code AtomicBoolean}: its class
+     * initialization builds a {@code VarHandle}, milliseconds of an agent's start-up.
+     */
+    private synchronized boolean firstFailure() {
+        if (failed) {
+            return false;
+        }
+        failed = true;
+        return true;
+    }
+
     /** Says once that the monitor failed; the event is dropped. */
     private void dropped(Throwable failure) {
-        if (failed.compareAndSet(false, true)) {
+        if (firstFailure()) {
             System.err.println("TF: the monitor " + monitor + " of " + monitor.myClass().getName() + " threw " + failure
                     + "; the traced method runs on, and this monitor's failing events are dropped");
         }

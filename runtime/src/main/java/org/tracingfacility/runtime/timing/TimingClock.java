@@ -32,6 +32,8 @@ public final class TimingClock {
     static final String DESCRIPTION;
 
     static {
+        // The agent may be granting the counter on another thread right now: choose after it.
+        org.tracingfacility.runtime.support.TickCounterGrant.await();
         JfrTicks ticks = JfrTicks.find();
         TICKS = ticks == null ? null : ticks.counter;
         NANOS_PER_TICK = ticks == null ? 1.0 : 1e9 / ticks.frequency;
