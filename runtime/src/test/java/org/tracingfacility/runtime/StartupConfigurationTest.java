@@ -159,12 +159,7 @@ class StartupConfigurationTest {
 
     @Test
     void aSimpleNameListedTwiceIsAmbiguous(@TempDir Path dir) throws Exception {
-        Path resource = dir.resolve(GroupNames.RESOURCE);
-        Files.createDirectories(resource.getParent());
-        Files.write(resource, String.join("\n",
-                "org.tracingfacility.tf.annotations.size=2",
-                "org.tracingfacility.tf.annotation.1=a.Shared",
-                "org.tracingfacility.tf.annotation.2=b.Shared").getBytes(StandardCharsets.ISO_8859_1));
+        listGroups(dir, "a.Shared", "b.Shared");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, LOADER)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> GroupNames.resolve("Shared", loader));
@@ -176,16 +171,23 @@ class StartupConfigurationTest {
 
     @Test
     void filteredIsTfsOwnGroupEvenWhenTheClassPathListsAnotherOfThatName(@TempDir Path dir) throws Exception {
-        Path resource = dir.resolve(GroupNames.RESOURCE);
-        Files.createDirectories(resource.getParent());
-        Files.write(resource, String.join("\n",
-                "org.tracingfacility.tf.annotations.size=1",
-                "org.tracingfacility.tf.annotation.1=a.Filtered").getBytes(StandardCharsets.ISO_8859_1));
+        listGroups(dir, "a.Filtered");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, LOADER)) {
             assertEquals(Filtered.class, GroupNames.resolve("Filtered", loader));
             assertEquals(Filtered.class, GroupNames.resolve(Filtered.class.getName(), loader));
             // The application's group of that name is still there, by its full name.
             assertTrue(GroupNames.all(loader).contains("a.Filtered"));
         }
+    }
+
+    /** Writes {@code dir}'s {@link GroupNames#RESOURCE} listing {@code groups}, as the enhancer does. */
+    private static void listGroups(Path dir, String... groups) throws Exception {
+        Path resource = dir.resolve(GroupNames.RESOURCE);
+        Files.createDirectories(resource.getParent());
+        StringBuilder text = new StringBuilder("org.tracingfacility.tf.annotations.size=" + groups.length);
+        for (int i = 0; i < groups.length; i++) {
+            text.append("\norg.tracingfacility.tf.annotation.").append(i + 1).append('=').append(groups[i]);
+        }
+        Files.write(resource, text.toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 }
