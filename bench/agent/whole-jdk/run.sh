@@ -7,6 +7,9 @@
 #
 #   mvn -B -pl agent -am install -DskipTests      # builds agent/target/tf-agent-*.jar
 #   bench/agent/whole-jdk/run.sh [rounds]
+#   STEADY=30 bench/agent/whole-jdk/run.sh 1      # and then 30 timed compiles in each JVM:
+#     the median of the last half of them is the steady state (JIT done, classes traced),
+#     FERRARI's measure, beside the whole run's wall time
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -24,10 +27,14 @@ run() { # name, java options...
   local start end
   rm -rf "$work/out"
   start=$(date +%s%N)
-  "$jdk/bin/java" -Dtf.native.dir="$work/native" "$@" -cp "$work/classes" app.Compile "$work/out" >"$work/$name.out" 2>"$work/$name.err"
+  "$jdk/bin/java" -Dtf.native.dir="$work/native" "$@" -cp "$work/classes" app.Compile "$work/out" "${STEADY:-0}" \
+      >"$work/$name.out" 2>"$work/$name.err"
   end=$(date +%s%N)
   grep -q '^javac 0, 4 classes' "$work/$name.out" || { echo "$name: javac failed"; cat "$work/$name.err" | tail -5; exit 1; }
   echo "$name $(( (end - start) / 1000000 ))" >>"$work/times"
+  # The steady state: the median of the last half of the timed rounds.
+  grep '^round ' "$work/$name.out" | awk '{print $3}' | tail -n "$(( ${STEADY:-0} / 2 ))" \
+      | sort -n | awk -v name="$name" '{v[NR]=$1} END {if (NR) print name, v[int((NR+1)/2)]}' >>"$work/steady"
 }
 
 echo "JDK: $("$jdk/bin/java" -version 2>&1 | head -1); $(nproc) cores; $rounds rounds"
@@ -49,3 +56,16 @@ for name, values in times.items():
     m = statistics.median(values)
     print(f"{name:22s} median {m:8.0f} ms  ({m / base:5.1f}x untraced)  rounds {values}")
 PY
+if [ -s "$work/steady" ]; then
+  echo "steady state (median of the last ${STEADY:-0}/2 compile rounds in each JVM):"
+  python3 - "$work/steady" <<'PY'
+import sys, statistics, collections
+times = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    name, ms = line.split(); times[name].append(int(ms))
+base = statistics.median(times["untraced"])
+for name, values in times.items():
+    m = statistics.median(values)
+    print(f"{name:22s} round {m:6.0f} ms  ({m / base:5.1f}x untraced)")
+PY
+fi
