@@ -14,6 +14,8 @@ import org.tracingfacility.annotation.Filtered;
 import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 import org.tracingfacility.runtime.support.GuardedSites;
 import org.tracingfacility.runtime.support.ThreadsAtWork;
+import org.tracingfacility.runtime.timing.TimingFactory;
+import org.tracingfacility.runtime.timing.TimingReport;
 
 /**
  * The guarded sites as a class the agent traced uses them (its methods call
@@ -116,6 +118,38 @@ class GuardedSitesTest {
         assertNull(GuardedSites.monitor(Traced.class, audit));
         MethodMonitorRegistry.register(Filtered.class, NoOpMonitor::new);
         assertMonitor(filtered);
+    }
+
+    /**
+     * {@code timing} guards its own slow paths, so a site hands it out without setting the
+     * mark: every call is counted, the thread is left idle after each (the first one
+     * registers the class at work), and while the thread is at work for other reasons the
+     * site still answers null.
+     */
+    @Test
+    void aSelfGuardedMonitorCountsEveryCallAndLeavesTheThreadIdle() throws Exception {
+        int site = GuardedSites.reserve(1);
+        GuardedSites.declare(site, List.of(Filtered.class.getName()), List.of("outer", "inner"));
+        TimingFactory timing = new TimingFactory();
+        MethodMonitorRegistry.register(Filtered.class, timing);
+        for (int i = 0; i < 3; i++) {
+            call(site, 0);
+            assertFalse(ThreadsAtWork.isAtWork(), "call " + i + " left the thread at work");
+        }
+        assertTrue(ThreadsAtWork.enter());
+        assertEquals(-1, call(site, 0), "at work: the site answers null");
+        ThreadsAtWork.leave();
+        // A second thread: its first call takes the slow way, at work, and leaves it idle.
+        Thread other = new Thread(() -> {
+            call(site, 0);
+            events.add("other idle: " + !ThreadsAtWork.isAtWork());
+        });
+        other.start();
+        other.join();
+        assertEquals(List.of("other idle: true"), events);
+        TimingReport.Row outer = timing.report().row(Traced.class.getName() + ".outer");
+        assertNotNull(outer, timing.report().toString());
+        assertEquals(4, outer.invocations(), timing.report().toString());
     }
 
     private static void assertMonitor(int site) {

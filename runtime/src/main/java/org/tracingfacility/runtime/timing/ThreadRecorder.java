@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.timing;
 
 import java.util.Arrays;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * One thread's timing state for one {@link TimingFactory}: its statistics rows, indexed by
@@ -14,13 +15,7 @@ final class ThreadRecorder {
     static final long NOT_TIMED = Long.MIN_VALUE;
 
     /**
-     * No thread's recorder: what a {@link TimingMonitor} starts with as its owner, so that the
-     * first thread to use the monitor claims it.
-     */
-    static final ThreadRecorder NOBODY = new ThreadRecorder(null, 1);
-
-    /**
-     * The thread that writes this recorder; null only for {@link #NOBODY}. Held strongly so
+     * The thread that writes this recorder. Held strongly so
      * that a monitor can compare it with {@code Thread.currentThread()}: the factory drops
      * the recorder, and with it the thread, once the thread has ended and its statistics are
      * folded into the factory's (see {@link #retired}).
@@ -28,9 +23,9 @@ final class ThreadRecorder {
     final Thread thread;
     /**
      * Set once the thread has ended and the factory has folded its rows into its own: the
-     * recorder is no longer read, and a monitor whose owner it is may pass to another thread.
-     * Written under the factory's lock, read without: a monitor that sees it late only hands
-     * ownership over later.
+     * recorder is no longer read, and a monitor's claim slot that holds it may pass to another
+     * thread. Written under the factory's lock, read without: a monitor that sees it late
+     * only hands the slot over later.
      */
     boolean retired;
     private final int sampleEvery;
@@ -44,7 +39,6 @@ final class ThreadRecorder {
     ThreadRecorder(Thread thread, int sampleEvery) {
         this.thread = thread;
         this.sampleEvery = sampleEvery;
-        this.retired = thread == null;
     }
 
     /**
@@ -63,9 +57,21 @@ final class ThreadRecorder {
     void enter() {
         long start = start();
         if (depth == starts.length) {
-            starts = Arrays.copyOf(starts, depth * 2);
+            grow();
         }
         starts[depth++] = start;
+    }
+
+    /** Doubles the stack of start times, at work: {@code Arrays.copyOf} may be traced. */
+    private void grow() {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            starts = Arrays.copyOf(starts, depth * 2);
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     /** Ends the innermost invocation and counts it, with its duration if timed, against {@code timer}. */
@@ -120,15 +126,22 @@ final class ThreadRecorder {
         return createRow(timer);
     }
 
-    /** The slow path, once per thread and timer. */
+    /** The slow path, once per thread and timer; at work, as {@code Arrays.copyOf} may be traced. */
     private long[] createRow(int timer) {
-        long[][] grown = rows;
-        if (timer >= grown.length) {
-            grown = Arrays.copyOf(grown, Math.max(timer + 1, grown.length * 2));
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            long[][] grown = rows;
+            if (timer >= grown.length) {
+                grown = Arrays.copyOf(grown, Math.max(timer + 1, grown.length * 2));
+            }
+            long[] row = TimerRow.create();
+            grown[timer] = row;
+            rows = grown;
+            return row;
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
         }
-        long[] row = TimerRow.create();
-        grown[timer] = row;
-        rows = grown;
-        return row;
     }
 }
