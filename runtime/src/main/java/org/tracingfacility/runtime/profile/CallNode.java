@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.profile;
 
 import java.util.Arrays;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
@@ -47,12 +48,28 @@ final class CallNode {
                 return c;
             }
         }
-        CallNode created = new CallNode(childFrame, this);
-        CallNode[] grown = Arrays.copyOf(current, current.length + 1);
-        grown[current.length] = created;
-        children = grown;
-        lastChild = created;
-        return created;
+        return created(childFrame, current);
+    }
+
+    /**
+     * A new child context, at work ({@link ThreadsAtWork}): {@code Arrays.copyOf} is JDK code
+     * the agent may trace, and {@code profile} is handed out without the mark around its
+     * calls ({@link ProfileMonitor}).
+     */
+    private CallNode created(int childFrame, CallNode[] current) {
+        boolean recorded = ThreadsAtWork.enter();
+        try {
+            CallNode created = new CallNode(childFrame, this);
+            CallNode[] grown = Arrays.copyOf(current, current.length + 1);
+            grown[current.length] = created;
+            children = grown;
+            lastChild = created;
+            return created;
+        } finally {
+            if (recorded) {
+                ThreadsAtWork.leave();
+            }
+        }
     }
 
     CallNode[] children() {

@@ -5,8 +5,8 @@ import org.tracingfacility.runtime.MethodMonitor;
 /**
  * A built-in monitor that keeps its own calls out of traced code, so that a guarded site
  * (classes the agent traced) hands it out as it is, without {@link GuardedMonitor}'s mark at
- * entry and at exit. For TF's own monitors ({@code timing}); not for users, whose monitors
- * may call anything and are always guarded.
+ * entry and at exit. For TF's own monitors ({@code timing}, {@code profile}, {@code noOp});
+ * not for users, whose monitors may call anything and are always guarded.
  *
  * <p>What the mark is for is that nothing a monitor does reaches a monitor again
  * (ARCHITECTURE, "Tracing the JDK"). A monitor of this type promises the same by construction:
