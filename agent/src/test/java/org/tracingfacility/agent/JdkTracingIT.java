@@ -207,11 +207,14 @@ class JdkTracingIT {
     /**
      * What the slow paths of {@code timing} and {@code profile} run (the factory's
      * {@code ThreadLocal}, {@code Arrays.copyOf}, a new thread's first use), what a method
-     * handle's invokers run, and the application.
+     * handle's invokers run, the JDK's methods that C2 compiles to instructions but the
+     * interpreter runs as bytecode ({@code Math.min}, {@code Long.numberOfLeadingZeros}), and
+     * the application.
      */
     private static final String WHAT_MONITORS_USE = "filter=java.lang.ThreadLocal;java.lang.ThreadLocal$ThreadLocalMap;"
-            + "java.lang.invoke.**;java.util.HashMap;java.util.Arrays;java.util.ArrayList;java.util.concurrent.**;"
-            + "app.Threads";
+            + "java.lang.invoke.**;java.lang.Math;java.lang.StrictMath;java.lang.Long;java.lang.Integer;"
+            + "java.lang.Double;java.lang.Thread;java.lang.System;java.util.HashMap;java.util.Arrays;"
+            + "java.util.ArrayList;java.util.concurrent.**;app.Threads";
 
     /**
      * {@code timing} is handed out without the per-thread mark and guards its own slow paths

@@ -13,9 +13,13 @@ import org.tracingfacility.runtime.MethodMonitor;
  *
  * <ul>
  *   <li>on its fast path (a call on a thread that has used it before) each event method runs
- *       only code the agent never traces: TF's own classes (which the agent refuses), methods
- *       without bytecode (intrinsics, natives such as JFR's tick counter read directly, not
- *       through a method handle, whose invokers are JDK code), and array and field accesses;
+ *       only code the agent never traces: TF's own classes (which the agent refuses), native
+ *       methods, which have no bytecode ({@code Thread.currentThread},
+ *       {@code System.identityHashCode}, {@code Double.doubleToRawLongBits}, JFR's tick
+ *       counter read directly, not through a method handle, whose invokers are JDK code),
+ *       and array and field accesses. Not {@code Math.min} and its kind: C2 compiles them to
+ *       instructions, but the interpreter runs their bytecode, traced like any other
+ *       ({@code AttachIT} tracing {@code java.**} overflowed the stack there);
  *   <li>every other path (a thread's first use: a {@code ThreadLocal}, allocation of its
  *       statistics, a growing array) runs {@linkplain ThreadsAtWork#enter() at work}, so the
  *       JDK methods it calls reach no monitor;
