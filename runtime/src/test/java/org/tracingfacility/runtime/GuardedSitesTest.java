@@ -152,6 +152,51 @@ class GuardedSitesTest {
         assertEquals(4, outer.invocations(), timing.report().toString());
     }
 
+    /**
+     * A thread that cannot be marked at work (every slot it could take is held: here filled
+     * by hand) must not run a self-guarded monitor's slow path, which would then reach
+     * monitors from JDK code: its events are dropped, as a guarded site drops them, and
+     * counted again once it can be marked.
+     */
+    @Test
+    void withNoSlotToMarkAThreadASelfGuardedMonitorDropsItsFirstEventsInsteadOfRunningUnmarked()
+            throws Exception {
+        int site = GuardedSites.reserve(1);
+        GuardedSites.declare(site, List.of(Filtered.class.getName()), List.of("outer", "inner"));
+        TimingFactory timing = new TimingFactory();
+        MethodMonitorRegistry.register(Filtered.class, timing);
+        call(site, 0); // registers the class, counted
+        java.lang.reflect.Field field = ThreadsAtWork.class.getDeclaredField("KEYS");
+        field.setAccessible(true);
+        int[] keys = (int[]) field.get(null);
+        int[] saved = keys.clone();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread crowded = new Thread(() -> {
+            try {
+                call(site, 0);
+                call(site, 0);
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        });
+        java.util.Arrays.fill(keys, -1); // a key no thread here has (asserted below)
+        try {
+            crowded.start();
+            crowded.join();
+        } finally {
+            System.arraycopy(saved, 0, keys, 0, keys.length);
+        }
+        assertTrue(failures.isEmpty(), failures.toString());
+        assertTrue((System.identityHashCode(crowded) | Integer.MIN_VALUE) != -1);
+        String outer = Traced.class.getName() + ".outer";
+        assertEquals(1, timing.report().row(outer).invocations(),
+                "the crowded thread's calls ran the slow path unmarked: " + timing.report());
+        Thread roomy = new Thread(() -> call(site, 0));
+        roomy.start();
+        roomy.join();
+        assertEquals(2, timing.report().row(outer).invocations(), timing.report().toString());
+    }
+
     private static void assertMonitor(int site) {
         MethodMonitor monitor = GuardedSites.monitor(Traced.class, site);
         assertNotNull(monitor, "site " + site + " answers its monitor");

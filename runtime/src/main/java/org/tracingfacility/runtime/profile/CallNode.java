@@ -35,7 +35,10 @@ final class CallNode {
         this.parent = parent;
     }
 
-    /** The child context of {@code childFrame}, created on first use (the only allocation). */
+    /**
+     * The child context of {@code childFrame}, created on first use (the only allocation);
+     * null when it cannot be created now (no slot free to mark the thread at work).
+     */
     CallNode child(int childFrame) {
         CallNode last = lastChild;
         if (last != null && last.frame == childFrame) {
@@ -54,10 +57,12 @@ final class CallNode {
     /**
      * A new child context, at work ({@link ThreadsAtWork}): {@code Arrays.copyOf} is JDK code
      * the agent may trace, and {@code profile} is handed out without the mark around its
-     * calls ({@link ProfileMonitor}).
+     * calls ({@link ProfileMonitor}). Null when no slot is free to mark the thread at work.
      */
     private CallNode created(int childFrame, CallNode[] current) {
-        boolean recorded = ThreadsAtWork.enter();
+        if (!ThreadsAtWork.enter()) {
+            return null;
+        }
         try {
             CallNode created = new CallNode(childFrame, this);
             CallNode[] grown = Arrays.copyOf(current, current.length + 1);
@@ -66,9 +71,7 @@ final class CallNode {
             lastChild = created;
             return created;
         } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
+            ThreadsAtWork.leave();
         }
     }
 

@@ -127,7 +127,10 @@ public final class ProfileFactory implements MethodMonitorFactory {
         return "profile";
     }
 
-    /** The calling thread's tree: from its claim, without a {@code ThreadLocal} look-up. */
+    /**
+     * The calling thread's tree: from its claim, without a {@code ThreadLocal} look-up; null
+     * when the thread has none and cannot be marked at work (no slot free).
+     */
     ThreadProfile threadProfile() {
         Thread current = Thread.currentThread();
         ThreadProfile claim = claims[slot(current)];
@@ -137,10 +140,13 @@ public final class ProfileFactory implements MethodMonitorFactory {
     /**
      * The tree of a thread without a claim, from the {@code ThreadLocal}, at work (it is JDK
      * code, and so is what creating a tree runs); the thread claims its slot if nobody has,
-     * or the thread there has ended and its tree was folded away.
+     * or the thread there has ended and its tree was folded away. Null when no slot is free
+     * to mark the thread at work: the event is dropped.
      */
     private ThreadProfile unclaimed(Thread current, ThreadProfile claim) {
-        boolean recorded = ThreadsAtWork.enter();
+        if (!ThreadsAtWork.enter()) {
+            return null;
+        }
         try {
             ThreadProfile mine = threadProfile.get();
             if (claim == null || claim.retired) {
@@ -148,9 +154,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
             }
             return mine;
         } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
+            ThreadsAtWork.leave();
         }
     }
 

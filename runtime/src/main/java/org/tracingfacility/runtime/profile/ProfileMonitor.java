@@ -34,8 +34,9 @@ final class ProfileMonitor implements SelfGuardedMonitor {
 
     @Override
     public void enter(int ident, Object... args) {
-        if (ident >= 0 && ident < frames.length) {
-            factory.threadProfile().enter(frames[ident]);
+        ThreadProfile profile = ident >= 0 && ident < frames.length ? factory.threadProfile() : null;
+        if (profile != null) {
+            profile.enter(frames[ident]);
         }
     }
 
@@ -71,8 +72,9 @@ final class ProfileMonitor implements SelfGuardedMonitor {
 
     private void end(int ident) {
         long now = TimingClock.now(); // first: the look-up below is not the method's time
-        if (ident >= 0 && ident < frames.length) {
-            factory.threadProfile().exit(frames[ident], now);
+        ThreadProfile profile = ident >= 0 && ident < frames.length ? factory.threadProfile() : null;
+        if (profile != null) {
+            profile.exit(frames[ident], now); // an exit whose entry was dropped is ignored there
         }
     }
 }

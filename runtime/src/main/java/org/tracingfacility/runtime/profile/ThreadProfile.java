@@ -34,6 +34,10 @@ final class ThreadProfile {
             return;
         }
         CallNode node = current.child(frame);
+        if (node == null) {
+            beyondMaxDepth++; // not kept, as a call too deep is not: its exit is dropped too
+            return;
+        }
         current = node;
         depth++;
         node.startedAt = TimingClock.now();

@@ -13,6 +13,8 @@ import org.tracingfacility.runtime.support.ThreadsAtWork;
 final class ThreadRecorder {
     /** The start of an invocation that sampling leaves untimed. */
     static final long NOT_TIMED = Long.MIN_VALUE;
+    /** Where dropped events are counted: no report reads it, so threads may share it. */
+    private static final long[] DROPPED = TimerRow.create();
 
     /**
      * The thread that writes this recorder. Held strongly so
@@ -32,6 +34,8 @@ final class ThreadRecorder {
     private int untilNextSample;
     private long[] starts = new long[32];
     private int depth;
+    /** Invocations entered beyond {@link #starts} when it could not grow: exits drop them. */
+    private int notKept;
     /** Rows by timer index; a row is created the first time this thread uses the timer. */
     volatile long[][] rows = new long[0][];
 
@@ -56,26 +60,35 @@ final class ThreadRecorder {
     /** Starts an invocation whose start this recorder keeps, for {@link #exit}. */
     void enter() {
         long start = start();
-        if (depth == starts.length) {
-            grow();
+        if (notKept > 0 || depth == starts.length && !grew()) {
+            notKept++;
+            return;
         }
         starts[depth++] = start;
     }
 
-    /** Doubles the stack of start times, at work: {@code Arrays.copyOf} may be traced. */
-    private void grow() {
-        boolean recorded = ThreadsAtWork.enter();
+    /**
+     * Doubles the stack of start times, at work ({@code Arrays.copyOf} may be traced); false
+     * when no slot is free to mark the thread at work.
+     */
+    private boolean grew() {
+        if (!ThreadsAtWork.enter()) {
+            return false;
+        }
         try {
             starts = Arrays.copyOf(starts, depth * 2);
+            return true;
         } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
+            ThreadsAtWork.leave();
         }
     }
 
     /** Ends the innermost invocation and counts it, with its duration if timed, against {@code timer}. */
     void exit(int timer) {
+        if (notKept > 0) {
+            notKept--;
+            return;
+        }
         if (depth == 0) {
             return; // entered before this factory was attached: nothing to pair with
         }
@@ -126,9 +139,15 @@ final class ThreadRecorder {
         return createRow(timer);
     }
 
-    /** The slow path, once per thread and timer; at work, as {@code Arrays.copyOf} may be traced. */
+    /**
+     * The slow path, once per thread and timer; at work, as {@code Arrays.copyOf} may be
+     * traced. When no slot is free to mark the thread at work, a row that no report reads:
+     * the event is dropped.
+     */
     private long[] createRow(int timer) {
-        boolean recorded = ThreadsAtWork.enter();
+        if (!ThreadsAtWork.enter()) {
+            return DROPPED;
+        }
         try {
             long[][] grown = rows;
             if (timer >= grown.length) {
@@ -139,9 +158,7 @@ final class ThreadRecorder {
             rows = grown;
             return row;
         } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
+            ThreadsAtWork.leave();
         }
     }
 }

@@ -71,7 +71,10 @@ class TimingMonitor implements SelfGuardedMonitor {
 
     @Override
     public void enter(int ident, Object... args) {
-        recorder().enter();
+        ThreadRecorder recorder = recorder();
+        if (recorder != null) {
+            recorder.enter();
+        }
     }
 
     /** The start time: every invocation is timed, so no per-thread state is needed here. */
@@ -90,21 +93,32 @@ class TimingMonitor implements SelfGuardedMonitor {
             return;
         }
         long now = TimingClock.now();
+        ThreadRecorder recorder = recorder();
+        if (recorder == null) {
+            return;
+        }
         if (tpType == TimingPointType.ENTER) {
-            recorder().openInterval(timer, now);
+            recorder.openInterval(timer, now);
         } else {
-            recorder().closeInterval(timer, now);
+            recorder.closeInterval(timer, now);
         }
     }
 
     @Override
     public void exit(int ident) {
-        recorder().exit(timerOf(ident));
+        exitPlain(ident);
     }
 
     @Override
     public void exit(int ident, Object result) {
-        recorder().exit(timerOf(ident));
+        exitPlain(ident);
+    }
+
+    private void exitPlain(int ident) {
+        ThreadRecorder recorder = recorder();
+        if (recorder != null) {
+            recorder.exit(timerOf(ident));
+        }
     }
 
     @Override
@@ -161,16 +175,17 @@ class TimingMonitor implements SelfGuardedMonitor {
 
     /**
      * The slow way: the recorder's own index, and for a thread with a claim the first use of
-     * a method. At work: it may create the thread's recorder and row.
+     * a method. At work: it may create the thread's recorder and row. Null (the event is
+     * dropped, as a guarded site drops it) when no slot is free to mark the thread at work:
+     * unmarked, what this runs could reach a monitor.
      */
     private long[] rowOfAnyThread(int ident) {
         int timer = timerOf(ident);
-        if (timer < 0) {
+        if (timer < 0 || !ThreadsAtWork.enter()) {
             return null;
         }
-        boolean recorded = ThreadsAtWork.enter();
         try {
-            long[] row = recorder().row(timer);
+            long[] row = recorder().row(timer); // at work already: the recorder is found
             Thread current = Thread.currentThread();
             Owner claim = claims[slot(current)];
             if (claim != null && claim.thread == current) {
@@ -178,13 +193,14 @@ class TimingMonitor implements SelfGuardedMonitor {
             }
             return row;
         } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
+            ThreadsAtWork.leave();
         }
     }
 
-    /** The calling thread's recorder: from its claim, without a {@code ThreadLocal} look-up. */
+    /**
+     * The calling thread's recorder: from its claim, without a {@code ThreadLocal} look-up;
+     * null when the thread has none and cannot be marked at work (no slot free).
+     */
     final ThreadRecorder recorder() {
         Thread current = Thread.currentThread();
         Owner claim = claims[slot(current)];
@@ -194,10 +210,13 @@ class TimingMonitor implements SelfGuardedMonitor {
     /**
      * The recorder of a thread without a claim here, from the factory (at work: its
      * {@code ThreadLocal} and what creating a recorder runs); the thread claims its slot if
-     * nobody has, or the thread there has ended and been folded away.
+     * nobody has, or the thread there has ended and been folded away. Null when no slot is
+     * free to mark the thread at work: the event is dropped.
      */
     private ThreadRecorder unclaimed(Thread current, Owner claim) {
-        boolean recorded = ThreadsAtWork.enter();
+        if (!ThreadsAtWork.enter()) {
+            return null;
+        }
         try {
             ThreadRecorder mine = factory.recorder();
             if (claim == null || claim.recorder.retired) {
@@ -205,9 +224,7 @@ class TimingMonitor implements SelfGuardedMonitor {
             }
             return mine;
         } finally {
-            if (recorded) {
-                ThreadsAtWork.leave();
-            }
+            ThreadsAtWork.leave();
         }
     }
 
@@ -238,7 +255,8 @@ class TimingMonitor implements SelfGuardedMonitor {
         /** The start time, or {@link ThreadRecorder#NOT_TIMED} when sampling skips this call. */
         @Override
         public long enterWithToken(int ident, Object... args) {
-            return recorder().start();
+            ThreadRecorder recorder = recorder();
+            return recorder == null ? ThreadRecorder.NOT_TIMED : recorder.start();
         }
 
         @Override
