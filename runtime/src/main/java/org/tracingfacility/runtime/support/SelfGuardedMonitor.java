@@ -22,7 +22,8 @@ import org.tracingfacility.runtime.MethodMonitor;
  *       ({@code AttachIT} tracing {@code java.**} overflowed the stack there);
  *   <li>every other path (a thread's first use: a {@code ThreadLocal}, allocation of its
  *       statistics, a growing array) runs {@linkplain ThreadsAtWork#enter() at work}, so the
- *       JDK methods it calls reach no monitor;
+ *       JDK methods it calls reach no monitor, or does not run (the event is dropped) when
+ *       {@code enter()} finds no slot to mark the thread;
  *   <li>the classes its fast path runs are loaded and initialized when the monitor is created,
  *       at work: not first inside a traced method;
  *   <li>it {@linkplain MethodMonitor#wantsArguments() wants no arguments}, so generated code
