@@ -50,6 +50,7 @@ final class BootstrapRuntime {
         "org.tracingfacility.runtime.support.ThreadsAtWork",
         "org.tracingfacility.runtime.support.GuardedSites",
         "org.tracingfacility.runtime.support.GuardedMonitor",
+        "org.tracingfacility.runtime.support.SelfGuardedMonitor",
         "org.tracingfacility.runtime.support.EnhancedCodeSupport",
         "org.tracingfacility.runtime.support.RegistryBridge",
         "org.tracingfacility.runtime.MethodMonitorRegistry",

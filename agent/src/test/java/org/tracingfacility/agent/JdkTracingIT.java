@@ -184,6 +184,83 @@ class JdkTracingIT {
         assertTrue(run.agentLines().isEmpty(), run::describe);
     }
 
+    /** Four threads of a pool, each calling {@code step} 1000 times through a ThreadLocal and a HashMap. */
+    private static final String THREADS = "package app;\n"
+            + "import java.util.*;\n"
+            + "import java.util.concurrent.*;\n"
+            + "public class Threads {\n"
+            + "  static final ThreadLocal<int[]> CALLS = ThreadLocal.withInitial(() -> new int[1]);\n"
+            + "  public static void main(String[] args) throws Exception {\n"
+            + "    ExecutorService pool = Executors.newFixedThreadPool(4);\n"
+            + "    List<Future<Integer>> results = new ArrayList<>();\n"
+            + "    for (int t = 0; t < 4; t++) results.add(pool.submit(Threads::work));\n"
+            + "    int sum = 0;\n"
+            + "    for (Future<Integer> result : results) sum += result.get();\n"
+            + "    pool.shutdown();\n"
+            + "    System.out.println(\"sum \" + sum);\n"
+            + "  }\n"
+            + "  static int work() {\n"
+            + "    Map<Integer, Integer> map = new HashMap<>();\n"
+            + "    for (int i = 0; i < 1000; i++) step(map, i);\n"
+            + "    return CALLS.get()[0];\n"
+            + "  }\n"
+            + "  static void step(Map<Integer, Integer> map, int i) { CALLS.get()[0]++; map.put(i, i); }\n"
+            + "}\n";
+
+    /**
+     * What the slow paths of {@code timing} and {@code profile} run (the factory's
+     * {@code ThreadLocal}, {@code Arrays.copyOf}, a new thread's first use), what a method
+     * handle's invokers run, the JDK's methods that C2 compiles to instructions but the
+     * interpreter runs as bytecode ({@code Math.min}, {@code Long.numberOfLeadingZeros}), and
+     * the application.
+     */
+    private static final String WHAT_MONITORS_USE = "filter=java.lang.ThreadLocal;java.lang.ThreadLocal$ThreadLocalMap;"
+            + "java.lang.invoke.**;java.lang.Math;java.lang.StrictMath;java.lang.Long;java.lang.Integer;"
+            + "java.lang.Double;java.lang.Thread;java.lang.System;java.util.HashMap;java.util.Arrays;"
+            + "java.util.ArrayList;java.util.concurrent.**;app.Threads";
+
+    /**
+     * {@code timing} is handed out without the per-thread mark and guards its own slow paths
+     * (a thread's first call: the factory's {@code ThreadLocal}, new statistics, a growing
+     * array) and reads the clock without {@code java.lang.invoke}. Here the classes those
+     * paths and a method handle's invokers run are traced with {@code timing} themselves,
+     * and threads of a pool take their first timed calls: a path that reached a monitor
+     * outside the mark would recurse until the stack overflows. Every call of the
+     * application is counted once.
+     */
+    @Test
+    void timingTracesTheClassesItsOwnSlowPathsUseOnNewThreadsWithoutRecursion() throws Exception {
+        Path classes = AgentProcess.compile(work, Map.of("app.Threads", THREADS));
+        AgentProcess.Result run = AgentProcess.run(WHAT_MONITORS_USE + ",monitor=Filtered=timing", List.of(classes),
+                "app.Threads");
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("sum 4000\n", run.stdout, run::describe);
+        assertEquals(4000, invocations(run.stderr, "app.Threads.step(Map,int)"), run::describe);
+        assertEquals(4, invocations(run.stderr, "app.Threads.work()"), run::describe);
+        assertTrue(invocations(run.stderr, "java.lang.ThreadLocal.get()") >= 4004, run::describe);
+        assertTrue(run.stderr.contains("Clock: JFR's tick counter"), run::describe);
+    }
+
+    /** The same for {@code profile}: its thread look-up and new contexts are its slow paths. */
+    @Test
+    void profileTracesTheClassesItsOwnSlowPathsUseOnNewThreadsWithoutRecursion() throws Exception {
+        Path classes = AgentProcess.compile(work, Map.of("app.Threads", THREADS));
+        Path folded = work.resolve("threads.folded");
+        AgentProcess.Result run = AgentProcess.run(WHAT_MONITORS_USE + ",monitor=Filtered=profile",
+                List.of("-Dtf.profile.output=" + folded), List.of(classes), "app.Threads");
+        assertEquals(0, run.exitCode, run::describe);
+        assertEquals("sum 4000\n", run.stdout, run::describe);
+        String stacks = new String(java.nio.file.Files.readAllBytes(folded));
+        assertTrue(stacks.contains("app.Threads.work;app.Threads.step;java.lang.ThreadLocal.get"), stacks);
+        assertTrue(stacks.contains("app.Threads.work;app.Threads.step;java.util.HashMap.put"), stacks);
+    }
+
+    /** The invocations of {@code method} in the timing table at exit; -1 without a row. */
+    private static long invocations(String stderr, String method) {
+        Matcher row = Pattern.compile("(?m)^\\s*" + Pattern.quote(method) + "\\s+(\\d+)\\s").matcher(stderr);
+        return row.find() ? Long.parseLong(row.group(1)) : -1;
+    }
+
     /** {@code jfr print --events <event> --stack-depth 20 <file>}, as a user runs it. */
     private static String jfrPrint(Path recording, String event) throws Exception {
         Path jfr = Paths.get(System.getProperty("java.home"), "bin", "jfr");

@@ -20,7 +20,7 @@ public final class MethodMonitorFactoryDefaults {
     private static final MethodMonitorFactory NO_OP = new Named("noOp") {
         @Override
         public MethodMonitor create(Class<?> cls) {
-            return new NoOpMonitor(cls);
+            return new NoOpMonitor.SelfGuarded(cls);
         }
     };
     private static final MethodMonitorFactory DPRINT = dprint(System.out);

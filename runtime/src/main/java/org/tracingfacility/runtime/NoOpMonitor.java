@@ -1,5 +1,7 @@
 package org.tracingfacility.runtime;
 
+import org.tracingfacility.runtime.support.SelfGuardedMonitor;
+
 /** A monitor that ignores everything; it wants no arguments, so calls cost no allocation. */
 class NoOpMonitor implements MethodMonitor {
     private final Class<?> cls;
@@ -40,5 +42,17 @@ class NoOpMonitor implements MethodMonitor {
     @Override
     public boolean wantsArguments() {
         return false;
+    }
+
+    /**
+     * The {@code noOp} factory's monitor: it runs no code at all, so a class the agent traced
+     * gets it without the per-thread mark around each call ({@link SelfGuardedMonitor}).
+     * Final and apart from {@link NoOpMonitor}, which tests extend with monitors that do
+     * call traced code.
+     */
+    static final class SelfGuarded extends NoOpMonitor implements SelfGuardedMonitor {
+        SelfGuarded(Class<?> cls) {
+            super(cls);
+        }
     }
 }

@@ -14,6 +14,8 @@ import org.tracingfacility.annotation.Filtered;
 import org.tracingfacility.runtime.support.EnhancedCodeSupport;
 import org.tracingfacility.runtime.support.GuardedSites;
 import org.tracingfacility.runtime.support.ThreadsAtWork;
+import org.tracingfacility.runtime.timing.TimingFactory;
+import org.tracingfacility.runtime.timing.TimingReport;
 
 /**
  * The guarded sites as a class the agent traced uses them (its methods call
@@ -116,6 +118,83 @@ class GuardedSitesTest {
         assertNull(GuardedSites.monitor(Traced.class, audit));
         MethodMonitorRegistry.register(Filtered.class, NoOpMonitor::new);
         assertMonitor(filtered);
+    }
+
+    /**
+     * {@code timing} guards its own slow paths, so a site hands it out without setting the
+     * mark: every call is counted, the thread is left idle after each (the first one
+     * registers the class at work), and while the thread is at work for other reasons the
+     * site still answers null.
+     */
+    @Test
+    void aSelfGuardedMonitorCountsEveryCallAndLeavesTheThreadIdle() throws Exception {
+        int site = GuardedSites.reserve(1);
+        GuardedSites.declare(site, List.of(Filtered.class.getName()), List.of("outer", "inner"));
+        TimingFactory timing = new TimingFactory();
+        MethodMonitorRegistry.register(Filtered.class, timing);
+        for (int i = 0; i < 3; i++) {
+            call(site, 0);
+            assertFalse(ThreadsAtWork.isAtWork(), "call " + i + " left the thread at work");
+        }
+        assertTrue(ThreadsAtWork.enter());
+        assertEquals(-1, call(site, 0), "at work: the site answers null");
+        ThreadsAtWork.leave();
+        // A second thread: its first call takes the slow way, at work, and leaves it idle.
+        Thread other = new Thread(() -> {
+            call(site, 0);
+            events.add("other idle: " + !ThreadsAtWork.isAtWork());
+        });
+        other.start();
+        other.join();
+        assertEquals(List.of("other idle: true"), events);
+        TimingReport.Row outer = timing.report().row(Traced.class.getName() + ".outer");
+        assertNotNull(outer, timing.report().toString());
+        assertEquals(4, outer.invocations(), timing.report().toString());
+    }
+
+    /**
+     * A thread that cannot be marked at work (every slot it could take is held: here filled
+     * by hand) must not run a self-guarded monitor's slow path, which would then reach
+     * monitors from JDK code: its events are dropped, as a guarded site drops them, and
+     * counted again once it can be marked.
+     */
+    @Test
+    void withNoSlotToMarkAThreadASelfGuardedMonitorDropsItsFirstEventsInsteadOfRunningUnmarked()
+            throws Exception {
+        int site = GuardedSites.reserve(1);
+        GuardedSites.declare(site, List.of(Filtered.class.getName()), List.of("outer", "inner"));
+        TimingFactory timing = new TimingFactory();
+        MethodMonitorRegistry.register(Filtered.class, timing);
+        call(site, 0); // registers the class, counted
+        java.lang.reflect.Field field = ThreadsAtWork.class.getDeclaredField("KEYS");
+        field.setAccessible(true);
+        int[] keys = (int[]) field.get(null);
+        int[] saved = keys.clone();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread crowded = new Thread(() -> {
+            try {
+                call(site, 0);
+                call(site, 0);
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        });
+        java.util.Arrays.fill(keys, -1); // a key no thread here has (asserted below)
+        try {
+            crowded.start();
+            crowded.join();
+        } finally {
+            System.arraycopy(saved, 0, keys, 0, keys.length);
+        }
+        assertTrue(failures.isEmpty(), failures.toString());
+        assertTrue((System.identityHashCode(crowded) | Integer.MIN_VALUE) != -1);
+        String outer = Traced.class.getName() + ".outer";
+        assertEquals(1, timing.report().row(outer).invocations(),
+                "the crowded thread's calls ran the slow path unmarked: " + timing.report());
+        Thread roomy = new Thread(() -> call(site, 0));
+        roomy.start();
+        roomy.join();
+        assertEquals(2, timing.report().row(outer).invocations(), timing.report().toString());
     }
 
     private static void assertMonitor(int site) {

@@ -80,9 +80,11 @@ public class MonitorOverheadBenchmark {
     }
 
     /**
-     * As {@link TimingJfrTicks}, but another thread calls the method first and stays alive:
-     * the monitor remembers that thread's statistics (its owner), so the benchmark's thread
-     * takes the way of every other thread, through the factory's {@code ThreadLocal}.
+     * As {@link TimingJfrTicks}, but another thread calls the method first and stays alive.
+     * Until issue #50 the monitor remembered that one thread (its owner) and the benchmark's
+     * thread took the way of every other thread, through the factory's {@code ThreadLocal};
+     * now the monitor keeps a claim per slot of the threads' identity hashes, and the
+     * benchmark's thread has its own unless the two hashes share a slot (one fork in eight).
      */
     @State(Scope.Benchmark)
     public static class TimingJfrTicksOtherOwner {

@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.profile;
 
 import java.util.Arrays;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
@@ -34,7 +35,10 @@ final class CallNode {
         this.parent = parent;
     }
 
-    /** The child context of {@code childFrame}, created on first use (the only allocation). */
+    /**
+     * The child context of {@code childFrame}, created on first use (the only allocation);
+     * null when it cannot be created now (no slot free to mark the thread at work).
+     */
     CallNode child(int childFrame) {
         CallNode last = lastChild;
         if (last != null && last.frame == childFrame) {
@@ -47,12 +51,28 @@ final class CallNode {
                 return c;
             }
         }
-        CallNode created = new CallNode(childFrame, this);
-        CallNode[] grown = Arrays.copyOf(current, current.length + 1);
-        grown[current.length] = created;
-        children = grown;
-        lastChild = created;
-        return created;
+        return created(childFrame, current);
+    }
+
+    /**
+     * A new child context, at work ({@link ThreadsAtWork}): {@code Arrays.copyOf} is JDK code
+     * the agent may trace, and {@code profile} is handed out without the mark around its
+     * calls ({@link ProfileMonitor}). Null when no slot is free to mark the thread at work.
+     */
+    private CallNode created(int childFrame, CallNode[] current) {
+        if (!ThreadsAtWork.enter()) {
+            return null;
+        }
+        try {
+            CallNode created = new CallNode(childFrame, this);
+            CallNode[] grown = Arrays.copyOf(current, current.length + 1);
+            grown[current.length] = created;
+            children = grown;
+            lastChild = created;
+            return created;
+        } finally {
+            ThreadsAtWork.leave();
+        }
     }
 
     CallNode[] children() {

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.MethodMonitorFactory;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
+import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
  * Calling-context profiles of monitored methods: per thread, the tree of monitored calls
@@ -28,11 +30,23 @@ public final class ProfileFactory implements MethodMonitorFactory {
     /** Tells apart the temporary files of writes running at once in this process. */
     private static final AtomicLong TEMPORARY_NAMES = new AtomicLong();
 
+    /** Claim slots, a power of two: a thread whose slot another holds takes the slow way. */
+    private static final int CLAIMS = 64;
+
     private final FrameTable frames = new FrameTable();
     private final List<ThreadProfile> threads = new ArrayList<>();
     /** The trees of threads that have ended, folded together so thread churn does not grow memory. */
     private TreeMerge ended = new TreeMerge();
     private final ThreadLocal<ThreadProfile> threadProfile = ThreadLocal.withInitial(this::newThreadProfile);
+    /**
+     * The threads' profiles by slot ({@code identityHashCode(thread) & (CLAIMS - 1)}), each
+     * the profile of the first thread to use the slot: that thread finds its profile with a
+     * compare of {@code Thread.currentThread()} instead of the {@code ThreadLocal} (JDK code,
+     * which would need the per-thread mark around every call). Read and written without
+     * synchronization: a thread takes a profile for its own only when the profile's (final)
+     * thread is itself, so a stale or racing value just means the slow way.
+     */
+    private final ThreadProfile[] claims = new ThreadProfile[CLAIMS];
 
     @Override
     public MethodMonitor create(Class<?> cls) {
@@ -41,6 +55,9 @@ public final class ProfileFactory implements MethodMonitorFactory {
         for (int ident = 0; ident < frameOf.length; ident++) {
             frameOf[ident] = frames.id(cls, names.get(ident));
         }
+        // Initialized here, at work (the registry creates monitors so), not first inside a
+        // traced method: its initialization runs JDK code.
+        TimingClock.now();
         return new ProfileMonitor(cls, this, frameOf);
     }
 
@@ -110,9 +127,39 @@ public final class ProfileFactory implements MethodMonitorFactory {
         return "profile";
     }
 
-    /** The calling thread's tree. */
+    /**
+     * The calling thread's tree: from its claim, without a {@code ThreadLocal} look-up; null
+     * when the thread has none and cannot be marked at work (no slot free).
+     */
     ThreadProfile threadProfile() {
-        return threadProfile.get();
+        Thread current = Thread.currentThread();
+        ThreadProfile claim = claims[slot(current)];
+        return claim != null && claim.thread == current ? claim : unclaimed(current, claim);
+    }
+
+    /**
+     * The tree of a thread without a claim, from the {@code ThreadLocal}, at work (it is JDK
+     * code, and so is what creating a tree runs); the thread claims its slot if nobody has,
+     * or the thread there has ended and its tree was folded away. Null when no slot is free
+     * to mark the thread at work: the event is dropped.
+     */
+    private ThreadProfile unclaimed(Thread current, ThreadProfile claim) {
+        if (!ThreadsAtWork.enter()) {
+            return null;
+        }
+        try {
+            ThreadProfile mine = threadProfile.get();
+            if (claim == null || claim.retired) {
+                claims[slot(current)] = mine;
+            }
+            return mine;
+        } finally {
+            ThreadsAtWork.leave();
+        }
+    }
+
+    private static int slot(Thread thread) {
+        return System.identityHashCode(thread) & (CLAIMS - 1);
     }
 
     private ThreadProfile newThreadProfile() {
@@ -130,6 +177,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
                 return false;
             }
             ended.add(t.root);
+            t.retired = true;
             return true;
         });
     }

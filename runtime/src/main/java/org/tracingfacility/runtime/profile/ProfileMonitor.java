@@ -1,15 +1,21 @@
 package org.tracingfacility.runtime.profile;
 
-import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.TimingPointType;
+import org.tracingfacility.runtime.support.SelfGuardedMonitor;
 import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
  * Records the calls of one class's monitored methods into the calling thread's tree. Wants no
  * arguments; once a context exists, a call reads the clock twice, looks up the thread's
  * profile and moves one pointer down and up: nothing is allocated.
+ *
+ * <p>Self-guarded ({@link SelfGuardedMonitor}): a class the agent traced gets this monitor
+ * without the per-thread mark around each call. Once its thread has claimed a slot of the
+ * factory ({@link ProfileFactory#threadProfile()}) and its context exists, a call runs TF's
+ * code, the clock and field updates; the ways to a profile (the factory's
+ * {@code ThreadLocal}) and to a new context ({@code Arrays.copyOf}) run at work.
  */
-final class ProfileMonitor implements MethodMonitor {
+final class ProfileMonitor implements SelfGuardedMonitor {
     private final Class<?> cls;
     private final ProfileFactory factory;
     /** The frame of each method identifier. */
@@ -28,8 +34,9 @@ final class ProfileMonitor implements MethodMonitor {
 
     @Override
     public void enter(int ident, Object... args) {
-        if (ident >= 0 && ident < frames.length) {
-            factory.threadProfile().enter(frames[ident]);
+        ThreadProfile profile = ident >= 0 && ident < frames.length ? factory.threadProfile() : null;
+        if (profile != null) {
+            profile.enter(frames[ident]);
         }
     }
 
@@ -65,8 +72,9 @@ final class ProfileMonitor implements MethodMonitor {
 
     private void end(int ident) {
         long now = TimingClock.now(); // first: the look-up below is not the method's time
-        if (ident >= 0 && ident < frames.length) {
-            factory.threadProfile().exit(frames[ident], now);
+        ThreadProfile profile = ident >= 0 && ident < frames.length ? factory.threadProfile() : null;
+        if (profile != null) {
+            profile.exit(frames[ident], now); // an exit whose entry was dropped is ignored there
         }
     }
 }

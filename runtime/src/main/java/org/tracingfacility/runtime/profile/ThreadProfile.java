@@ -12,6 +12,11 @@ final class ThreadProfile {
     static final int MAX_DEPTH = 512;
 
     final Thread thread;
+    /**
+     * Set (under the factory's lock) once the thread has ended and its tree is folded into
+     * the factory's: a claim slot holding this profile may pass to another thread.
+     */
+    boolean retired;
     final CallNode root = new CallNode(-1, null);
     /** The innermost running monitored call of the thread, or the root. */
     private CallNode current = root;
@@ -29,6 +34,10 @@ final class ThreadProfile {
             return;
         }
         CallNode node = current.child(frame);
+        if (node == null) {
+            beyondMaxDepth++; // not kept, as a call too deep is not: its exit is dropped too
+            return;
+        }
         current = node;
         depth++;
         node.startedAt = TimingClock.now();

@@ -259,7 +259,7 @@ public final class EnhancedCodeSupport {
             long token) {
         if (monitor != null) {
             // At work for a guarded monitor: ENDING's ThreadLocal may itself be traced.
-            boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+            boolean recorded = guardedSite(monitor) && ThreadsAtWork.enter();
             try {
                 thrown(thrown, lastReported, monitor, ident);
                 Throwable outer = ENDING.get();
@@ -282,7 +282,7 @@ public final class EnhancedCodeSupport {
             int ident, long token) {
         if (monitor != null) {
             // At work for a guarded monitor: ENDING's ThreadLocal may itself be traced.
-            boolean recorded = monitor instanceof GuardedMonitor && ThreadsAtWork.enter();
+            boolean recorded = guardedSite(monitor) && ThreadsAtWork.enter();
             try {
                 thrown(thrown, lastReported, monitor, ident);
                 Throwable outer = ENDING.get();
@@ -298,6 +298,16 @@ public final class EnhancedCodeSupport {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code monitor} may come from a guarded site (a class the agent traced), where
+     * what TF runs around it must run at work: {@link GuardedMonitor}, or a
+     * {@link SelfGuardedMonitor}, which such a site hands out as it is (and which enhanced
+     * classes get too: the mark then costs their exits by a throwable alone).
+     */
+    private static boolean guardedSite(MethodMonitor monitor) {
+        return monitor instanceof GuardedMonitor || monitor instanceof SelfGuardedMonitor;
     }
 
     /**

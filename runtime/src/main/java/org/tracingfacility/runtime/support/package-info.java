@@ -10,7 +10,9 @@
  *       {@link org.tracingfacility.runtime.support.SynchronizedHolder}: the holder fields.
  *   <li>{@link org.tracingfacility.runtime.support.GuardedSites}: the agent's table of sites;
  *       {@link org.tracingfacility.runtime.support.ThreadsAtWork}: the per-thread mark that
- *       keeps monitoring code from reaching a monitor.
+ *       keeps monitoring code from reaching a monitor;
+ *       {@link org.tracingfacility.runtime.support.SelfGuardedMonitor}: built-in monitors
+ *       that set it themselves, on their slow paths.
  *   <li>{@link org.tracingfacility.runtime.support.RegistryBridge}: this package's way to the
  *       registry; {@link org.tracingfacility.runtime.support.ExitWait}: the bound on reports
  *       at exit.

@@ -16,16 +16,24 @@ final class Histogram {
     }
 
     /**
-     * The bucket of a duration; negative durations (a clock step) count as zero. Without
-     * branches: below 16 the shift is 0 and the bucket is the duration itself; from there on
-     * the top four bits of the duration, its leading one included, pick one of the eight
-     * sub-buckets of its power of two.
+     * The bucket of a duration; negative durations (a clock step) count as zero. Below 16 the
+     * shift is 0 and the bucket is the duration itself; from there on the top four bits of
+     * the duration, its leading one included, pick one of the eight sub-buckets of its power
+     * of two.
+     *
+     * <p>It calls no JDK method with bytecode, not even {@code Math.min} or
+     * {@code Long.numberOfLeadingZeros}: C2 replaces those with instructions, but the
+     * interpreter runs their bytecode, which the agent may trace, and a timed call runs this
+     * outside the per-thread mark ({@link TimingMonitor}). The power of two is the exponent of
+     * the duration as a {@code double} ({@code Double.doubleToRawLongBits} is native): exact
+     * below 2^53, and every duration from 2^46 on is in the last bucket anyway.
      */
     static int bucket(long nanos) {
-        long duration = Math.max(nanos, 0);
-        int shift = 63 - SUB_BUCKET_BITS - Long.numberOfLeadingZeros(duration | SUB_BUCKETS);
+        long duration = nanos < 0 ? 0 : nanos;
+        int log2 = (int) (Double.doubleToRawLongBits((double) (duration | SUB_BUCKETS)) >>> 52) - 1023;
+        int shift = log2 - SUB_BUCKET_BITS;
         int bucket = (shift << SUB_BUCKET_BITS) + (int) (duration >>> shift);
-        return Math.min(bucket, BUCKETS - 1);
+        return bucket < BUCKETS - 1 ? bucket : BUCKETS - 1;
     }
 
     /** The smallest duration that falls in a bucket. */

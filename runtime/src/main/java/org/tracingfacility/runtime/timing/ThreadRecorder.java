@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.timing;
 
 import java.util.Arrays;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * One thread's timing state for one {@link TimingFactory}: its statistics rows, indexed by
@@ -12,15 +13,11 @@ import java.util.Arrays;
 final class ThreadRecorder {
     /** The start of an invocation that sampling leaves untimed. */
     static final long NOT_TIMED = Long.MIN_VALUE;
+    /** Where dropped events are counted: no report reads it, so threads may share it. */
+    private static final long[] DROPPED = TimerRow.create();
 
     /**
-     * No thread's recorder: what a {@link TimingMonitor} starts with as its owner, so that the
-     * first thread to use the monitor claims it.
-     */
-    static final ThreadRecorder NOBODY = new ThreadRecorder(null, 1);
-
-    /**
-     * The thread that writes this recorder; null only for {@link #NOBODY}. Held strongly so
+     * The thread that writes this recorder. Held strongly so
      * that a monitor can compare it with {@code Thread.currentThread()}: the factory drops
      * the recorder, and with it the thread, once the thread has ended and its statistics are
      * folded into the factory's (see {@link #retired}).
@@ -28,15 +25,17 @@ final class ThreadRecorder {
     final Thread thread;
     /**
      * Set once the thread has ended and the factory has folded its rows into its own: the
-     * recorder is no longer read, and a monitor whose owner it is may pass to another thread.
-     * Written under the factory's lock, read without: a monitor that sees it late only hands
-     * ownership over later.
+     * recorder is no longer read, and a monitor's claim slot that holds it may pass to another
+     * thread. Written under the factory's lock, read without: a monitor that sees it late
+     * only hands the slot over later.
      */
     boolean retired;
     private final int sampleEvery;
     private int untilNextSample;
     private long[] starts = new long[32];
     private int depth;
+    /** Invocations entered beyond {@link #starts} when it could not grow: exits drop them. */
+    private int notKept;
     /** Rows by timer index; a row is created the first time this thread uses the timer. */
     volatile long[][] rows = new long[0][];
 
@@ -44,7 +43,6 @@ final class ThreadRecorder {
     ThreadRecorder(Thread thread, int sampleEvery) {
         this.thread = thread;
         this.sampleEvery = sampleEvery;
-        this.retired = thread == null;
     }
 
     /**
@@ -62,14 +60,35 @@ final class ThreadRecorder {
     /** Starts an invocation whose start this recorder keeps, for {@link #exit}. */
     void enter() {
         long start = start();
-        if (depth == starts.length) {
-            starts = Arrays.copyOf(starts, depth * 2);
+        if (notKept > 0 || depth == starts.length && !grew()) {
+            notKept++;
+            return;
         }
         starts[depth++] = start;
     }
 
+    /**
+     * Doubles the stack of start times, at work ({@code Arrays.copyOf} may be traced); false
+     * when no slot is free to mark the thread at work.
+     */
+    private boolean grew() {
+        if (!ThreadsAtWork.enter()) {
+            return false;
+        }
+        try {
+            starts = Arrays.copyOf(starts, depth * 2);
+            return true;
+        } finally {
+            ThreadsAtWork.leave();
+        }
+    }
+
     /** Ends the innermost invocation and counts it, with its duration if timed, against {@code timer}. */
     void exit(int timer) {
+        if (notKept > 0) {
+            notKept--;
+            return;
+        }
         if (depth == 0) {
             return; // entered before this factory was attached: nothing to pair with
         }
@@ -120,15 +139,26 @@ final class ThreadRecorder {
         return createRow(timer);
     }
 
-    /** The slow path, once per thread and timer. */
+    /**
+     * The slow path, once per thread and timer; at work, as {@code Arrays.copyOf} may be
+     * traced. When no slot is free to mark the thread at work, a row that no report reads:
+     * the event is dropped.
+     */
     private long[] createRow(int timer) {
-        long[][] grown = rows;
-        if (timer >= grown.length) {
-            grown = Arrays.copyOf(grown, Math.max(timer + 1, grown.length * 2));
+        if (!ThreadsAtWork.enter()) {
+            return DROPPED;
         }
-        long[] row = TimerRow.create();
-        grown[timer] = row;
-        rows = grown;
-        return row;
+        try {
+            long[][] grown = rows;
+            if (timer >= grown.length) {
+                grown = Arrays.copyOf(grown, Math.max(timer + 1, grown.length * 2));
+            }
+            long[] row = TimerRow.create();
+            grown[timer] = row;
+            rows = grown;
+            return row;
+        } finally {
+            ThreadsAtWork.leave();
+        }
     }
 }

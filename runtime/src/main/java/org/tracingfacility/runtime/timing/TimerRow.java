@@ -34,11 +34,17 @@ final class TimerRow {
         return row;
     }
 
-    /** Counts one duration; no allocation, no atomics: the row belongs to the calling thread. */
+    /**
+     * Counts one duration; no allocation, no atomics: the row belongs to the calling thread.
+     * No JDK method either ({@code Math.min} has bytecode the agent may trace; see
+     * {@link Histogram#bucket}).
+     */
     static void record(long[] row, long duration) {
         row[TOTAL] += duration;
-        row[MIN] = Math.min(row[MIN], duration); // conditional moves, no branches
-        row[MAX] = Math.max(row[MAX], duration);
+        long min = row[MIN];
+        row[MIN] = duration < min ? duration : min;
+        long max = row[MAX];
+        row[MAX] = duration > max ? duration : max;
         row[BUCKETS + Histogram.bucket(duration)]++;
     }
 

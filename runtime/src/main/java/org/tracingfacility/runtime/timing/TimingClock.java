@@ -7,13 +7,20 @@ import java.lang.invoke.MethodType;
 /**
  * The clock timing reads twice per measured call. Where the JVM lets TF reach it, that is
  * JFR's tick counter, {@code jdk.jfr.internal.JVM.counterTime()}: a HotSpot intrinsic (checked
- * with {@code -XX:+PrintIntrinsics} on JDK 17 and 25, called through the handle below) that
- * reads the CPU's time-stamp counter where the CPU has an invariant one, the clock JFR's own
- * method timing reads. It costs a fraction of {@link System#nanoTime()} on machines whose
- * {@code clock_gettime} is slow, virtual machines in particular. Reaching it
- * needs {@code --add-exports jdk.jfr/jdk.jfr.internal=ALL-UNNAMED} (or the named module of
- * the TF runtime); without that, or on a JVM without JFR, the clock is
+ * with {@code -XX:+PrintIntrinsics} on JDK 17 and 25) that reads the CPU's time-stamp counter
+ * where the CPU has an invariant one, the clock JFR's own method timing reads. It costs a
+ * fraction of {@link System#nanoTime()} on machines whose {@code clock_gettime} is slow,
+ * virtual machines in particular. Reaching it needs
+ * {@code --add-exports jdk.jfr/jdk.jfr.internal=ALL-UNNAMED} (or the named module of the TF
+ * runtime; the agent grants it itself); without that, or on a JVM without JFR, the clock is
  * {@link System#nanoTime()}.
+ *
+ * <p>The counter is called directly ({@code invokestatic}), from a class of this package that
+ * TF defines as it initializes ({@link TickReaders}), not through a method handle: a handle's
+ * invokers are JDK code ({@code java.lang.invoke.Invokers}) that the agent may trace, and
+ * {@code timing} reads the clock outside the mark that keeps monitors from reaching monitors
+ * ({@link org.tracingfacility.runtime.support.SelfGuardedMonitor}). TF's own classes are never
+ * traced, and the counter has no bytecode.
  *
  * <p>Statistics are kept in the clock's unit; a report converts ticks to nanoseconds with the
  * frequency JFR reports ({@link #toNanos}), so durations mean the same whichever clock was
@@ -24,8 +31,8 @@ import java.lang.invoke.MethodType;
  * <p>Public for {@code profile}, which times calls with the same clock; not for users.
  */
 public final class TimingClock {
-    /** {@code ()long} reading JFR's tick counter, or null when the clock is System.nanoTime(). */
-    private static final MethodHandle TICKS;
+    /** Reads JFR's tick counter, or null when the clock is System.nanoTime(). */
+    private static final TickReader TICKS;
     /** Nanoseconds per tick of {@link #TICKS}. */
     private static final double NANOS_PER_TICK;
     /** What a report says about the clock. */
@@ -35,7 +42,7 @@ public final class TimingClock {
         // The agent may be granting the counter on another thread right now: choose after it.
         org.tracingfacility.runtime.support.TickCounterGrant.await();
         JfrTicks ticks = JfrTicks.find();
-        TICKS = ticks == null ? null : ticks.counter;
+        TICKS = ticks == null ? null : ticks.reader;
         NANOS_PER_TICK = ticks == null ? 1.0 : 1e9 / ticks.frequency;
         DESCRIPTION = ticks == null
                 ? "System.nanoTime() (--add-exports jdk.jfr/jdk.jfr.internal=ALL-UNNAMED lets TF read"
@@ -48,15 +55,9 @@ public final class TimingClock {
 
     /** The current time, in the clock's own unit: the difference of two is a duration for {@link #toNanos}. */
     public static long now() {
-        if (TICKS == null) {
-            return System.nanoTime();
-        }
-        try {
-            return (long) TICKS.invokeExact();
-        } catch (Throwable e) {
-            // counterTime() declares nothing and was called once successfully in find().
-            throw new AssertionError(e);
-        }
+        // A constant of one class: C2 inlines its read, which is the counter's intrinsic.
+        TickReader ticks = TICKS;
+        return ticks == null ? System.nanoTime() : ticks.read();
     }
 
     /** A duration in the clock's unit (the difference of two {@link #now()}), in nanoseconds. */
@@ -67,13 +68,19 @@ public final class TimingClock {
         return (long) (duration * NANOS_PER_TICK);
     }
 
+    /** Reads a tick counter; the one implementation calls JFR's ({@link TickReaders}). */
+    interface TickReader {
+        /** The counter's value now. */
+        long read();
+    }
+
     /** JFR's tick counter and its frequency, if this JVM has them and lets TF call them. */
     static final class JfrTicks {
-        final MethodHandle counter;
+        final TickReader reader;
         final long frequency;
 
-        private JfrTicks(MethodHandle counter, long frequency) {
-            this.counter = counter;
+        private JfrTicks(TickReader reader, long frequency) {
+            this.reader = reader;
             this.frequency = frequency;
         }
 
@@ -83,15 +90,15 @@ public final class TimingClock {
                 Class<?> jvm = Class.forName("jdk.jfr.internal.JVM");
                 // Fails with IllegalAccessException unless jdk.jfr.internal is exported to us;
                 // checked before anything of the class runs.
-                MethodHandle counter = MethodHandles.lookup()
-                        .findStatic(jvm, "counterTime", MethodType.methodType(long.class));
+                MethodHandles.lookup().findStatic(jvm, "counterTime", MethodType.methodType(long.class));
                 long frequency = frequency(jvm);
-                long first = (long) counter.invokeExact();
-                long second = (long) counter.invokeExact();
+                TickReader reader = TickReaders.jfrCounter();
+                long first = reader.read();
+                long second = reader.read();
                 if (frequency <= 0 || second < first) {
                     return null;
                 }
-                return new JfrTicks(counter, frequency);
+                return new JfrTicks(reader, frequency);
             } catch (Throwable e) {
                 // Not exported, no jdk.jfr module, a JDK whose JVM class differs, natives that
                 // fail to link: all mean "use System.nanoTime()". Nothing to report per call.

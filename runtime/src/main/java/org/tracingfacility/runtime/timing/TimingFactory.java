@@ -81,6 +81,7 @@ public final class TimingFactory implements MethodMonitorFactory {
                         : timers.index(cls, info.tpName(), TimerTable.Kind.INTERVAL);
             }
         }
+        TimingMonitor.loadFastPath();
         return sampleEvery == 1
                 ? new TimingMonitor(cls, this, methodTimers, intervalTimers)
                 : new TimingMonitor.Sampled(cls, this, methodTimers, intervalTimers);

@@ -1,7 +1,8 @@
 package org.tracingfacility.runtime.timing;
 
-import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.TimingPointType;
+import org.tracingfacility.runtime.support.SelfGuardedMonitor;
+import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
  * Times each monitored method of one class, and the intervals its info methods delimit.
@@ -14,19 +15,34 @@ import org.tracingfacility.runtime.TimingPointType;
  * {@code exit} (a composite monitor) get the same statistics through the recorder's stack
  * of start times.
  *
- * <p>The look-up: the monitor remembers one thread, its owner (the first to use it), with
- * that thread's recorder and the recorder's rows of this monitor's methods by identifier.
- * The owner finds its row by comparing {@code Thread.currentThread()} (a C2 intrinsic) with
- * the remembered thread and reading one array slot; every other thread pays that compare and
- * then the factory's {@code ThreadLocal} and the recorder's index. Each thread still writes
- * only its own recorder. When the owner has ended and the factory has folded its statistics
- * away (at the next report, or when a new thread starts timing), the next thread to use the
- * monitor becomes its owner; until then the monitor keeps the ended {@code Thread} object
- * and its recorder reachable.
+ * <p>The look-up: the monitor keeps a few claims, one per slot picked by the identity hash
+ * of the thread that made it (the first thread to use the monitor with that slot), each with
+ * its thread's recorder and the recorder's rows of this monitor's methods by identifier. A
+ * thread finds its row by reading its slot, comparing the claim's thread with
+ * {@code Thread.currentThread()} (a C2 intrinsic, as {@code System.identityHashCode} is) and
+ * reading one array slot; a thread whose slot another thread holds pays that and then the
+ * factory's {@code ThreadLocal} and the recorder's index. Each thread still writes only its
+ * own recorder. When a claim's thread has ended and the factory has folded its statistics
+ * away (at the next report, or when a new thread starts timing), the next thread of that
+ * slot takes it over; until then the monitor keeps the ended {@code Thread} object and its
+ * recorder reachable. (One claim per monitor, the first thread's, left every other thread
+ * the slow way: a JDK class traced by the agent is often first used by another thread than
+ * the one that calls it most.)
+ *
+ * <p>Self-guarded ({@link SelfGuardedMonitor}): a class the agent traced gets this monitor
+ * without the per-thread mark around each call. What a call runs once its thread has a claim
+ * and a row is TF's code, the clock (JFR's tick counter read directly, or
+ * {@code System.nanoTime()}) and array arithmetic; the ways to a claim and a row (the
+ * factory's {@code ThreadLocal}, allocations, {@code Arrays.copyOf}) run {@linkplain
+ * ThreadsAtWork#enter() at work}, so whichever JDK classes are traced, nothing here reaches a
+ * monitor. The classes of the fast path are loaded by the factory as it creates the monitor.
  *
  * <p>This class times every invocation; {@link Sampled} one in N.
  */
-class TimingMonitor implements MethodMonitor {
+class TimingMonitor implements SelfGuardedMonitor {
+    /** Claim slots per monitor, a power of two. */
+    private static final int CLAIMS = 8;
+
     private final Class<?> cls;
     private final TimingFactory factory;
     /** Timer of each method identifier; -1 for info methods. */
@@ -34,11 +50,12 @@ class TimingMonitor implements MethodMonitor {
     /** Interval timer of each info method identifier; -1 for monitored methods. */
     private final int[] intervalTimers;
     /**
-     * The owner's claim ({@link Owner#NOBODY} until a thread makes one). Read and written
-     * without synchronization: a thread only ever takes a claim for its own when the claim's
-     * (final) thread is itself, so a stale or racing value just means the slow way.
+     * The claims by slot ({@code identityHashCode(thread) & (CLAIMS - 1)}), null until a
+     * thread makes one. Slots are read and written without synchronization: a thread only
+     * ever takes a claim for its own when the claim's (final) thread is itself, so a stale or
+     * racing value just means the slow way.
      */
-    private Owner owner = Owner.NOBODY;
+    private final Owner[] claims = new Owner[CLAIMS];
 
     TimingMonitor(Class<?> cls, TimingFactory factory, int[] methodTimers, int[] intervalTimers) {
         this.cls = cls;
@@ -54,7 +71,10 @@ class TimingMonitor implements MethodMonitor {
 
     @Override
     public void enter(int ident, Object... args) {
-        recorder().enter();
+        ThreadRecorder recorder = recorder();
+        if (recorder != null) {
+            recorder.enter();
+        }
     }
 
     /** The start time: every invocation is timed, so no per-thread state is needed here. */
@@ -73,21 +93,32 @@ class TimingMonitor implements MethodMonitor {
             return;
         }
         long now = TimingClock.now();
+        ThreadRecorder recorder = recorder();
+        if (recorder == null) {
+            return;
+        }
         if (tpType == TimingPointType.ENTER) {
-            recorder().openInterval(timer, now);
+            recorder.openInterval(timer, now);
         } else {
-            recorder().closeInterval(timer, now);
+            recorder.closeInterval(timer, now);
         }
     }
 
     @Override
     public void exit(int ident) {
-        recorder().exit(timerOf(ident));
+        exitPlain(ident);
     }
 
     @Override
     public void exit(int ident, Object result) {
-        recorder().exit(timerOf(ident));
+        exitPlain(ident);
+    }
+
+    private void exitPlain(int ident) {
+        ThreadRecorder recorder = recorder();
+        if (recorder != null) {
+            recorder.exit(timerOf(ident));
+        }
     }
 
     @Override
@@ -126,12 +157,14 @@ class TimingMonitor implements MethodMonitor {
     }
 
     /**
-     * The calling thread's statistics row for a method, null for an info method. The owner
-     * finds it in its claim: a compare of {@code Thread.currentThread()} and two array slots.
+     * The calling thread's statistics row for a method, null for an info method. A thread
+     * with a claim finds it in its slot: an identity hash, a compare of
+     * {@code Thread.currentThread()} and two array slots.
      */
     final long[] row(int ident) {
-        Owner claim = owner;
-        if (claim.thread == Thread.currentThread() && ident >= 0 && ident < claim.rows.length) {
+        Thread current = Thread.currentThread();
+        Owner claim = claims[slot(current)];
+        if (claim != null && claim.thread == current && ident >= 0 && ident < claim.rows.length) {
             long[] row = claim.rows[ident];
             if (row != null) {
                 return row;
@@ -140,33 +173,73 @@ class TimingMonitor implements MethodMonitor {
         return rowOfAnyThread(ident);
     }
 
-    /** The slow way: the recorder's own index, and for the owner the first use of a method. */
+    /**
+     * The slow way: the recorder's own index, and for a thread with a claim the first use of
+     * a method. At work: it may create the thread's recorder and row. Null (the event is
+     * dropped, as a guarded site drops it) when no slot is free to mark the thread at work:
+     * unmarked, what this runs could reach a monitor.
+     */
     private long[] rowOfAnyThread(int ident) {
         int timer = timerOf(ident);
-        if (timer < 0) {
+        if (timer < 0 || !ThreadsAtWork.enter()) {
             return null;
         }
-        long[] row = recorder().row(timer);
-        Owner claim = owner;
-        if (claim.thread == Thread.currentThread()) {
-            claim.rows[ident] = row;
+        try {
+            long[] row = recorder().row(timer); // at work already: the recorder is found
+            Thread current = Thread.currentThread();
+            Owner claim = claims[slot(current)];
+            if (claim != null && claim.thread == current) {
+                claim.rows[ident] = row;
+            }
+            return row;
+        } finally {
+            ThreadsAtWork.leave();
         }
-        return row;
     }
 
-    /** The calling thread's recorder: the owner's without a {@code ThreadLocal} look-up. */
+    /**
+     * The calling thread's recorder: from its claim, without a {@code ThreadLocal} look-up;
+     * null when the thread has none and cannot be marked at work (no slot free).
+     */
     final ThreadRecorder recorder() {
-        Owner claim = owner;
-        return claim.thread == Thread.currentThread() ? claim.recorder : notOwner(claim);
+        Thread current = Thread.currentThread();
+        Owner claim = claims[slot(current)];
+        return claim != null && claim.thread == current ? claim.recorder : unclaimed(current, claim);
     }
 
-    /** Another thread's recorder, from the factory; it claims the monitor if nobody (alive) has. */
-    private ThreadRecorder notOwner(Owner claim) {
-        ThreadRecorder mine = factory.recorder();
-        if (claim.recorder.retired) {
-            owner = new Owner(mine, methodTimers.length);
+    /**
+     * The recorder of a thread without a claim here, from the factory (at work: its
+     * {@code ThreadLocal} and what creating a recorder runs); the thread claims its slot if
+     * nobody has, or the thread there has ended and been folded away. Null when no slot is
+     * free to mark the thread at work: the event is dropped.
+     */
+    private ThreadRecorder unclaimed(Thread current, Owner claim) {
+        if (!ThreadsAtWork.enter()) {
+            return null;
         }
-        return mine;
+        try {
+            ThreadRecorder mine = factory.recorder();
+            if (claim == null || claim.recorder.retired) {
+                claims[slot(current)] = new Owner(mine, methodTimers.length);
+            }
+            return mine;
+        } finally {
+            ThreadsAtWork.leave();
+        }
+    }
+
+    /**
+     * Loads and initializes what a call's fast path runs (the clock, the row's arithmetic),
+     * as the factory creates a monitor: at work, where the registry creates monitors. Loaded
+     * first inside a traced method, a class would initialize there, outside any mark, and
+     * {@link TimingClock}'s initialization runs JDK code.
+     */
+    static void loadFastPath() {
+        TimerRow.record(TimerRow.create(), TimingClock.now() - TimingClock.now());
+    }
+
+    private static int slot(Thread thread) {
+        return System.identityHashCode(thread) & (CLAIMS - 1);
     }
 
     private int timerOf(int ident) {
@@ -182,7 +255,8 @@ class TimingMonitor implements MethodMonitor {
         /** The start time, or {@link ThreadRecorder#NOT_TIMED} when sampling skips this call. */
         @Override
         public long enterWithToken(int ident, Object... args) {
-            return recorder().start();
+            ThreadRecorder recorder = recorder();
+            return recorder == null ? ThreadRecorder.NOT_TIMED : recorder.start();
         }
 
         @Override
@@ -199,13 +273,12 @@ class TimingMonitor implements MethodMonitor {
     }
 
     /**
-     * One thread's claim on the monitor: its recorder, and its rows of the monitor's methods
-     * by identifier, which only that thread fills in (they are the recorder's rows, which
-     * reports read). A new claim replaces a whole claim, never a part of one.
+     * One thread's claim on a slot of the monitor: its recorder, and its rows of the
+     * monitor's methods by identifier, which only that thread fills in (they are the
+     * recorder's rows, which reports read). A new claim replaces a whole claim, never a part
+     * of one; its fields are final, so a claim read without synchronization is complete.
      */
     private static final class Owner {
-        static final Owner NOBODY = new Owner(ThreadRecorder.NOBODY, 0);
-
         final Thread thread;
         final ThreadRecorder recorder;
         final long[][] rows;
