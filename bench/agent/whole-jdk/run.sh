@@ -46,7 +46,8 @@ for round in $(seq "$rounds"); do
   run "tf-timing-4-classes" "-javaagent:$agent=filter=$jfr_classes,monitor=Filtered=timing" -Dtf.timing.output="$work/t4.txt"
   run "jfr-timing-4-classes" "-XX:StartFlightRecording:method-timing=$jfr_classes,filename=$work/r.jfr"
 done
-python3 - "$work/times" <<'PY'
+summarize() { # FILE of "name ms" lines: each name's median and its ratio to untraced's
+  python3 - "$1" <<'PY'
 import sys, statistics, collections
 times = collections.defaultdict(list)
 for line in open(sys.argv[1]):
@@ -54,18 +55,12 @@ for line in open(sys.argv[1]):
 base = statistics.median(times["untraced"])
 for name, values in times.items():
     m = statistics.median(values)
-    print(f"{name:22s} median {m:8.0f} ms  ({m / base:5.1f}x untraced)  rounds {values}")
+    print(f"{name:22s} median {m:8.0f} ms  ({m / base:5.1f}x untraced)  of {values}")
 PY
+}
+echo "the whole JVM, start-up and exit included:"
+summarize "$work/times"
 if [ -s "$work/steady" ]; then
-  echo "steady state (median of the last ${STEADY:-0}/2 compile rounds in each JVM):"
-  python3 - "$work/steady" <<'PY'
-import sys, statistics, collections
-times = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    name, ms = line.split(); times[name].append(int(ms))
-base = statistics.median(times["untraced"])
-for name, values in times.items():
-    m = statistics.median(values)
-    print(f"{name:22s} round {m:6.0f} ms  ({m / base:5.1f}x untraced)")
-PY
+  echo "steady state (each JVM's median of its last ${STEADY:-0}/2 compile rounds):"
+  summarize "$work/steady"
 fi
