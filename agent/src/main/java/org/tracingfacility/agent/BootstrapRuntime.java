@@ -30,6 +30,8 @@ final class BootstrapRuntime {
     private static final String RUNTIME_CLASS = "org.tracingfacility.runtime.support.EnhancedCodeSupport";
     /** The package of JFR's tick counter. */
     private static final String JFR_INTERNAL = "jdk.jfr.internal";
+    /** The package of {@code Unsafe}, which reads a thread's id as a field. */
+    private static final String MISC_INTERNAL = "jdk.internal.misc";
 
     private final Instrumentation instrumentation;
     /** The boot loader's unnamed module, where the runtime now lives. */
@@ -48,6 +50,7 @@ final class BootstrapRuntime {
     /** Run by traced code's monitor lookup: initialized before the first class is traced. */
     private static final String[] GUARD = {
         "org.tracingfacility.runtime.support.ThreadsAtWork",
+        "org.tracingfacility.runtime.support.ThreadKeys",
         "org.tracingfacility.runtime.support.GuardedSites",
         "org.tracingfacility.runtime.support.GuardedMonitor",
         "org.tracingfacility.runtime.support.SelfGuardedMonitor",
@@ -68,23 +71,31 @@ final class BootstrapRuntime {
         return new BootstrapRuntime(instrumentation, module);
     }
 
-    /** {@link #openJfrTicks(Instrumentation, Module)} for the runtime this installed. */
-    void openJfrTicks() {
-        openJfrTicks(instrumentation, runtimeModule);
+    /** {@link #openInternals(Instrumentation, Module)} for the runtime this installed. */
+    void openInternals() {
+        openInternals(instrumentation, runtimeModule);
     }
 
     /**
-     * Exports {@code jdk.jfr.internal} to the runtime's module, which is what lets {@code timing}
-     * read JFR's tick counter instead of {@code System.nanoTime()}: a fraction of its cost on
-     * machines whose {@code clock_gettime} is slow (see the runtime's {@code TimingClock}). The
-     * agent may grant what a user would otherwise add with {@code --add-exports}. A JVM without
-     * the {@code jdk.jfr} module keeps {@code System.nanoTime()}.
+     * Exports to the runtime's module what the agent may grant where a user would otherwise add
+     * {@code --add-exports}: {@code jdk.internal.misc}, which lets the guard key its per-thread
+     * tables by thread id rather than identity hash (the runtime's {@code ThreadKeys}), and
+     * {@code jdk.jfr.internal}, which lets {@code timing} read JFR's tick counter instead of
+     * {@code System.nanoTime()}, a fraction of its cost on machines whose
+     * {@code clock_gettime} is slow (the runtime's {@code TimingClock}). A JVM without the
+     * {@code jdk.jfr} module keeps {@code System.nanoTime()}.
      */
-    static void openJfrTicks(Instrumentation instrumentation, Module runtimeModule) {
+    static void openInternals(Instrumentation instrumentation, Module runtimeModule) {
+        export(instrumentation, Object.class.getModule(), MISC_INTERNAL, runtimeModule);
         Optional<Module> jfr = ModuleLayer.boot().findModule("jdk.jfr");
-        if (jfr.isPresent() && !jfr.get().isExported(JFR_INTERNAL, runtimeModule)) {
-            instrumentation.redefineModule(jfr.get(), Set.of(), Map.of(JFR_INTERNAL, Set.of(runtimeModule)), Map.of(),
-                    Set.of(), Map.of());
+        if (jfr.isPresent()) {
+            export(instrumentation, jfr.get(), JFR_INTERNAL, runtimeModule);
+        }
+    }
+
+    private static void export(Instrumentation instrumentation, Module module, String pkg, Module to) {
+        if (!module.isExported(pkg, to)) {
+            instrumentation.redefineModule(module, Set.of(), Map.of(pkg, Set.of(to)), Map.of(), Set.of(), Map.of());
         }
     }
 

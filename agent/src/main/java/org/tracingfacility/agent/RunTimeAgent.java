@@ -57,10 +57,10 @@ final class RunTimeAgent {
             BootstrapRuntime runtime = null;
             if (!visible(ClassLoader.getSystemClassLoader())) {
                 runtime = BootstrapRuntime.install(instrumentation);
-                runtime.openJfrTicks();
+                runtime.openInternals();
                 runtime.prepareGuard();
             } else {
-                BootstrapRuntime.openJfrTicks(instrumentation,
+                BootstrapRuntime.openInternals(instrumentation,
                         Class.forName(RUNTIME_CLASS, false, ClassLoader.getSystemClassLoader()).getModule());
                 BootstrapRuntime.initializeGuard(ClassLoader.getSystemClassLoader());
             }

@@ -132,16 +132,19 @@ class JdkTracingIT {
                 + "  public static void main(String[] args) throws Exception {\n"
                 + "    System.out.println(Config.LOADED > 0);\n"
                 + "    System.out.println(new java.util.concurrent.Exchanger<String>() != null);\n"
+                + "    System.out.println(Class.forName(\"org.tracingfacility.runtime.support.ThreadKeys\")\n"
+                + "        .getMethod(\"byThreadId\").invoke(null));\n"
                 + "  }\n"
                 + "}\n"));
         AgentProcess.Result run = AgentProcess.run("filter=::<clinit>,monitor=Filtered=timing", List.of(classes),
                 "app.Start");
         assertEquals(0, run.exitCode, run::describe);
-        assertEquals("true\ntrue\n", run.stdout, run::describe);
+        // The last line: the agent opens thread ids to the runtime in the same grant.
+        assertEquals("true\ntrue\ntrue\n", run.stdout, run::describe);
         assertTrue(timedRow(run.stderr, "app.Start$Config.<clinit>"), run::describe);
         assertTrue(timedRow(run.stderr, "java.util.concurrent.Exchanger.<clinit>"), run::describe);
         // The agent opens JFR's tick counter to the runtime on a thread of its own as it starts
-        // (ParallelStart); the clock waits for that before it chooses.
+        // (ParallelStart); the clock and the thread keys wait for that before they choose.
         assertTrue(run.stderr.contains("Clock: JFR's tick counter, "), run::describe);
     }
 

@@ -14,8 +14,8 @@ import org.tracingfacility.runtime.MethodMonitor;
  * <ul>
  *   <li>on its fast path (a call on a thread that has used it before) each event method runs
  *       only code the agent never traces: TF's own classes (which the agent refuses), native
- *       methods, which have no bytecode ({@code Thread.currentThread},
- *       {@code System.identityHashCode}, {@code Double.doubleToRawLongBits}, JFR's tick
+ *       methods, which have no bytecode ({@code Thread.currentThread}, the thread's key
+ *       ({@link ThreadKeys}), {@code Double.doubleToRawLongBits}, JFR's tick
  *       counter read directly, not through a method handle, whose invokers are JDK code),
  *       and array and field accesses. Not {@code Math.min} and its kind: C2 compiles them to
  *       instructions, but the interpreter runs their bytecode, traced like any other

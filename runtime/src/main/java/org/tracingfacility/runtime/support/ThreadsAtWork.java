@@ -8,11 +8,11 @@ package org.tracingfacility.runtime.support;
  * JDK classes are traced, and nothing TF does shows up in what a monitor records.
  *
  * <p>It is asked before anything else on that path, so it runs no code a filter could trace:
- * {@link Thread#currentThread()} and {@link System#identityHashCode} are intrinsics without
- * bytecode, and the rest is arithmetic on this class's arrays. (A {@code ThreadLocal} would run
+ * the thread's key ({@link ThreadKeys}) is read by intrinsics without bytecode, and the rest is
+ * arithmetic on this class's arrays. (A {@code ThreadLocal} would run
  * {@code java.lang.ThreadLocal}'s own code first, which a filter may trace.)
  *
- * <p>A thread is recorded under its identity hash in one of {@value #PROBES} slots from
+ * <p>A thread is recorded under its key in one of {@value #PROBES} slots from
  * {@code hash & MASK}, with how deep it is in; a slot is written only by the thread whose key
  * it holds, apart from claiming a free one. Two threads whose claims race on one free slot may
  * both take it: the monitoring code of one of them may then reach a monitor once, one level
@@ -24,7 +24,7 @@ public final class ThreadsAtWork {
     private static final int MASK = SIZE - 1;
     private static final int PROBES = 8;
 
-    /** A recorded thread's key (its identity hash with the top bit set, never 0), or 0. */
+    /** A recorded thread's key ({@link ThreadKeys}, the top bit set: never 0), or 0. */
     private static final int[] KEYS = new int[SIZE];
     /** How many times the thread of the same slot entered and has not left. */
     private static final int[] DEPTHS = new int[SIZE];
@@ -125,7 +125,7 @@ public final class ThreadsAtWork {
     }
 
     private static int key() {
-        return System.identityHashCode(Thread.currentThread()) | Integer.MIN_VALUE;
+        return ThreadKeys.current() | Integer.MIN_VALUE;
     }
 
     private static int slotOf(int key) {

@@ -40,7 +40,7 @@ public final class TimingClock {
 
     static {
         // The agent may be granting the counter on another thread right now: choose after it.
-        org.tracingfacility.runtime.support.TickCounterGrant.await();
+        org.tracingfacility.runtime.support.InternalsGrant.await();
         JfrTicks ticks = JfrTicks.find();
         TICKS = ticks == null ? null : ticks.reader;
         NANOS_PER_TICK = ticks == null ? 1.0 : 1e9 / ticks.frequency;

@@ -2,6 +2,7 @@ package org.tracingfacility.runtime.timing;
 
 import org.tracingfacility.runtime.TimingPointType;
 import org.tracingfacility.runtime.support.SelfGuardedMonitor;
+import org.tracingfacility.runtime.support.ThreadKeys;
 import org.tracingfacility.runtime.support.ThreadsAtWork;
 
 /**
@@ -15,11 +16,11 @@ import org.tracingfacility.runtime.support.ThreadsAtWork;
  * {@code exit} (a composite monitor) get the same statistics through the recorder's stack
  * of start times.
  *
- * <p>The look-up: the monitor keeps a few claims, one per slot picked by the identity hash
- * of the thread that made it (the first thread to use the monitor with that slot), each with
+ * <p>The look-up: the monitor keeps a few claims, one per slot picked by the key
+ * ({@link ThreadKeys}) of the thread that made it (the first thread to use the monitor with that slot), each with
  * its thread's recorder and the recorder's rows of this monitor's methods by identifier. A
  * thread finds its row by reading its slot, comparing the claim's thread with
- * {@code Thread.currentThread()} (a C2 intrinsic, as {@code System.identityHashCode} is) and
+ * {@code Thread.currentThread()} (a C2 intrinsic, as the key's reads are) and
  * reading one array slot; a thread whose slot another thread holds pays that and then the
  * factory's {@code ThreadLocal} and the recorder's index. Each thread still writes only its
  * own recorder. When a claim's thread has ended and the factory has folded its statistics
@@ -50,7 +51,7 @@ class TimingMonitor implements SelfGuardedMonitor {
     /** Interval timer of each info method identifier; -1 for monitored methods. */
     private final int[] intervalTimers;
     /**
-     * The claims by slot ({@code identityHashCode(thread) & (CLAIMS - 1)}), null until a
+     * The claims by slot ({@code ThreadKeys.current() & (CLAIMS - 1)}), null until a
      * thread makes one. Slots are read and written without synchronization: a thread only
      * ever takes a claim for its own when the claim's (final) thread is itself, so a stale or
      * racing value just means the slow way.
@@ -163,7 +164,7 @@ class TimingMonitor implements SelfGuardedMonitor {
      */
     final long[] row(int ident) {
         Thread current = Thread.currentThread();
-        Owner claim = claims[slot(current)];
+        Owner claim = claims[slot()];
         if (claim != null && claim.thread == current && ident >= 0 && ident < claim.rows.length) {
             long[] row = claim.rows[ident];
             if (row != null) {
@@ -187,7 +188,7 @@ class TimingMonitor implements SelfGuardedMonitor {
         try {
             long[] row = recorder().row(timer); // at work already: the recorder is found
             Thread current = Thread.currentThread();
-            Owner claim = claims[slot(current)];
+            Owner claim = claims[slot()];
             if (claim != null && claim.thread == current) {
                 claim.rows[ident] = row;
             }
@@ -203,7 +204,7 @@ class TimingMonitor implements SelfGuardedMonitor {
      */
     final ThreadRecorder recorder() {
         Thread current = Thread.currentThread();
-        Owner claim = claims[slot(current)];
+        Owner claim = claims[slot()];
         return claim != null && claim.thread == current ? claim.recorder : unclaimed(current, claim);
     }
 
@@ -220,7 +221,7 @@ class TimingMonitor implements SelfGuardedMonitor {
         try {
             ThreadRecorder mine = factory.recorder();
             if (claim == null || claim.recorder.retired) {
-                claims[slot(current)] = new Owner(mine, methodTimers.length);
+                claims[slot()] = new Owner(mine, methodTimers.length);
             }
             return mine;
         } finally {
@@ -238,8 +239,8 @@ class TimingMonitor implements SelfGuardedMonitor {
         TimerRow.record(TimerRow.create(), TimingClock.now() - TimingClock.now());
     }
 
-    private static int slot(Thread thread) {
-        return System.identityHashCode(thread) & (CLAIMS - 1);
+    private static int slot() {
+        return ThreadKeys.current() & (CLAIMS - 1);
     }
 
     private int timerOf(int ident) {
