@@ -5,6 +5,7 @@
 #   tfOff      -javaagent:tf-agent.jar=filter=java.util.BitSet::get        (traced, no monitor)
 #   tfTiming   -javaagent:tf-agent.jar=filter=java.util.BitSet::get,monitor=Filtered=timing
 #   jfrTiming  -XX:StartFlightRecording:method-timing=java.util.BitSet::get  (JEP 520)
+#   tfCalls, tfProfile (only when CONFIGS names them) the same under `calls` and `profile`
 # one fork of each per round, ROUNDS rounds (default 5), interleaved so that the load of a
 # shared machine falls on all alike. Prints "round,config,ns/op" lines, then the medians and
 # the ratios asked for: tfOff / untraced (target <= 1.05), and the overheads over untraced of
@@ -38,6 +39,8 @@ for round in $(seq 1 "$ROUNDS"); do
       baseOff) args="-javaagent:$BASE=filter=$method" ;;
       baseTiming) args="-javaagent:$BASE=filter=$method,monitor=Filtered=timing -Dtf.timing.output=/dev/null" ;;
       jfrTiming) args="-XX:StartFlightRecording:method-timing=$method,filename=/tmp/tf-jdk-method.jfr" ;;
+      tfCalls) args="-javaagent:$AGENT=filter=$method,monitor=Filtered=calls -Dtf.calls.output=/tmp/tf-jdk-method.calls" ;;
+      tfProfile) args="-javaagent:$AGENT=filter=$method,monitor=Filtered=profile -Dtf.profile.output=/tmp/tf-jdk-method.profile" ;;
     esac
     until "$JAVA" -jar "$here/target/benchmarks.jar" 'JdkMethodBenchmark.bitSetGet$' -jvmArgsAppend "$args" \
         -rf csv -rff "$csv" >"$out" 2>&1; do
@@ -55,7 +58,7 @@ for line in open(sys.argv[1]):
     r, config, score = line.strip().split(",")
     by[config].append(float(score))
 m = {c: statistics.median(v) for c, v in by.items()}
-for c in ("untraced", "tfOff", "tfTiming", "jfrTiming", "baseOff", "baseTiming"):
+for c in ("untraced", "tfOff", "tfTiming", "jfrTiming", "baseOff", "baseTiming", "tfCalls", "tfProfile"):
     if c in m:
         print(f"{c:10} median {m[c]:8.3f} ns/op  (min {min(by[c]):.3f}, forks {len(by[c])})")
 if "tfOff" in m:

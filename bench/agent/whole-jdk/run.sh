@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole JDK traced at once (FERRARI's case): javac compiling a small program in process
 # on four threads (Compile.java, WholeJdkIT's workload), untraced, with the TF agent tracing
-# java.**;javax.**;jdk.**;sun.**;com.sun.** and the application under `profile` and under
+# java.**;javax.**;jdk.**;sun.**;com.sun.** and the application under `calls` (the
+# calling-context tree counting calls: FERRARI's metric), `profile` (the same tree, timed) and
 # `timing`, and with JDK 25's JFR method timing of what JFR can express (whole classes by
 # name: no package wildcards). Wall time of each JVM, median of the rounds, ratio to untraced.
 #
@@ -10,6 +11,7 @@
 #   STEADY=30 bench/agent/whole-jdk/run.sh 1      # and then 30 timed compiles in each JVM:
 #     the median of the last half of them is the steady state (JIT done, classes traced),
 #     FERRARI's measure, beside the whole run's wall time
+#   CONFIGS="untraced tf-calls" bench/agent/whole-jdk/run.sh   # only these runs
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -24,6 +26,7 @@ jfr_classes='java.util.HashMap;java.util.ArrayList;java.lang.String;java.lang.St
 
 run() { # name, java options...
   local name="$1"; shift
+  case " ${CONFIGS:-$name} " in *" $name "*) ;; *) return 0 ;; esac
   local start end
   rm -rf "$work/out"
   start=$(date +%s%N)
@@ -40,6 +43,8 @@ run() { # name, java options...
 echo "JDK: $("$jdk/bin/java" -version 2>&1 | head -1); $(nproc) cores; $rounds rounds"
 for round in $(seq "$rounds"); do
   run untraced
+  run "tf-calls" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=calls" \
+      -Dtf.calls.output="$work/c.folded" -Dtf.exit.wait=1
   run "tf-profile" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=profile" \
       -Dtf.profile.output="$work/p.folded" -Dtf.exit.wait=1
   run "tf-timing" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=timing" -Dtf.timing.output="$work/t.txt"

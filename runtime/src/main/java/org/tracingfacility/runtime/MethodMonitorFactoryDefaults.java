@@ -46,6 +46,11 @@ public final class MethodMonitorFactoryDefaults {
         static final ProfileFactory PROFILE = ProfileAtExit.processWide();
     }
 
+    /** Created on first use: it registers a shutdown hook that writes the count of calls. */
+    private static final class SharedCalls {
+        static final ProfileFactory CALLS = ProfileAtExit.processWideCalls();
+    }
+
     private MethodMonitorFactoryDefaults() {
     }
 
@@ -127,6 +132,17 @@ public final class MethodMonitorFactoryDefaults {
         return SharedProfile.PROFILE;
     }
 
+    /**
+     * The process-wide calling-context profile that counts calls and reads no clock (FERRARI's
+     * metric, at a fraction of {@link #profile()}'s cost where calls are short): per thread,
+     * the tree of monitored calls with their counts; written at JVM exit as an HTML flame graph
+     * (widths: calls) or folded stacks to the file {@code -Dtf.calls.output} names (default
+     * {@code tf-calls.html}).
+     */
+    public static ProfileFactory calls() {
+        return SharedCalls.CALLS;
+    }
+
     /** The default factory of a name (case-insensitive), or null. */
     public static MethodMonitorFactory byName(String name) {
         switch (name.toLowerCase(Locale.ROOT)) {
@@ -142,6 +158,8 @@ public final class MethodMonitorFactoryDefaults {
                 return jfr();
             case "profile":
                 return profile();
+            case "calls":
+                return calls();
             default:
                 return null;
         }
@@ -149,7 +167,7 @@ public final class MethodMonitorFactoryDefaults {
 
     /** The names {@link #byName} knows. */
     public static List<String> names() {
-        return List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "profile");
+        return List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "profile", "calls");
     }
 
     /** A factory whose {@code toString} is its name, as the management bean shows it. */

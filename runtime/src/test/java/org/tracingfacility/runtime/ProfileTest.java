@@ -69,6 +69,47 @@ class ProfileTest {
         }
     }
 
+    /**
+     * {@code calls}: the same tree, counting calls only (no clock read, every time zero);
+     * contexts ordered, folded and drawn by calls, those below included.
+     */
+    @Test
+    void countingCallsBuildsTheSameTreeWithCallsAndNoTimes() throws Exception {
+        ProfileFactory calls = ProfileFactory.countingCalls();
+        assertEquals("calls", calls.toString());
+        MethodMonitorRegistry.register(IO.class, calls);
+        MethodMonitorRegistry.register(Nesting.class, calls);
+        for (int i = 0; i < 10; i++) {
+            new WriterFixture().copy(i);
+        }
+        new ReaderFixture().readInt(1);
+        new NestingFixture().depth(2, 20);
+
+        CallTree all = calls.profile();
+        assertTrue(!all.timed());
+        CallTree copy = all.child(COPY);
+        assertEquals(10, copy.calls());
+        assertEquals(10, copy.child(READ_INT).calls());
+        assertEquals(10, copy.child(WRITE).calls());
+        assertEquals(30, copy.inclusiveCalls());
+        assertEquals(1, all.child(READ_INT).calls());
+        CallTree outer = all.child(DEPTH);
+        assertEquals(1, outer.child(DEPTH).child(DEPTH).calls());
+        assertEquals(3, outer.inclusiveCalls());
+        assertEquals(0, copy.inclusiveNanos() + copy.exclusiveNanos() + outer.inclusiveNanos() + all.inclusiveNanos(),
+                "nothing is timed");
+        assertEquals(List.of(COPY, DEPTH, READ_INT), all.children().stream().map(CallTree::name)
+                .collect(Collectors.toList()), "the most calls first");
+
+        List<String> folded = List.of(calls.folded().split("\n"));
+        assertTrue(folded.contains(COPY + " 10") && folded.contains(COPY + ";" + WRITE + " 10")
+                && folded.contains(DEPTH + ";" + DEPTH + ";" + DEPTH + " 1") && folded.contains(READ_INT + " 1"),
+                "each context weighs its calls: " + folded);
+        String html = calls.html("calls");
+        assertTrue(html.contains("\"u\":\"calls\"") && html.contains("\"n\":\"" + COPY + "\",\"c\":10,\"i\":30,\"e\":10,"),
+                html);
+    }
+
     @Test
     void deepRecursionIsCutAtTheMaximumDepthAndStillExports() throws Exception {
         ProfileFactory profile = new ProfileFactory();
@@ -234,6 +275,17 @@ class ProfileTest {
     }
 
     @Test
+    void callsAreWrittenAtExitToTheirOwnFile(@TempDir Path dir) throws Exception {
+        Path output = dir.resolve("calls.folded");
+        List<String> console = runForked("-Dtf.monitor=IO=calls", "-Dtf.calls.output=" + output);
+        assertEquals(List.of("copied 6", "TF: profile of calls written to " + output), console);
+        List<String> stacks = Files.readAllLines(output);
+        stacks.sort(null);
+        assertEquals(List.of(COPY + " 1", COPY + ";" + READ_INT + " 1", COPY + ";" + WRITE + " 1"), stacks,
+                "one copy, counted: no times");
+    }
+
+    @Test
     void aFileThatCannotBeWrittenIsSaidInOneLineAndTheApplicationEndsNormally(@TempDir Path dir) throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("plain-file"), "x");
         Path output = notADirectory.resolve("run.html");
@@ -245,9 +297,15 @@ class ProfileTest {
 
     /** ForkedMain with {@code -Dtf.monitor=IO=profile}; its console lines (the JVM exits 0). */
     private static List<String> runForked(Path output) throws Exception {
-        List<String> command = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
-                "-Dtf.monitor=IO=profile", "-Dtf.profile.output=" + output, ForkedMain.class.getName(), "3");
+        return runForked("-Dtf.monitor=IO=profile", "-Dtf.profile.output=" + output);
+    }
+
+    /** ForkedMain with these properties; its console lines (the JVM exits 0). */
+    private static List<String> runForked(String... properties) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false"));
+        command.addAll(List.of(properties));
+        command.addAll(List.of(ForkedMain.class.getName(), "3"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String console = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), console);

@@ -56,4 +56,34 @@ class FlameGraphBrowserTest {
         byte[] png = Files.readAllBytes(screenshot);
         assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "a PNG screenshot");
     }
+
+    /**
+     * {@code calls} counts calls and draws widths by calls, those below included: each of run's
+     * three calls makes one call of each callee, transform one of validate, so read, validate
+     * and write each weigh a fifth of run and transform two, whatever the sleeps.
+     */
+    @Test
+    @Timeout(180)
+    void chromiumDrawsTheCountedCallsWrittenAtExit() throws Exception {
+        Files.createDirectories(WORK);
+        Path html = WORK.resolve("pipeline-calls.html");
+        Files.deleteIfExists(html);
+        String console = BrowserCommands.run(WORK, 60, BrowserCommands.java(),
+                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
+                "-Dtf.monitor=Work=calls", "-Dtf.calls.output=" + html, PIPELINE);
+        assertEquals("pipeline done\nTF: profile of calls written to " + html + "\n", console);
+
+        String dom = BrowserCommands.chromium(WORK, "--dump-dom", html.toUri().toString());
+        Map<String, double[]> frames = BrowserCommands.frames(dom);
+        double[] run = frames.get(PIPELINE + ".run");
+        assertTrue(run[0] > 99, "run is all the profile: " + run[0]);
+        for (String callee : List.of("read", "validate", "write")) {
+            double width = frames.get(PIPELINE + "." + callee)[0];
+            assertTrue(Math.abs(width - 20) < 1, callee + " is a fifth of the calls: " + width + "%");
+        }
+        double transform = frames.get(PIPELINE + ".transform")[0];
+        assertTrue(Math.abs(transform - 40) < 1, "transform and validate: two fifths: " + transform + "%");
+        assertTrue(dom.contains(PIPELINE + ".run \u2014 3 calls, 15 with those below"), "frames carry their counts");
+        assertTrue(dom.contains("Width: calls, those below included."), "the legend says what widths are");
+    }
 }

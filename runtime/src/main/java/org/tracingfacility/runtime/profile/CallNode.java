@@ -10,14 +10,23 @@ import org.tracingfacility.runtime.timing.TimingClock;
  * taken. Counters are plain fields (a profile taken while calls run may be a call behind);
  * children are published through a volatile array that is replaced, never changed in place,
  * so a reader sees fully built nodes.
+ *
+ * <p>The children array is a hash table by frame (open addressing, at most half full): a
+ * method that calls many others (a compiler's, say) finds each callee's context in a probe or
+ * two instead of a scan of all of them, on every call.
  */
 final class CallNode {
     private static final CallNode[] NONE = new CallNode[0];
+    /** The first table a node with children gets, a power of two. */
+    private static final int FIRST_TABLE = 4;
 
     /** The frame of this context, or -1 for a thread's root. */
     final int frame;
     final CallNode parent;
+    /** The children by {@link #home} of their frame, null where none is; NONE while there is none. */
     private volatile CallNode[] children = NONE;
+    /** How many children there are. */
+    private int childCount;
     /** The child found last: a loop calling one method finds it without a scan. */
     private CallNode lastChild;
 
@@ -44,14 +53,24 @@ final class CallNode {
         if (last != null && last.frame == childFrame) {
             return last;
         }
-        CallNode[] current = children;
-        for (CallNode c : current) {
+        CallNode[] table = children;
+        int mask = table.length - 1;
+        for (int i = home(childFrame, mask); mask >= 0; i = (i + 1) & mask) {
+            CallNode c = table[i];
+            if (c == null) {
+                break;
+            }
             if (c.frame == childFrame) {
                 lastChild = c;
                 return c;
             }
         }
-        return created(childFrame, current);
+        return created(childFrame, table);
+    }
+
+    /** Where a frame's search starts in a table of {@code mask + 1} slots. */
+    private static int home(int frame, int mask) {
+        return (frame * 0x9E3779B9 >>> 16) & mask; // frames are dense integers: spread them
     }
 
     /**
@@ -59,15 +78,18 @@ final class CallNode {
      * the agent may trace, and {@code profile} is handed out without the mark around its
      * calls ({@link ProfileMonitor}). Null when no slot is free to mark the thread at work.
      */
-    private CallNode created(int childFrame, CallNode[] current) {
+    private CallNode created(int childFrame, CallNode[] table) {
         if (!ThreadsAtWork.enter()) {
             return null;
         }
         try {
             CallNode created = new CallNode(childFrame, this);
-            CallNode[] grown = Arrays.copyOf(current, current.length + 1);
-            grown[current.length] = created;
-            children = grown;
+            CallNode[] next = 2 * (childCount + 1) > table.length
+                    ? rehashed(Math.max(FIRST_TABLE, 2 * table.length), table)
+                    : Arrays.copyOf(table, table.length);
+            put(next, created);
+            childCount++;
+            children = next; // a new table each time: readers never see one half written
             lastChild = created;
             return created;
         } finally {
@@ -75,8 +97,46 @@ final class CallNode {
         }
     }
 
+    private static CallNode[] rehashed(int size, CallNode[] table) {
+        CallNode[] grown = new CallNode[size];
+        for (CallNode c : table) {
+            if (c != null) {
+                put(grown, c);
+            }
+        }
+        return grown;
+    }
+
+    private static void put(CallNode[] table, CallNode node) {
+        int mask = table.length - 1;
+        int i = home(node.frame, mask);
+        while (table[i] != null) {
+            i = (i + 1) & mask;
+        }
+        table[i] = node;
+    }
+
+    /** The child contexts, in no particular order. */
     CallNode[] children() {
-        return children;
+        CallNode[] table = children;
+        CallNode[] all = new CallNode[countOf(table)];
+        int n = 0;
+        for (CallNode c : table) {
+            if (c != null) {
+                all[n++] = c;
+            }
+        }
+        return all;
+    }
+
+    private static int countOf(CallNode[] table) {
+        int n = 0;
+        for (CallNode c : table) {
+            if (c != null) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Zeroes the counters of this subtree; the contexts stay, so running calls still find them. */
@@ -84,7 +144,9 @@ final class CallNode {
         calls = 0;
         inclusiveTime = 0;
         for (CallNode c : children) {
-            c.reset();
+            if (c != null) {
+                c.reset();
+            }
         }
     }
 }

@@ -13,18 +13,25 @@ final class FlameGraphPage {
     private FlameGraphPage() {
     }
 
+    /**
+     * The page of {@code tree}: widths are inclusive time, or, for a tree that counted calls
+     * only, calls with those below (the root's {@code "u"} tells the page which).
+     */
     static String render(CallTree tree, String title) {
         StringBuilder json = new StringBuilder();
-        appendJson(tree, json);
+        appendJson(tree, json, true);
         return FlameGraphTemplate.PAGE.replace(TITLE, escapeHtml(title)).replace(DATA, json);
     }
 
-    private static void appendJson(CallTree node, StringBuilder out) {
+    private static void appendJson(CallTree node, StringBuilder out, boolean root) {
         out.append("{\"n\":");
         appendString(node.name(), out);
+        if (root) {
+            out.append(",\"u\":\"").append(node.timed() ? "ns" : "calls").append('"');
+        }
         out.append(",\"c\":").append(node.calls())
-                .append(",\"i\":").append(node.inclusiveNanos())
-                .append(",\"e\":").append(node.exclusiveNanos())
+                .append(",\"i\":").append(node.timed() ? node.inclusiveNanos() : node.inclusiveCalls())
+                .append(",\"e\":").append(node.timed() ? node.exclusiveNanos() : node.calls())
                 .append(",\"k\":[");
         boolean first = true;
         for (CallTree child : node.children()) {
@@ -32,7 +39,7 @@ final class FlameGraphPage {
                 out.append(',');
             }
             first = false;
-            appendJson(child, out);
+            appendJson(child, out, false);
         }
         out.append("]}");
     }

@@ -30,14 +30,19 @@ final class FlameGraphTemplate {
             "</head>\n" +
             "<body>\n" +
             "<h1>/*TF_TITLE*/</h1>\n" +
-            "<div>Width: inclusive time. Hover for calls, inclusive and exclusive time; click to zoom in, click the bottom frame to zoom out.</div>\n" +
+            "<div id=\"legend\"></div>\n" +
             "<div id=\"details\"></div>\n" +
             "<div id=\"graph\"></div>\n" +
             "<script>\n" +
             "\"use strict\";\n" +
-            "// The profile: n = name, c = calls, i = inclusive ns, e = exclusive ns, k = children.\n" +
+            "// The profile: n = name, c = calls, k = children; i and e = inclusive and exclusive ns,\n" +
+            "// or, where the root's u is \"calls\" (calls counted, not timed), calls with those below and calls.\n" +
             "const profile = /*TF_PROFILE_DATA*/;\n" +
+            "const COUNTED = profile.u === \"calls\";\n" +
             "const ROW = 18;\n" +
+            "document.getElementById(\"legend\").textContent = COUNTED\n" +
+            "  ? \"Width: calls, those below included. Hover for calls; click to zoom in, click the bottom frame to zoom out.\"\n" +
+            "  : \"Width: inclusive time. Hover for calls, inclusive and exclusive time; click to zoom in, click the bottom frame to zoom out.\";\n" +
             "\n" +
             "function depthOf(node) {\n" +
             "  let deepest = 0;\n" +
@@ -95,7 +100,9 @@ final class FlameGraphTemplate {
             "    box.style.width = (100 * width / whole) + \"%\";\n" +
             "    box.style.bottom = (level * ROW) + \"px\";\n" +
             "    box.style.background = node === profile ? \"#ddd\" : colour(node.n);\n" +
-            "    const text = node.n + \" \\u2014 \" + node.c + \" calls, \" + ms(node.i) + \" inclusive, \" + ms(node.e) + \" exclusive\";\n" +
+            "    const text = node.n + \" \\u2014 \" + (COUNTED\n" +
+            "      ? node.c + \" calls, \" + node.i + \" with those below\"\n" +
+            "      : node.c + \" calls, \" + ms(node.i) + \" inclusive, \" + ms(node.e) + \" exclusive\");\n" +
             "    box.title = text;\n" +
             "    box.onmouseenter = () => { details.textContent = text; };\n" +
             "    box.onclick = () => render(node, ancestors);\n" +

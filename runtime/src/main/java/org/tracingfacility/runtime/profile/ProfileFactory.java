@@ -1,6 +1,7 @@
 package org.tracingfacility.runtime.profile;
 
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.tracingfacility.runtime.MethodMonitor;
 import org.tracingfacility.runtime.MethodMonitorFactory;
 import org.tracingfacility.runtime.MethodMonitorRegistry;
+import org.tracingfacility.runtime.support.ThreadKeys;
 import org.tracingfacility.runtime.support.ThreadsAtWork;
 import org.tracingfacility.runtime.timing.TimingClock;
 
@@ -22,6 +24,11 @@ import org.tracingfacility.runtime.timing.TimingClock;
  * per context, in the manner of the calling-context trees of Binder, Hulaas and Moret
  * (FERRARI). {@link #profile()} merges the threads' trees; {@link #write} exports folded stacks
  * ({@code flamegraph.pl}, speedscope) or a self-contained HTML flame graph.
+ *
+ * <p>{@link #countingCalls()} makes a factory whose trees count calls only, FERRARI's own
+ * metric: no clock is read, which is most of what a timed call costs on a machine whose clock
+ * is slow, and what decides the cost of profiling the whole JDK, where calls of tiny methods
+ * dominate.
  *
  * <p>Each thread writes only its own tree, without synchronization. A call allocates only the
  * first time its context (this method, reached through this path) is seen.
@@ -33,13 +40,15 @@ public final class ProfileFactory implements MethodMonitorFactory {
     /** Claim slots, a power of two: a thread whose slot another holds takes the slow way. */
     private static final int CLAIMS = 64;
 
+    /** Whether calls are timed, or only counted. */
+    private final boolean timed;
     private final FrameTable frames = new FrameTable();
     private final List<ThreadProfile> threads = new ArrayList<>();
     /** The trees of threads that have ended, folded together so thread churn does not grow memory. */
     private TreeMerge ended = new TreeMerge();
     private final ThreadLocal<ThreadProfile> threadProfile = ThreadLocal.withInitial(this::newThreadProfile);
     /**
-     * The threads' profiles by slot ({@code identityHashCode(thread) & (CLAIMS - 1)}), each
+     * The threads' profiles by slot ({@code ThreadKeys.current() & (CLAIMS - 1)}), each
      * the profile of the first thread to use the slot: that thread finds its profile with a
      * compare of {@code Thread.currentThread()} instead of the {@code ThreadLocal} (JDK code,
      * which would need the per-thread mark around every call). Read and written without
@@ -48,6 +57,25 @@ public final class ProfileFactory implements MethodMonitorFactory {
      */
     private final ThreadProfile[] claims = new ThreadProfile[CLAIMS];
 
+    /** A factory whose trees time calls: calls, inclusive and exclusive time per context. */
+    public ProfileFactory() {
+        this(true);
+    }
+
+    private ProfileFactory(boolean timed) {
+        this.timed = timed;
+    }
+
+    /** A factory whose trees count calls per context, and read no clock. */
+    public static ProfileFactory countingCalls() {
+        return new ProfileFactory(false);
+    }
+
+    /** Whether this factory's trees time calls (else they count them only). */
+    public boolean timed() {
+        return timed;
+    }
+
     @Override
     public MethodMonitor create(Class<?> cls) {
         List<String> names = MethodMonitorRegistry.methodNames(cls);
@@ -55,10 +83,12 @@ public final class ProfileFactory implements MethodMonitorFactory {
         for (int ident = 0; ident < frameOf.length; ident++) {
             frameOf[ident] = frames.id(cls, names.get(ident));
         }
-        // Initialized here, at work (the registry creates monitors so), not first inside a
-        // traced method: its initialization runs JDK code.
-        TimingClock.now();
-        return new ProfileMonitor(cls, this, frameOf);
+        if (timed) {
+            // Initialized here, at work (the registry creates monitors so), not first inside a
+            // traced method: its initialization runs JDK code.
+            TimingClock.now();
+        }
+        return new ProfileMonitor(cls, this, frameOf, timed);
     }
 
     /** The profile so far, all threads merged. */
@@ -71,7 +101,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
                 merged.add(t.root);
             }
         }
-        return merged.toTree(frames);
+        return merged.toTree(frames, timed);
     }
 
     /** {@link #profile()} as folded stacks. */
@@ -93,9 +123,8 @@ public final class ProfileFactory implements MethodMonitorFactory {
     public Path write(Path file) throws IOException {
         Path target = file.toAbsolutePath();
         String lower = target.getFileName().toString().toLowerCase(Locale.ROOT);
-        String text = lower.endsWith(".html") || lower.endsWith(".htm")
-                ? html("TF profile, " + target.getFileName())
-                : folded();
+        boolean html = lower.endsWith(".html") || lower.endsWith(".htm");
+        CallTree tree = profile();
         Path parent = target.getParent();
         Files.createDirectories(parent);
         // Not Files.createTempFile, whose file is 0600: the profile is an output like any
@@ -103,8 +132,14 @@ public final class ProfileFactory implements MethodMonitorFactory {
         Path temporary = parent.resolve(".tf-profile-" + ProcessHandle.current().pid() + "-" + System.nanoTime()
                 + "-" + TEMPORARY_NAMES.incrementAndGet() + ".tmp");
         try {
-            Files.write(temporary, text.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
+            try (Writer out = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                if (html) {
+                    out.write(FlameGraphPage.render(tree, "TF profile, " + target.getFileName()));
+                } else {
+                    tree.writeFolded(out); // streamed: a whole-JDK profile's stacks exceed one string
+                }
+            }
             Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(temporary);
@@ -124,7 +159,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
 
     @Override
     public String toString() {
-        return "profile";
+        return timed ? "profile" : "calls";
     }
 
     /**
@@ -133,7 +168,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
      */
     ThreadProfile threadProfile() {
         Thread current = Thread.currentThread();
-        ThreadProfile claim = claims[slot(current)];
+        ThreadProfile claim = claims[slot()];
         return claim != null && claim.thread == current ? claim : unclaimed(current, claim);
     }
 
@@ -150,7 +185,7 @@ public final class ProfileFactory implements MethodMonitorFactory {
         try {
             ThreadProfile mine = threadProfile.get();
             if (claim == null || claim.retired) {
-                claims[slot(current)] = mine;
+                claims[slot()] = mine;
             }
             return mine;
         } finally {
@@ -158,17 +193,40 @@ public final class ProfileFactory implements MethodMonitorFactory {
         }
     }
 
-    private static int slot(Thread thread) {
-        return System.identityHashCode(thread) & (CLAIMS - 1);
+    private static int slot() {
+        return ThreadKeys.current() & (CLAIMS - 1);
     }
 
+    /**
+     * A new thread's profile: the tree of a thread that has ended, when there is one, which the
+     * new thread goes on adding to (the merged profile is the same, and a pool's new thread
+     * finds the contexts its predecessor made); else a tree of its own. Folding an ended tree
+     * into another instead costs a walk of it, a million contexts for a thread that compiled
+     * with javac under a whole-JDK profile, at every new thread.
+     */
     private ThreadProfile newThreadProfile() {
-        ThreadProfile created = new ThreadProfile(Thread.currentThread());
+        Thread current = Thread.currentThread();
         synchronized (threads) {
-            retireEndedThreads();
+            ThreadProfile ended = takeEndedThread();
+            ThreadProfile created = ended == null
+                    ? new ThreadProfile(current, timed, new CallNode(-1, null))
+                    : new ThreadProfile(current, timed, ended.root);
             threads.add(created);
+            return created;
         }
-        return created;
+    }
+
+    /** A profile of a thread that has ended, retired and out of the list; or null. */
+    private ThreadProfile takeEndedThread() {
+        for (int i = 0; i < threads.size(); i++) {
+            ThreadProfile t = threads.get(i);
+            if (!t.thread.isAlive()) { // the thread's last writes happen-before this answer
+                threads.remove(i);
+                t.retired = true;
+                return t;
+            }
+        }
+        return null;
     }
 
     private void retireEndedThreads() {

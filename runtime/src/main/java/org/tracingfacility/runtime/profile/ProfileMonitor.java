@@ -6,8 +6,9 @@ import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
  * Records the calls of one class's monitored methods into the calling thread's tree. Wants no
- * arguments; once a context exists, a call reads the clock twice, looks up the thread's
- * profile and moves one pointer down and up: nothing is allocated.
+ * arguments; once a context exists, a call looks up the thread's profile and moves one pointer
+ * down and up, and reads the clock twice when calls are timed ({@code profile}; {@code calls}
+ * counts them only): nothing is allocated.
  *
  * <p>Self-guarded ({@link SelfGuardedMonitor}): a class the agent traced gets this monitor
  * without the per-thread mark around each call. Once its thread has claimed a slot of the
@@ -20,11 +21,14 @@ final class ProfileMonitor implements SelfGuardedMonitor {
     private final ProfileFactory factory;
     /** The frame of each method identifier. */
     private final int[] frames;
+    /** Whether calls are timed, or only counted. */
+    private final boolean timed;
 
-    ProfileMonitor(Class<?> cls, ProfileFactory factory, int[] frames) {
+    ProfileMonitor(Class<?> cls, ProfileFactory factory, int[] frames, boolean timed) {
         this.cls = cls;
         this.factory = factory;
         this.frames = frames;
+        this.timed = timed;
     }
 
     @Override
@@ -71,7 +75,7 @@ final class ProfileMonitor implements SelfGuardedMonitor {
     }
 
     private void end(int ident) {
-        long now = TimingClock.now(); // first: the look-up below is not the method's time
+        long now = timed ? TimingClock.now() : 0; // first: the look-up below is not the method's time
         ThreadProfile profile = ident >= 0 && ident < frames.length ? factory.threadProfile() : null;
         if (profile != null) {
             profile.exit(frames[ident], now); // an exit whose entry was dropped is ignored there

@@ -12,20 +12,27 @@ final class ThreadProfile {
     static final int MAX_DEPTH = 512;
 
     final Thread thread;
+    /** Whether calls are timed; else only counted, and the clock is never read. */
+    private final boolean timed;
     /**
      * Set (under the factory's lock) once the thread has ended and its tree is folded into
-     * the factory's: a claim slot holding this profile may pass to another thread.
+     * the factory's or taken over by a new thread's profile: a claim slot holding this
+     * profile may pass to another thread.
      */
     boolean retired;
-    final CallNode root = new CallNode(-1, null);
+    final CallNode root;
     /** The innermost running monitored call of the thread, or the root. */
-    private CallNode current = root;
+    private CallNode current;
     private int depth;
     /** Running calls below {@link #MAX_DEPTH}, not in the tree. */
     private int beyondMaxDepth;
 
-    ThreadProfile(Thread thread) {
+    /** A profile of {@code thread} adding to the tree of {@code root}, which no other live thread adds to. */
+    ThreadProfile(Thread thread, boolean timed, CallNode root) {
         this.thread = thread;
+        this.timed = timed;
+        this.root = root;
+        this.current = root;
     }
 
     void enter(int frame) {
@@ -40,12 +47,14 @@ final class ThreadProfile {
         }
         current = node;
         depth++;
-        node.startedAt = TimingClock.now();
+        if (timed) {
+            node.startedAt = TimingClock.now();
+        }
     }
 
     /**
-     * Ends, at {@code now} (read by the caller before it looked this profile up), the running
-     * call of {@code frame}. A mismatch (an exit without its entry, which enhanced code never
+     * Ends, at {@code now} (read by the caller before it looked this profile up; 0 when calls
+     * are counted, not timed), the running call of {@code frame}. A mismatch (an exit without its entry, which enhanced code never
      * produces) is ignored rather than corrupting the tree.
      */
     void exit(int frame, long now) {
@@ -58,7 +67,9 @@ final class ThreadProfile {
             return;
         }
         node.calls++;
-        node.inclusiveTime += now - node.startedAt;
+        if (timed) {
+            node.inclusiveTime += now - node.startedAt;
+        }
         current = node.parent;
         depth--;
     }

@@ -39,20 +39,23 @@ final class TreeMerge {
         }
     }
 
-    /** The immutable tree, the root named {@code "all"}, frames named by {@code frames}. */
-    CallTree toTree(FrameTable frames) {
+    /**
+     * The immutable tree, the root named {@code "all"}, frames named by {@code frames}; the
+     * heaviest context first: by inclusive time when {@code timed}, else by calls.
+     */
+    CallTree toTree(FrameTable frames, boolean timed) {
         List<CallTree> kids = new ArrayList<>(children.size());
         long childTime = 0;
         for (TreeMerge c : children.values()) {
-            CallTree tree = c.toTree(frames);
+            CallTree tree = c.toTree(frames, timed);
             childTime += tree.inclusiveNanos();
             kids.add(tree);
         }
-        kids.sort(Comparator.comparingLong(CallTree::inclusiveNanos).reversed());
+        kids.sort(Comparator.comparingLong(timed ? CallTree::inclusiveNanos : CallTree::inclusiveCalls).reversed());
         if (frame < 0) {
-            return new CallTree("all", 0, childTime, 0, kids);
+            return new CallTree("all", timed, 0, childTime, 0, kids);
         }
-        return new CallTree(frames.name(frame), calls, inclusiveNanos,
+        return new CallTree(frames.name(frame), timed, calls, inclusiveNanos,
                 Math.max(0, inclusiveNanos - childTime), kids);
     }
 }
