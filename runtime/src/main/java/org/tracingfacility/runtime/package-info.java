@@ -9,7 +9,7 @@
  *   <li>{@link org.tracingfacility.runtime.MethodMonitorRegistry} attaches factories to TF
  *       annotations (groups), at run time, and can be locked.
  *   <li>{@link org.tracingfacility.runtime.MethodMonitorFactoryDefaults}: noOp, dprint,
- *       operationTracer, compose, timing, jfr, profile;
+ *       operationTracer, compose, timing, jfr, profile, calls;
  *       {@link org.tracingfacility.runtime.MethodMonitorFactoryProvider} plugs in more by name.
  *   <li>{@link org.tracingfacility.runtime.MethodGroups} and
  *       {@link org.tracingfacility.runtime.OperationTracer}: for monitors and error messages.

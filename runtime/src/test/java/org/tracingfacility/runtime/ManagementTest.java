@@ -73,7 +73,7 @@ class ManagementTest {
                 "org.tracingfacility.runtime.TestGroups$Audit",
                 "org.tracingfacility.runtime.TestGroups$IO",
                 "org.tracingfacility.runtime.TestGroups$IORead")), bean.getGroups().toString());
-        assertEquals(List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "profile", "printing"), bean.getFactoryNames(),
+        assertEquals(List.of("noOp", "dprint", "operationTracer", "timing", "jfr", "profile", "calls", "printing"), bean.getFactoryNames(),
                 "the built-in names, then those of the providers on the class path");
         assertTrue(bean.getEnhancedClasses().contains(ReaderFixture.class.getName()));
         assertFalse(bean.isLocked());

@@ -86,7 +86,7 @@ class StartupConfigurationTest {
                         + " has no public no-argument constructor",
                 "factory class 'org.tracingfacility.runtime.StartupConfigurationTest$FailsToStart'"
                         + " failed in its constructor: java.lang.IllegalStateException: no licence",
-                "unknown factory 'com.example.Missing'; known: [noOp, dprint, operationTracer, timing, jfr, profile, printing],"
+                "unknown factory 'com.example.Missing'; known: [noOp, dprint, operationTracer, timing, jfr, profile, calls, printing],"
                         + " or the full name of a MethodMonitorFactory class with a public no-argument constructor"),
                 problems);
         assertNull(MethodMonitorRegistry.registeredFactory(IO.class));
