@@ -302,13 +302,6 @@ class ProfileTest {
 
     /** ForkedMain with these properties; its console lines (the JVM exits 0). */
     private static List<String> runForked(String... properties) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false"));
-        command.addAll(List.of(properties));
-        command.addAll(List.of(ForkedMain.class.getName(), "3"));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String console = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), console);
-        return List.of(console.split(System.lineSeparator()));
+        return List.of(ForkedJvm.run(List.of(properties), ForkedMain.class, "3").split("\n"));
     }
 }

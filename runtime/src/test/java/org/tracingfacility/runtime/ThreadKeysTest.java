@@ -2,9 +2,6 @@ package org.tracingfacility.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,14 +28,6 @@ class ThreadKeysTest {
     }
 
     private static String run(List<String> jvmOptions) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
-                ThreadKeysMain.class.getName()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), output);
-        return output.replace(System.lineSeparator(), "\n");
+        return ForkedJvm.run(jvmOptions, ThreadKeysMain.class);
     }
 }

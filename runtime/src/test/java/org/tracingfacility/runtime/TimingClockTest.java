@@ -3,9 +3,6 @@ package org.tracingfacility.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,16 +58,9 @@ class TimingClockTest {
 
     /** The output of {@link TimingClockMain}, by its first word. */
     private static Map<String, String> run(List<String> jvmOptions) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
-                TimingClockMain.class.getName()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), output);
+        String output = ForkedJvm.run(jvmOptions, TimingClockMain.class);
         Map<String, String> values = new HashMap<>();
-        for (String line : output.split(System.lineSeparator())) {
+        for (String line : output.split("\n")) {
             int space = line.indexOf(' ');
             if (space > 0) {
                 values.put(line.substring(0, space), line.substring(space + 1));

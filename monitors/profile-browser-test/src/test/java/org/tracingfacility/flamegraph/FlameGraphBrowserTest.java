@@ -25,12 +25,8 @@ class FlameGraphBrowserTest {
     @Test
     @Timeout(180)
     void chromiumDrawsTheFramesOfTheProfileWrittenAtExit() throws Exception {
-        Files.createDirectories(WORK);
         Path html = WORK.resolve("pipeline.html");
-        Files.deleteIfExists(html);
-        String console = BrowserCommands.run(WORK, 60, BrowserCommands.java(),
-                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
-                "-Dtf.monitor=Work=profile", "-Dtf.profile.output=" + html, PIPELINE);
+        String console = runPipeline("profile", "tf.profile.output", html);
         assertEquals("pipeline done\nTF: profile written to " + html + "\n", console);
 
         Path screenshot = WORK.resolve("pipeline.png");
@@ -65,12 +61,8 @@ class FlameGraphBrowserTest {
     @Test
     @Timeout(180)
     void chromiumDrawsTheCountedCallsWrittenAtExit() throws Exception {
-        Files.createDirectories(WORK);
         Path html = WORK.resolve("pipeline-calls.html");
-        Files.deleteIfExists(html);
-        String console = BrowserCommands.run(WORK, 60, BrowserCommands.java(),
-                "-cp", System.getProperty("java.class.path"), "-Dtf.jmx=false",
-                "-Dtf.monitor=Work=calls", "-Dtf.calls.output=" + html, PIPELINE);
+        String console = runPipeline("calls", "tf.calls.output", html);
         assertEquals("pipeline done\nTF: profile of calls written to " + html + "\n", console);
 
         String dom = BrowserCommands.chromium(WORK, "--dump-dom", html.toUri().toString());
@@ -85,5 +77,13 @@ class FlameGraphBrowserTest {
         assertTrue(Math.abs(transform - 40) < 1, "transform and validate: two fifths: " + transform + "%");
         assertTrue(dom.contains(PIPELINE + ".run \u2014 3 calls, 15 with those below"), "frames carry their counts");
         assertTrue(dom.contains("Width: calls, those below included."), "the legend says what widths are");
+    }
+
+    /** Runs the pipeline with {@code Work} under {@code monitor}, its file at {@code html}; the console. */
+    private static String runPipeline(String monitor, String outputProperty, Path html) throws Exception {
+        Files.createDirectories(WORK);
+        Files.deleteIfExists(html);
+        return BrowserCommands.run(WORK, 60, BrowserCommands.java(), "-cp", System.getProperty("java.class.path"),
+                "-Dtf.jmx=false", "-Dtf.monitor=Work=" + monitor, "-D" + outputProperty + "=" + html, PIPELINE);
     }
 }
