@@ -11,7 +11,9 @@
 #   STEADY=30 bench/agent/whole-jdk/run.sh 1      # and then 30 timed compiles in each JVM:
 #     the median of the last half of them is the steady state (JIT done, classes traced),
 #     FERRARI's measure, beside the whole run's wall time
-#   CONFIGS="untraced tf-calls" bench/agent/whole-jdk/run.sh   # only these runs
+#   CONFIGS="untraced tf-calls" bench/agent/whole-jdk/run.sh   # only these runs; tf-off (traced,
+#     no monitor) and tf-noop (noOp: a monitor that does nothing) run only when named, to split
+#     a monitor's cost from the traced shape's and the guard's
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -26,7 +28,8 @@ jfr_classes='java.util.HashMap;java.util.ArrayList;java.lang.String;java.lang.St
 
 run() { # name, java options...
   local name="$1"; shift
-  case " ${CONFIGS:-$name} " in *" $name "*) ;; *) return 0 ;; esac
+  local default="untraced tf-calls tf-profile tf-timing tf-timing-4-classes jfr-timing-4-classes"
+  case " ${CONFIGS:-$default} " in *" $name "*) ;; *) return 0 ;; esac
   local start end
   rm -rf "$work/out"
   start=$(date +%s%N)
@@ -43,6 +46,8 @@ run() { # name, java options...
 echo "JDK: $("$jdk/bin/java" -version 2>&1 | head -1); $(nproc) cores; $rounds rounds"
 for round in $(seq "$rounds"); do
   run untraced
+  run "tf-off" "-javaagent:$agent=filter=$jdk_filter"
+  run "tf-noop" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=noOp"
   run "tf-calls" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=calls" \
       -Dtf.calls.output="$work/c.folded" -Dtf.exit.wait=1
   run "tf-profile" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=profile" \
