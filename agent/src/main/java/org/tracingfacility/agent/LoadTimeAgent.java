@@ -31,21 +31,24 @@ final class LoadTimeAgent {
         if (!options.monitors.isEmpty()) {
             System.setProperty(MONITOR_PROPERTY, options.monitorProperty(System.getProperty(MONITOR_PROPERTY)));
         }
+        ClassSelector selector = new ClassSelector(options.filters);
+        // Before the runtime's guard is prepared: the thread keys it initializes wait for the
+        // grant the second thread is making (ParallelStart), and the core call or its cached
+        // reply is the time that grant takes. Nothing is traced yet, so nothing here is seen.
+        warmUp(options, selector);
         runtime.prepareGuard();
         // From here on the agent's start is its own work: no traced class reports it.
         org.tracingfacility.runtime.support.ThreadsAtWork.enter();
         try {
-            startAtWork(options, instrumentation, runtime, parallel);
+            startAtWork(options, instrumentation, runtime, parallel, selector);
         } finally {
             org.tracingfacility.runtime.support.ThreadsAtWork.leave();
         }
     }
 
     private static void startAtWork(AgentOptions options, Instrumentation instrumentation, BootstrapRuntime runtime,
-            ParallelStart parallel) throws Exception {
-        ClassSelector selector = new ClassSelector(options.filters);
+            ParallelStart parallel, ClassSelector selector) throws Exception {
         EnhancingTransformer transformer = new EnhancingTransformer(options, selector, runtime);
-        warmUp(options, selector);
         parallel.await(); // before anything is traced: see ParallelStart
         // Loaded before the transformer, which calls it for every class: loading it from inside
         // a transformation would define it twice.
