@@ -57,24 +57,26 @@ final class LoadTimeAgent {
         retransformLoadedClasses(instrumentation, selector, transformer);
         AgentLog.flush();
         AgentLog.flushAtExit();
+        // Hooks are Runnables, not Thread subclasses: verifying this class would load a Thread
+        // subclass to check it is one, hook or no hook; an interface is not checked.
         if (options.verbose > 0) {
-            Runtime.getRuntime().addShutdownHook(new Thread("tf-agent-summary") {
+            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
                 @Override
                 public void run() {
                     AgentLog.line(summary(transformer));
                 }
-            });
+            }, "tf-agent-summary"));
         }
         if (!options.filters.isEmpty()) {
             // Only at exit can the agent know that no class a filter names was loaded.
-            Runtime.getRuntime().addShutdownHook(new Thread("tf-agent-unused-filters") {
+            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
                 @Override
                 public void run() {
                     for (String filter : transformer.filterUse.unused()) {
                         AgentLog.line(FilterUse.selectedNothingAtExit(filter));
                     }
                 }
-            });
+            }, "tf-agent-unused-filters"));
         }
     }
 

@@ -1,9 +1,5 @@
 package org.tracingfacility.runtime.timing;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-
 /**
  * The clock timing reads twice per measured call. Where the JVM lets TF reach it, that is
  * JFR's tick counter, {@code jdk.jfr.internal.JVM.counterTime()}: a HotSpot intrinsic (checked
@@ -72,6 +68,15 @@ public final class TimingClock {
     interface TickReader {
         /** The counter's value now. */
         long read();
+
+        /**
+         * The counter's frequency, where the JDK declares {@code getTicksFrequency()} static
+         * (JDK 25); elsewhere {@code IncompatibleClassChangeError}.
+         */
+        long ticksPerSecond();
+
+        /** The counter's frequency, where {@code getTicksFrequency()} is a method of the singleton (JDK 17). */
+        long ticksPerSecondOfSingleton();
     }
 
     /** JFR's tick counter and its frequency, if this JVM has them and lets TF call them. */
@@ -87,12 +92,10 @@ public final class TimingClock {
         /** Null when JFR is absent, its package is not exported to TF, or anything looks wrong. */
         static JfrTicks find() {
             try {
-                Class<?> jvm = Class.forName("jdk.jfr.internal.JVM");
-                // Fails with IllegalAccessException unless jdk.jfr.internal is exported to us;
-                // checked before anything of the class runs.
-                MethodHandles.lookup().findStatic(jvm, "counterTime", MethodType.methodType(long.class));
-                long frequency = frequency(jvm);
                 TickReader reader = TickReaders.jfrCounter();
+                // The first call fails with IllegalAccessError unless jdk.jfr.internal is exported
+                // to us, before anything of JFR's class runs.
+                long frequency = frequency(reader);
                 long first = reader.read();
                 long second = reader.read();
                 if (frequency <= 0 || second < first) {
@@ -106,21 +109,12 @@ public final class TimingClock {
             }
         }
 
-        /**
-         * {@code getTicksFrequency()} is static in JDK 25, an instance method of the singleton in
-         * JDK 17. Through method handles of the shape {@code counterTime}'s already has, not
-         * reflection: on JDK 18 and later a first {@code Method.invoke} spins method-handle
-         * classes of its own, milliseconds of a traced JVM's start.
-         */
-        private static long frequency(Class<?> jvm) throws Throwable {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            MethodType returnsLong = MethodType.methodType(long.class);
+        /** {@code getTicksFrequency()} is static in JDK 25, a method of the singleton in JDK 17. */
+        private static long frequency(TickReader reader) {
             try {
-                return (long) lookup.findStatic(jvm, "getTicksFrequency", returnsLong).invokeExact();
-            } catch (NoSuchMethodException | IllegalAccessException notStatic) {
-                MethodHandle singleton = lookup.findStatic(jvm, "getJVM", MethodType.methodType(jvm));
-                MethodHandle frequency = lookup.findVirtual(jvm, "getTicksFrequency", returnsLong);
-                return (long) frequency.invoke(singleton.invoke());
+                return reader.ticksPerSecond();
+            } catch (IncompatibleClassChangeError notStatic) {
+                return reader.ticksPerSecondOfSingleton();
             }
         }
     }
