@@ -73,29 +73,40 @@ pub fn javac_with(javac: &Path, dir: &Path, release: &str, classpath: &[&Path], 
     classes
 }
 
-/// tf-runtime's classes, compiled once per test binary from `runtime/src/main/java`.
+/// tf-runtime's classes, compiled once per test binary as `runtime/pom.xml`
+/// compiles them: `runtime/src/main/jdk-internal` first, with the JDK package
+/// it names exported (which `--release` forbids), then `runtime/src/main/java`.
 pub fn tf_runtime_classes() -> PathBuf {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/main/java");
+        let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/main");
         let out = std::env::temp_dir().join(format!("tf-runtime-classes-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).unwrap();
-        let sources: Vec<PathBuf> = files_under(&root)
-            .into_iter()
-            .filter(|f| f.ends_with(".java") && !f.ends_with("module-info.java"))
-            .map(|f| root.join(f))
-            .collect();
-        let output = Command::new(java_tool("javac"))
-            .args(["-nowarn", "--release", "11", "-d"])
-            .arg(&out)
-            .args(&sources)
-            .output()
-            .expect("run javac");
-        assert!(output.status.success(), "javac of tf-runtime failed:\n{}", String::from_utf8_lossy(&output.stderr));
+        let internal = ["-source", "11", "-target", "11", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"];
+        javac_tree(&runtime.join("jdk-internal"), &internal, &out);
+        javac_tree(&runtime.join("java"), &["--release", "11", "-cp", &out.to_string_lossy()], &out);
         out
     })
     .clone()
+}
+
+/// Compiles every source under `root` with `options` into `out`.
+fn javac_tree(root: &Path, options: &[&str], out: &Path) {
+    let sources: Vec<PathBuf> = files_under(root)
+        .into_iter()
+        .filter(|f| f.ends_with(".java") && !f.ends_with("module-info.java"))
+        .map(|f| root.join(f))
+        .collect();
+    let output = Command::new(java_tool("javac"))
+        .arg("-nowarn")
+        .args(options)
+        .arg("-d")
+        .arg(out)
+        .args(&sources)
+        .output()
+        .expect("run javac");
+    assert!(output.status.success(), "javac of tf-runtime failed:\n{}", String::from_utf8_lossy(&output.stderr));
 }
 
 /// The JDK 17 whose image the corpus tests read: `$TF_JDK17_HOME`, else
