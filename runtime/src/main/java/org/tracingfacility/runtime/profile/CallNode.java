@@ -14,8 +14,12 @@ import org.tracingfacility.runtime.timing.TimingClock;
  * <p>The children array is a hash table by frame (open addressing, at most half full): a
  * method that calls many others (a compiler's, say) finds each callee's context in a probe or
  * two instead of a scan of all of them, on every call.
+ *
+ * <p>A node of a counting tree ({@link ProfileFactory#countingCalls()}) has no clock fields:
+ * {@link Timed} adds them. The whole JDK makes a million contexts, and a call's cost there is
+ * mostly whether its context is in the cache: 40 bytes a node instead of 56.
  */
-final class CallNode {
+class CallNode {
     private static final CallNode[] NONE = new CallNode[0];
     /** The first table a node with children gets, a power of two. */
     private static final int FIRST_TABLE = 4;
@@ -31,17 +35,25 @@ final class CallNode {
     private CallNode lastChild;
 
     long calls;
-    /** In {@link TimingClock}'s unit; a report converts it. */
-    long inclusiveTime;
-    /**
-     * When the running invocation of this context started. A context is entered at most once
-     * at a time on its thread (a recursive call is a child context), so one field suffices.
-     */
-    long startedAt;
 
     CallNode(int frame, CallNode parent) {
         this.frame = frame;
         this.parent = parent;
+    }
+
+    /** A thread's root: of a tree that times calls, or of one that counts them only. */
+    static CallNode root(boolean timed) {
+        return timed ? new Timed(-1, null) : new CallNode(-1, null);
+    }
+
+    /** A new child context of {@code childFrame}, of this node's kind. */
+    CallNode newChild(int childFrame) {
+        return new CallNode(childFrame, this);
+    }
+
+    /** Time spent in this context, in {@link TimingClock}'s unit; 0 in a counting tree. */
+    long inclusiveTime() {
+        return 0;
     }
 
     /**
@@ -83,7 +95,7 @@ final class CallNode {
             return null;
         }
         try {
-            CallNode created = new CallNode(childFrame, this);
+            CallNode created = newChild(childFrame);
             CallNode[] next = 2 * (childCount + 1) > table.length
                     ? rehashed(Math.max(FIRST_TABLE, 2 * table.length), table)
                     : Arrays.copyOf(table, table.length);
@@ -142,11 +154,42 @@ final class CallNode {
     /** Zeroes the counters of this subtree; the contexts stay, so running calls still find them. */
     void reset() {
         calls = 0;
-        inclusiveTime = 0;
         for (CallNode c : children) {
             if (c != null) {
                 c.reset();
             }
+        }
+    }
+
+    /** A context of a tree that times calls. */
+    static final class Timed extends CallNode {
+        /** In {@link TimingClock}'s unit; a report converts it. */
+        long inclusiveTime;
+        /**
+         * When the running invocation of this context started. A context is entered at most
+         * once at a time on its thread (a recursive call is a child context), so one field
+         * suffices.
+         */
+        long startedAt;
+
+        Timed(int frame, CallNode parent) {
+            super(frame, parent);
+        }
+
+        @Override
+        CallNode newChild(int childFrame) {
+            return new Timed(childFrame, this);
+        }
+
+        @Override
+        long inclusiveTime() {
+            return inclusiveTime;
+        }
+
+        @Override
+        void reset() {
+            inclusiveTime = 0;
+            super.reset();
         }
     }
 }

@@ -37,8 +37,14 @@ public final class ProfileFactory implements MethodMonitorFactory {
     /** Tells apart the temporary files of writes running at once in this process. */
     private static final AtomicLong TEMPORARY_NAMES = new AtomicLong();
 
-    /** Claim slots, a power of two: a thread whose slot another holds takes the slow way. */
-    private static final int CLAIMS = 64;
+    /** Claim slots, a power of two. */
+    private static final int CLAIMS = 256;
+    /**
+     * The slots a thread may claim, from its home on: a thread whose home a live thread holds
+     * (thread ids wrap around the table as threads come and go, onto the slots of threads that
+     * live on) claims the next free one instead of taking the slow way on every call.
+     */
+    private static final int PROBES = 8;
 
     /** Whether calls are timed, or only counted. */
     private final boolean timed;
@@ -48,12 +54,13 @@ public final class ProfileFactory implements MethodMonitorFactory {
     private TreeMerge ended = new TreeMerge();
     private final ThreadLocal<ThreadProfile> threadProfile = ThreadLocal.withInitial(this::newThreadProfile);
     /**
-     * The threads' profiles by slot ({@code ThreadKeys.current() & (CLAIMS - 1)}), each
-     * the profile of the first thread to use the slot: that thread finds its profile with a
+     * The threads' profiles by slot, each thread's at its home ({@code ThreadKeys.current()
+     * & (CLAIMS - 1)}) or one of the {@value #PROBES} after it: a thread finds its profile with a
      * compare of {@code Thread.currentThread()} instead of the {@code ThreadLocal} (JDK code,
-     * which would need the per-thread mark around every call). Read and written without
-     * synchronization: a thread takes a profile for its own only when the profile's (final)
-     * thread is itself, so a stale or racing value just means the slow way.
+     * which would need the per-thread mark around every call). Read without synchronization,
+     * written under the lock of {@link #threads}, and a slot passes to another thread only
+     * once its profile has retired (its thread has ended): a live thread's claim stays its
+     * own, which lets an exit find it by slot ({@link ProfileMonitor}).
      */
     private final ThreadProfile[] claims = new ThreadProfile[CLAIMS];
 
@@ -78,7 +85,11 @@ public final class ProfileFactory implements MethodMonitorFactory {
 
     @Override
     public MethodMonitor create(Class<?> cls) {
-        List<String> names = MethodMonitorRegistry.methodNames(cls);
+        return monitor(cls, MethodMonitorRegistry.methodNames(cls));
+    }
+
+    /** The monitor of {@code cls}, whose methods' tracing names by identifier are {@code names}. */
+    ProfileMonitor monitor(Class<?> cls, List<String> names) {
         int[] frameOf = new int[names.size()];
         for (int ident = 0; ident < frameOf.length; ident++) {
             frameOf[ident] = frames.id(cls, names.get(ident));
@@ -167,25 +178,50 @@ public final class ProfileFactory implements MethodMonitorFactory {
      * when the thread has none and cannot be marked at work (no slot free).
      */
     ThreadProfile threadProfile() {
+        int slot = claimedSlot(home());
+        return slot >= 0 ? claims[slot] : unclaimed();
+    }
+
+    /** The claim slots, read by this factory's monitors from a thread's {@link #home()} on. */
+    ThreadProfile[] claims() {
+        return claims;
+    }
+
+    /** The slot of the calling thread's claim, searched from {@code home} on; -1 when it has none. */
+    int claimedSlot(int home) {
         Thread current = Thread.currentThread();
-        ThreadProfile claim = claims[slot()];
-        return claim != null && claim.thread == current ? claim : unclaimed(current, claim);
+        for (int probe = 0; probe < PROBES; probe++) {
+            int slot = (home + probe) & (CLAIMS - 1);
+            ThreadProfile claim = claims[slot];
+            if (claim != null && claim.thread == current) {
+                return slot;
+            }
+        }
+        return -1;
     }
 
     /**
      * The tree of a thread without a claim, from the {@code ThreadLocal}, at work (it is JDK
-     * code, and so is what creating a tree runs); the thread claims its slot if nobody has,
-     * or the thread there has ended and its tree was folded away. Null when no slot is free
-     * to mark the thread at work: the event is dropped.
+     * code, and so is what creating a tree runs); the thread claims the first slot from its
+     * home on that nobody holds, or whose thread has ended and retired. Null when no slot is
+     * free to mark the thread at work: the event is dropped.
      */
-    private ThreadProfile unclaimed(Thread current, ThreadProfile claim) {
+    private ThreadProfile unclaimed() {
         if (!ThreadsAtWork.enter()) {
             return null;
         }
         try {
             ThreadProfile mine = threadProfile.get();
-            if (claim == null || claim.retired) {
-                claims[slot()] = mine;
+            int home = home();
+            synchronized (threads) { // where profiles retire: a claim read here stays what it is
+                for (int probe = 0; probe < PROBES; probe++) {
+                    int slot = (home + probe) & (CLAIMS - 1);
+                    ThreadProfile claim = claims[slot];
+                    if (claim == null || claim.retired) {
+                        claims[slot] = mine;
+                        break;
+                    }
+                }
             }
             return mine;
         } finally {
@@ -193,7 +229,8 @@ public final class ProfileFactory implements MethodMonitorFactory {
         }
     }
 
-    private static int slot() {
+    /** Where the calling thread's claim is, or the search for it starts. */
+    static int home() {
         return ThreadKeys.current() & (CLAIMS - 1);
     }
 
@@ -203,30 +240,43 @@ public final class ProfileFactory implements MethodMonitorFactory {
      * finds the contexts its predecessor made); else a tree of its own. Folding an ended tree
      * into another instead costs a walk of it, a million contexts for a thread that compiled
      * with javac under a whole-JDK profile, at every new thread.
+     *
+     * <p>The ended thread at the new thread's home slot goes first: it retires, and the new
+     * thread claims the slot. Taking another would leave the slot to a dead thread's profile,
+     * and the new thread to the slow way on every call.
      */
     private ThreadProfile newThreadProfile() {
         Thread current = Thread.currentThread();
         synchronized (threads) {
-            ThreadProfile ended = takeEndedThread();
+            ThreadProfile ended = takeEndedThread(claims[home()]);
             ThreadProfile created = ended == null
-                    ? new ThreadProfile(current, timed, new CallNode(-1, null))
+                    ? new ThreadProfile(current, timed, CallNode.root(timed))
                     : new ThreadProfile(current, timed, ended.root);
             threads.add(created);
             return created;
         }
     }
 
-    /** A profile of a thread that has ended, retired and out of the list; or null. */
-    private ThreadProfile takeEndedThread() {
-        for (int i = 0; i < threads.size(); i++) {
-            ThreadProfile t = threads.get(i);
-            if (!t.thread.isAlive()) { // the thread's last writes happen-before this answer
-                threads.remove(i);
-                t.retired = true;
-                return t;
+    /**
+     * A profile of a thread that has ended, retired and out of the list, {@code preferred}
+     * when it is one; or null.
+     */
+    private ThreadProfile takeEndedThread(ThreadProfile preferred) {
+        int taken = preferred == null ? -1 : threads.indexOf(preferred);
+        if (taken < 0 || preferred.thread.isAlive()) {
+            taken = -1;
+            for (int i = 0; i < threads.size() && taken < 0; i++) {
+                if (!threads.get(i).thread.isAlive()) { // its last writes happen-before this answer
+                    taken = i;
+                }
             }
         }
-        return null;
+        if (taken < 0) {
+            return null;
+        }
+        ThreadProfile t = threads.remove(taken);
+        t.retired = true;
+        return t;
     }
 
     private void retireEndedThreads() {

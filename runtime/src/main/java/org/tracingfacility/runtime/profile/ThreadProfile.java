@@ -2,8 +2,12 @@ package org.tracingfacility.runtime.profile;
 
 import org.tracingfacility.runtime.timing.TimingClock;
 
-/** One thread's calling-context tree, and where in it the thread is now. */
-final class ThreadProfile {
+/**
+ * One thread's calling-context tree, and where in it the thread is now. Padded
+ * ({@link CacheLinePadding}): every call writes {@link #current}, and the profiles of threads
+ * running at once lie side by side once the collector has moved them.
+ */
+final class ThreadProfile extends CacheLinePadding {
     /**
      * The deepest context kept. Calls below it (deep recursion) are counted as time of their
      * ancestor at this depth, which keeps the tree, and the recursive walks that export it,
@@ -48,7 +52,7 @@ final class ThreadProfile {
         current = node;
         depth++;
         if (timed) {
-            node.startedAt = TimingClock.now();
+            ((CallNode.Timed) node).startedAt = TimingClock.now();
         }
     }
 
@@ -68,7 +72,8 @@ final class ThreadProfile {
         }
         node.calls++;
         if (timed) {
-            node.inclusiveTime += now - node.startedAt;
+            CallNode.Timed timedNode = (CallNode.Timed) node;
+            timedNode.inclusiveTime += now - timedNode.startedAt;
         }
         current = node.parent;
         depth--;

@@ -25,7 +25,7 @@ final class TreeMerge {
     /** Adds a thread's subtree (read while its thread may still be adding to it). */
     void add(CallNode node) {
         calls += node.calls;
-        inclusiveNanos += TimingClock.toNanos(node.inclusiveTime);
+        inclusiveNanos += TimingClock.toNanos(node.inclusiveTime());
         for (CallNode c : node.children()) {
             children.computeIfAbsent(c.frame, TreeMerge::new).add(c);
         }
