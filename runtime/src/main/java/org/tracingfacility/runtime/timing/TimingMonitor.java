@@ -16,13 +16,14 @@ import org.tracingfacility.runtime.support.ThreadsAtWork;
  * {@code exit} (a composite monitor) get the same statistics through the recorder's stack
  * of start times.
  *
- * <p>The look-up: the monitor keeps a few claims, one per slot picked by the key
- * ({@link ThreadKeys}) of the thread that made it (the first thread to use the monitor with that slot), each with
- * its thread's recorder and the recorder's rows of this monitor's methods by identifier. A
- * thread finds its row by reading its slot, comparing the claim's thread with
- * {@code Thread.currentThread()} (a C2 intrinsic, as the key's reads are) and
- * reading one array slot; a thread whose slot another thread holds pays that and then the
- * factory's {@code ThreadLocal} and the recorder's index. Each thread still writes only its
+ * <p>The look-up: the monitor keeps a few claims, each at the slot picked by the key
+ * ({@link ThreadKeys}) of the thread that made it or the next free one, each with its
+ * thread's recorder and the recorder's rows of this monitor's methods by identifier. A
+ * thread at its home slot finds its row by reading that slot, comparing the claim's thread
+ * with {@code Thread.currentThread()} (a C2 intrinsic, as the key's reads are) and reading
+ * one array slot; a thread whose home another thread holds searches the slots after it,
+ * and with every slot held by threads alive, pays the factory's {@code ThreadLocal} and the
+ * recorder's index. Each thread still writes only its
  * own recorder. When a claim's thread has ended and the factory has folded its statistics
  * away (at the next report, or when a new thread starts timing), the next thread of that
  * slot takes it over; until then the monitor keeps the ended {@code Thread} object and its
@@ -51,7 +52,9 @@ class TimingMonitor implements SelfGuardedMonitor {
     /** Interval timer of each info method identifier; -1 for monitored methods. */
     private final int[] intervalTimers;
     /**
-     * The claims by slot ({@code ThreadKeys.current() & (CLAIMS - 1)}), null until a
+     * The claims by slot, each thread's at its home ({@code ThreadKeys.current() &
+     * (CLAIMS - 1)}) or the first slot after it that was free: thread keys wrap around the
+     * slots as threads come and go, onto the slots of threads that live on. Null until a
      * thread makes one. Slots are read and written without synchronization: a thread only
      * ever takes a claim for its own when the claim's (final) thread is itself, so a stale or
      * racing value just means the slow way.
@@ -163,15 +166,44 @@ class TimingMonitor implements SelfGuardedMonitor {
      * {@code Thread.currentThread()} and two array slots.
      */
     final long[] row(int ident) {
-        Thread current = Thread.currentThread();
-        Owner claim = claims[slot()];
-        if (claim != null && claim.thread == current && ident >= 0 && ident < claim.rows.length) {
+        Owner claim = claims[home()];
+        if (claim != null && claim.thread == Thread.currentThread() && ident >= 0 && ident < claim.rows.length) {
+            long[] row = claim.rows[ident];
+            if (row != null) {
+                return row;
+            }
+        }
+        return rowAway(ident);
+    }
+
+    /** {@link #row} of a thread whose claim is not at its home slot, or who has none (or no row yet). */
+    private long[] rowAway(int ident) {
+        Owner claim = claimOfCurrentThread();
+        if (claim != null && ident >= 0 && ident < claim.rows.length) {
             long[] row = claim.rows[ident];
             if (row != null) {
                 return row;
             }
         }
         return rowOfAnyThread(ident);
+    }
+
+    /** Whether the calling thread has a claim here: finds its rows without the factory's index. */
+    boolean claimedByCurrentThread() {
+        return claimOfCurrentThread() != null;
+    }
+
+    /** The calling thread's claim, searched from its home slot on; null when it has none. */
+    private Owner claimOfCurrentThread() {
+        Thread current = Thread.currentThread();
+        int home = home();
+        for (int probe = 0; probe < CLAIMS; probe++) {
+            Owner claim = claims[(home + probe) & (CLAIMS - 1)];
+            if (claim != null && claim.thread == current) {
+                return claim;
+            }
+        }
+        return null;
     }
 
     /**
@@ -187,9 +219,8 @@ class TimingMonitor implements SelfGuardedMonitor {
         }
         try {
             long[] row = recorder().row(timer); // at work already: the recorder is found
-            Thread current = Thread.currentThread();
-            Owner claim = claims[slot()];
-            if (claim != null && claim.thread == current) {
+            Owner claim = claimOfCurrentThread();
+            if (claim != null) {
                 claim.rows[ident] = row;
             }
             return row;
@@ -203,25 +234,34 @@ class TimingMonitor implements SelfGuardedMonitor {
      * null when the thread has none and cannot be marked at work (no slot free).
      */
     final ThreadRecorder recorder() {
-        Thread current = Thread.currentThread();
-        Owner claim = claims[slot()];
-        return claim != null && claim.thread == current ? claim.recorder : unclaimed(current, claim);
+        Owner claim = claims[home()];
+        if (claim != null && claim.thread == Thread.currentThread()) {
+            return claim.recorder;
+        }
+        claim = claimOfCurrentThread();
+        return claim != null ? claim.recorder : unclaimed();
     }
 
     /**
      * The recorder of a thread without a claim here, from the factory (at work: its
-     * {@code ThreadLocal} and what creating a recorder runs); the thread claims its slot if
-     * nobody has, or the thread there has ended and been folded away. Null when no slot is
-     * free to mark the thread at work: the event is dropped.
+     * {@code ThreadLocal} and what creating a recorder runs); the thread claims the first slot
+     * from its home on that nobody holds, or whose thread has ended and been folded away. Null
+     * when no slot is free to mark the thread at work: the event is dropped.
      */
-    private ThreadRecorder unclaimed(Thread current, Owner claim) {
+    private ThreadRecorder unclaimed() {
         if (!ThreadsAtWork.enter()) {
             return null;
         }
         try {
             ThreadRecorder mine = factory.recorder();
-            if (claim == null || claim.recorder.retired) {
-                claims[slot()] = new Owner(mine, methodTimers.length);
+            int home = home();
+            for (int probe = 0; probe < CLAIMS; probe++) {
+                int slot = (home + probe) & (CLAIMS - 1);
+                Owner claim = claims[slot];
+                if (claim == null || claim.recorder.retired) {
+                    claims[slot] = new Owner(mine, methodTimers.length);
+                    break;
+                }
             }
             return mine;
         } finally {
@@ -239,7 +279,8 @@ class TimingMonitor implements SelfGuardedMonitor {
         TimerRow.record(TimerRow.create(), TimingClock.now() - TimingClock.now());
     }
 
-    private static int slot() {
+    /** Where the calling thread's claim is, or the search for it starts. */
+    private static int home() {
         return ThreadKeys.current() & (CLAIMS - 1);
     }
 
