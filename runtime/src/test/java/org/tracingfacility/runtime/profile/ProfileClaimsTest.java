@@ -3,11 +3,9 @@ package org.tracingfacility.runtime.profile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.tracingfacility.runtime.support.ThreadChurn;
 
 /**
  * How a call finds its thread's tree, the way enhanced code under the agent calls it: the
@@ -24,41 +22,15 @@ class ProfileClaimsTest {
      * slots onto those the live threads hold. Each new thread still claims a slot (the next
      * free one), and every call is counted. Without a claim, every call of such a thread took
      * the slow way, and the JIT's code of every traced method it ran was thrown away at once
-     * (bench/agent/whole-jdk: a round in four was twice as slow).
+     * (bench/agent/whole-jdk: some rounds took twice as long).
      */
     @Test
     void everyNewThreadClaimsASlotWhileLiveThreadsHoldSome() throws Exception {
         int living = 24;
         int passing = 2000;
-        CountDownLatch claimed = new CountDownLatch(living);
-        CountDownLatch done = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < living; i++) {
-            Thread t = new Thread(() -> {
-                call();
-                claimed.countDown();
-                awaitQuietly(done);
-            });
-            t.start();
-            threads.add(t);
-        }
-        claimed.await();
-        AtomicInteger withoutClaim = new AtomicInteger();
-        for (int i = 0; i < passing; i++) {
-            Thread t = new Thread(() -> {
-                call();
-                if (factory.claimedSlot(ProfileFactory.home()) < 0) {
-                    withoutClaim.incrementAndGet();
-                }
-            });
-            t.start();
-            t.join();
-        }
-        done.countDown();
-        for (Thread t : threads) {
-            t.join();
-        }
-        assertEquals(0, withoutClaim.get(), "threads left without a claim");
+        int without = ThreadChurn.passingWithout(() -> factory.claimedSlot(ProfileFactory.home()) >= 0, this::call,
+                living, passing);
+        assertEquals(0, without, "threads left without a claim");
         assertEquals(living + passing, calls());
     }
 
@@ -91,13 +63,5 @@ class ProfileClaimsTest {
         CallTree call = factory.profile().child(CALL);
         assertNotNull(call, factory.profile().children().toString());
         return call.calls();
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
