@@ -35,6 +35,8 @@ class CallNode {
     private CallNode lastChild;
 
     long calls;
+    /** The number of this context in its tree ({@link TreeIndex}), once made. */
+    int id = -1;
 
     CallNode(int frame, CallNode parent) {
         this.frame = frame;
@@ -57,10 +59,11 @@ class CallNode {
     }
 
     /**
-     * The child context of {@code childFrame}, created on first use (the only allocation);
-     * null when it cannot be created now (no slot free to mark the thread at work).
+     * The child context of {@code childFrame}, created on first use (the only allocation) and
+     * numbered in {@code index}; null when it cannot be created now (no slot free to mark the
+     * thread at work).
      */
-    CallNode child(int childFrame) {
+    CallNode child(int childFrame, TreeIndex index) {
         CallNode last = lastChild;
         if (last != null && last.frame == childFrame) {
             return last;
@@ -77,7 +80,7 @@ class CallNode {
                 return c;
             }
         }
-        return created(childFrame, table);
+        return created(childFrame, table, index);
     }
 
     /** Where a frame's search starts in a table of {@code mask + 1} slots. */
@@ -90,12 +93,13 @@ class CallNode {
      * the agent may trace, and {@code profile} is handed out without the mark around its
      * calls ({@link ProfileMonitor}). Null when no slot is free to mark the thread at work.
      */
-    private CallNode created(int childFrame, CallNode[] table) {
+    private CallNode created(int childFrame, CallNode[] table, TreeIndex index) {
         if (!ThreadsAtWork.enter()) {
             return null;
         }
         try {
             CallNode created = newChild(childFrame);
+            index.add(created);
             CallNode[] next = 2 * (childCount + 1) > table.length
                     ? rehashed(Math.max(FIRST_TABLE, 2 * table.length), table)
                     : Arrays.copyOf(table, table.length);

@@ -250,8 +250,8 @@ public final class ProfileFactory implements MethodMonitorFactory {
         synchronized (threads) {
             ThreadProfile ended = takeEndedThread(claims[home()]);
             ThreadProfile created = ended == null
-                    ? new ThreadProfile(current, timed, CallNode.root(timed))
-                    : new ThreadProfile(current, timed, ended.root);
+                    ? new ThreadProfile(current, timed, new TreeIndex(CallNode.root(timed)))
+                    : new ThreadProfile(current, timed, ended.tree);
             threads.add(created);
             return created;
         }

@@ -3,9 +3,10 @@ package org.tracingfacility.runtime.profile;
 import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
- * One thread's calling-context tree, and where in it the thread is now. Padded
- * ({@link CacheLinePadding}): every call writes {@link #current}, and the profiles of threads
- * running at once lie side by side once the collector has moved them.
+ * One thread's calling-context tree, and where in it the thread is now: a context's number
+ * ({@link TreeIndex}), so that a call stores no reference. Padded ({@link CacheLinePadding}):
+ * every call writes {@link #current}, and the profiles of threads running at once lie side by
+ * side once the collector has moved them.
  */
 final class ThreadProfile extends CacheLinePadding {
     /**
@@ -25,18 +26,21 @@ final class ThreadProfile extends CacheLinePadding {
      */
     boolean retired;
     final CallNode root;
-    /** The innermost running monitored call of the thread, or the root. */
-    private CallNode current;
+    /** The contexts of the tree by number. */
+    final TreeIndex tree;
+    /** The number of the innermost running monitored call's context, or the root's. */
+    private int current;
     private int depth;
     /** Running calls below {@link #MAX_DEPTH}, not in the tree. */
     private int beyondMaxDepth;
 
-    /** A profile of {@code thread} adding to the tree of {@code root}, which no other live thread adds to. */
-    ThreadProfile(Thread thread, boolean timed, CallNode root) {
+    /** A profile of {@code thread} adding to {@code tree}, which no other live thread adds to. */
+    ThreadProfile(Thread thread, boolean timed, TreeIndex tree) {
         this.thread = thread;
         this.timed = timed;
-        this.root = root;
-        this.current = root;
+        this.tree = tree;
+        this.root = tree.root;
+        this.current = tree.root.id;
     }
 
     void enter(int frame) {
@@ -44,12 +48,12 @@ final class ThreadProfile extends CacheLinePadding {
             beyondMaxDepth++;
             return;
         }
-        CallNode node = current.child(frame);
+        CallNode node = tree.nodes[current].child(frame, tree);
         if (node == null) {
             beyondMaxDepth++; // not kept, as a call too deep is not: its exit is dropped too
             return;
         }
-        current = node;
+        current = node.id;
         depth++;
         if (timed) {
             ((CallNode.Timed) node).startedAt = TimingClock.now();
@@ -66,7 +70,7 @@ final class ThreadProfile extends CacheLinePadding {
             beyondMaxDepth--;
             return;
         }
-        CallNode node = current;
+        CallNode node = tree.nodes[current];
         if (node.frame != frame || node.parent == null) {
             return;
         }
@@ -75,7 +79,7 @@ final class ThreadProfile extends CacheLinePadding {
             CallNode.Timed timedNode = (CallNode.Timed) node;
             timedNode.inclusiveTime += now - timedNode.startedAt;
         }
-        current = node.parent;
+        current = node.parent.id;
         depth--;
     }
 }

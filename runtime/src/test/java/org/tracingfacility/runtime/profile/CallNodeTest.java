@@ -17,6 +17,7 @@ class CallNodeTest {
     @Test
     void everyChildIsFoundAgainAsTheTableGrows() {
         CallNode parent = new CallNode(-1, null);
+        TreeIndex index = new TreeIndex(parent);
         Random random = new Random(42);
         List<Integer> frames = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {
@@ -26,19 +27,19 @@ class CallNodeTest {
         Collections.shuffle(frames, random);
         Map<Integer, CallNode> made = new HashMap<>();
         for (int frame : frames) {
-            CallNode child = parent.child(frame);
+            CallNode child = parent.child(frame, index);
             assertEquals(frame, child.frame);
             assertSame(parent, child.parent);
             made.putIfAbsent(frame, child);
             // every child made so far is still the one found, in the order of another walk
             if (made.size() % 97 == 0) {
                 for (Map.Entry<Integer, CallNode> e : made.entrySet()) {
-                    assertSame(e.getValue(), parent.child(e.getKey()), "frame " + e.getKey());
+                    assertSame(e.getValue(), parent.child(e.getKey(), index), "frame " + e.getKey());
                 }
             }
         }
         for (Map.Entry<Integer, CallNode> e : made.entrySet()) {
-            assertSame(e.getValue(), parent.child(e.getKey()), "frame " + e.getKey());
+            assertSame(e.getValue(), parent.child(e.getKey(), index), "frame " + e.getKey());
         }
         int[] listed = Arrays.stream(parent.children()).mapToInt(c -> c.frame).sorted().toArray();
         assertEquals(made.keySet().stream().mapToInt(Integer::intValue).sorted().boxed()
