@@ -12,8 +12,9 @@ import org.tracingfacility.runtime.timing.TimingClock;
  *
  * <p>The entry's look-up is the exit's too: {@link #enterWithToken} answers the thread's claim
  * slot ({@link ProfileFactory#threadProfile()}), and the exit finds the profile there with
- * one load and a compare of the thread, without the thread's key. Of the whole-JDK profile's
- * cost per call, a third was these look-ups (bench/agent/whole-jdk).
+ * one load and a compare of the thread, without the thread's key. Finding the thread's
+ * profile, at entry and at exit, was about a third of what {@code calls} cost the whole JDK
+ * (bench/agent/whole-jdk).
  *
  * <p>Self-guarded ({@link SelfGuardedMonitor}): a class the agent traced gets this monitor
  * without the per-thread mark around each call. Once its thread has claimed a slot of the
