@@ -6,8 +6,8 @@ import org.tracingfacility.runtime.timing.TimingClock;
 
 /**
  * Records the calls of one class's monitored methods into the calling thread's tree. Wants no
- * arguments; once a context exists, a call looks up the thread's profile and moves one pointer
- * down and up, and reads the clock twice when calls are timed ({@code profile}; {@code calls}
+ * arguments; once a context exists, a call looks up the thread's profile and moves its place
+ * (a number) down and up, and reads the clock twice when calls are timed ({@code profile}; {@code calls}
  * counts them only): nothing is allocated.
  *
  * <p>The entry's look-up is the exit's too: {@link #enterWithToken} answers the thread's claim
