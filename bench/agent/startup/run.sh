@@ -11,6 +11,9 @@
 #   tf-first     the same with an empty cache directory (-Dtf.native.dir): the first run on a
 #                machine, which extracts and loads the native library and calls the core
 #   tf-nocache   the same with -Dtf.agent.cache=false: the core called every run
+#   noop-archive the noop agent with TF's start-up archive of this JDK (java -jar tf-agent.jar
+#                archive, once per machine): the JVM keeps its archived module graph
+#   tf-archive   the tf run with that archive: what a user who made it once waits for
 #   jfr          -XX:StartFlightRecording:method-timing=Hello::next (JEP 520), for comparison
 #   tf-other     with TF_OTHER_JAR set: the tf run with that agent jar (another commit's), to
 #                compare before and after in one run
@@ -33,6 +36,7 @@ trap 'rm -rf "$work"' EXIT
 printf 'Premain-Class: NoopAgent\n' >"$work/noop.mf"
 "$jdk/bin/jar" cfm "$work/noop.jar" "$work/noop.mf" -C "$work/noop" NoopAgent.class
 java="$jdk/bin/java"
+"$java" -jar "$agent" archive "$work/startup.jsa" >/dev/null
 native="$work/native"
 first="$work/first"
 
@@ -42,6 +46,8 @@ run() { # CONFIG: runs Hello under CONFIG, prints its wall time in ms
         plain) ;;
         noop-agent) options=("-javaagent:$work/noop.jar") ;;
         tf) options=(-Dtf.native.dir="$native" "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
+        noop-archive) options=(-XX:SharedArchiveFile="$work/startup.jsa" "-javaagent:$work/noop.jar") ;;
+        tf-archive) options=(-XX:SharedArchiveFile="$work/startup.jsa" -Dtf.native.dir="$native" "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
         tf-first) rm -rf "$first"; options=(-Dtf.native.dir="$first" "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
         tf-nocache) options=(-Dtf.native.dir="$native" -Dtf.agent.cache=false "-javaagent:$agent=filter=Hello::next,monitor=Filtered=timing") ;;
         jfr) options=("-XX:StartFlightRecording:method-timing=Hello::next,filename=$work/hello.jfr") ;;
@@ -56,7 +62,7 @@ run() { # CONFIG: runs Hello under CONFIG, prints its wall time in ms
     echo $(( (end - start) / 1000000 ))
 }
 
-configs=(plain noop-agent tf tf-first tf-nocache jfr)
+configs=(plain noop-agent tf noop-archive tf-archive tf-first tf-nocache jfr)
 if [ -n "${TF_OTHER_JAR:-}" ]; then configs+=(tf-other); fi
 for config in "${configs[@]}"; do run "$config" >/dev/null; done   # warm-up: caches, page cache
 declare -A times

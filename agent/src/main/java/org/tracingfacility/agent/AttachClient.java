@@ -34,7 +34,8 @@ final class AttachClient {
     static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length < 2) {
             err.println("usage: java -jar tf-agent.jar <pid> start|stop|status|report [filter=<filter>] "
-                    + "[monitor=Group=factory[,...]] [verbose]");
+                    + "[monitor=Group=factory[,...]] [verbose]\n"
+                    + "       java [JVM options] -jar tf-agent.jar archive [file]   (a start-up archive for this JDK)");
             return USAGE;
         }
         AttachRequest request;

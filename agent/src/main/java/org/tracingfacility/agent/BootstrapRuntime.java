@@ -170,7 +170,7 @@ final class BootstrapRuntime {
                 throw new IOException(agentJar + " lacks " + NESTED_JAR + " (a broken build of tf-agent)");
             }
             // Not String.format: its first use loads the locale providers, tens of milliseconds.
-            Path directory = cacheRoot().resolve(Long.toHexString(nested.getCrc()) + "-" + nested.getSize());
+            Path directory = AgentCache.root().resolve(Long.toHexString(nested.getCrc()) + "-" + nested.getSize());
             Path copy = directory.resolve("tf-runtime.jar");
             if (Files.isRegularFile(copy) && crc(readAll(copy)) == nested.getCrc()) {
                 return copy;
@@ -210,14 +210,5 @@ final class BootstrapRuntime {
         CRC32 crc = new CRC32();
         crc.update(bytes, 0, bytes.length);
         return crc.getValue();
-    }
-
-    /** Beside the native library's cache ({@code -Dtf.native.dir} moves both). */
-    private static Path cacheRoot() {
-        String root = System.getProperty("tf.native.dir");
-        if (root != null && !root.isBlank()) {
-            return Paths.get(root, "agent");
-        }
-        return Paths.get(System.getProperty("user.home"), ".cache", "tracingfacility", "agent");
     }
 }

@@ -34,8 +34,14 @@ public final class TfAgent {
         RunTimeAgent.agentmain(arguments, instrumentation);
     }
 
-    /** {@code java -jar tf-agent.jar <pid> start|stop|status|report [options]}: see {@link RunTimeAgent}. */
+    /**
+     * {@code java -jar tf-agent.jar <pid> start|stop|status|report [options]}: see {@link RunTimeAgent};
+     * {@code java -jar tf-agent.jar archive [file]}: see {@link StartupArchive}.
+     */
     public static void main(String[] arguments) throws Exception {
+        if (arguments.length > 0 && arguments[0].equals(StartupArchive.COMMAND)) {
+            System.exit(StartupArchive.run(arguments, System.out, System.err));
+        }
         RunTimeAgent.main(arguments);
     }
 }

@@ -24,6 +24,32 @@ final class AgentProcess {
         return Paths.get(System.getProperty("tf.agent.jar"));
     }
 
+    /** JDK 25 ({@code TF_JDK25_HOME}, else Temurin's Debian location; scripts/setup.sh makes sure of it). */
+    static Path jdk25Home() {
+        String home = System.getenv("TF_JDK25_HOME");
+        Path jdk = Paths.get(home == null || home.isBlank() ? "/usr/lib/jvm/temurin-25-jdk-amd64" : home);
+        assertTrue(Files.isExecutable(jdk.resolve("bin/java")), "no JDK 25 at " + jdk + " (set TF_JDK25_HOME)");
+        return jdk;
+    }
+
+    /** Runs {@code command} to its end (at most 4 minutes): its exit status and both streams. */
+    static Result exec(List<String> command) throws IOException, InterruptedException {
+        Path out = Files.createTempFile("tf-agent-it", ".out");
+        Path err = Files.createTempFile("tf-agent-it", ".err");
+        try {
+            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!process.waitFor(4, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new AssertionError("the JVM did not end within 4 minutes: " + command);
+            }
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
     static Path runtimeJar() {
         return Paths.get(System.getProperty("tf.runtime.jar"));
     }
@@ -121,19 +147,6 @@ final class AgentProcess {
         command.add(String.join(File.pathSeparator, entries));
         command.add(main);
         command.addAll(List.of(args));
-        Path out = Files.createTempFile("tf-agent-it", ".out");
-        Path err = Files.createTempFile("tf-agent-it", ".err");
-        try {
-            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            if (!process.waitFor(4, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new AssertionError("the JVM did not end within 4 minutes: " + command);
-            }
-            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
+        return exec(command);
     }
 }
