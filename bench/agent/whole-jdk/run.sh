@@ -11,9 +11,12 @@
 #   STEADY=30 bench/agent/whole-jdk/run.sh 1      # and then 30 timed compiles in each JVM:
 #     the median of the last half of them is the steady state (JIT done, classes traced),
 #     FERRARI's measure, beside the whole run's wall time
-#   CONFIGS="untraced tf-calls" bench/agent/whole-jdk/run.sh   # only these runs; tf-off (traced,
+#   CONFIGS="tf-calls" bench/agent/whole-jdk/run.sh   # only these runs; tf-off (traced,
 #     no monitor) and tf-noop (noOp: a monitor that does nothing) run only when named, to split
 #     a monitor's cost from the traced shape's and the guard's
+# An untraced JVM runs right before each traced one, and each ratio is the median of the
+# traced JVMs' ratios to the untraced JVM run just before them: untraced rounds swing by a
+# third between JVMs on this machine, and a pair shares the machine's state of the moment.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -28,8 +31,6 @@ jfr_classes='java.util.HashMap;java.util.ArrayList;java.lang.String;java.lang.St
 
 run() { # name, java options...
   local name="$1"; shift
-  local default="untraced tf-calls tf-profile tf-timing tf-timing-4-classes jfr-timing-4-classes"
-  case " ${CONFIGS:-$default} " in *" $name "*) ;; *) return 0 ;; esac
   local start end
   rm -rf "$work/out"
   start=$(date +%s%N)
@@ -43,29 +44,40 @@ run() { # name, java options...
       | sort -n | awk -v name="$name" '{v[NR]=$1} END {if (NR) print name, v[int((NR+1)/2)]}' >>"$work/steady"
 }
 
-echo "JDK: $("$jdk/bin/java" -version 2>&1 | head -1); $(nproc) cores; $rounds rounds"
-for round in $(seq "$rounds"); do
+traced() { # the configuration's name, then its java options; an untraced JVM runs before it
+  case " ${CONFIGS:-$default} " in *" $1 "*) ;; *) return 0 ;; esac
   run untraced
-  run "tf-off" "-javaagent:$agent=filter=$jdk_filter"
-  run "tf-noop" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=noOp"
-  run "tf-calls" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=calls" \
+  run "$@"
+}
+
+echo "JDK: $("$jdk/bin/java" -version 2>&1 | head -1); $(nproc) cores; $rounds rounds"
+default="tf-calls tf-profile tf-timing tf-timing-4-classes jfr-timing-4-classes"
+for round in $(seq "$rounds"); do
+  traced "tf-off" "-javaagent:$agent=filter=$jdk_filter"
+  traced "tf-noop" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=noOp"
+  traced "tf-calls" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=calls" \
       -Dtf.calls.output="$work/c.folded" -Dtf.exit.wait=1
-  run "tf-profile" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=profile" \
+  traced "tf-profile" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=profile" \
       -Dtf.profile.output="$work/p.folded" -Dtf.exit.wait=1
-  run "tf-timing" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=timing" -Dtf.timing.output="$work/t.txt"
-  run "tf-timing-4-classes" "-javaagent:$agent=filter=$jfr_classes,monitor=Filtered=timing" -Dtf.timing.output="$work/t4.txt"
-  run "jfr-timing-4-classes" "-XX:StartFlightRecording:method-timing=$jfr_classes,filename=$work/r.jfr"
+  traced "tf-timing" "-javaagent:$agent=filter=$jdk_filter,monitor=Filtered=timing" -Dtf.timing.output="$work/t.txt"
+  traced "tf-timing-4-classes" "-javaagent:$agent=filter=$jfr_classes,monitor=Filtered=timing" -Dtf.timing.output="$work/t4.txt"
+  traced "jfr-timing-4-classes" "-XX:StartFlightRecording:method-timing=$jfr_classes,filename=$work/r.jfr"
 done
-summarize() { # FILE of "name ms" lines: each name's median and its ratio to untraced's
+summarize() { # FILE of "name ms" lines in run order: each name's median, and the median of its
+  # ratios to the untraced run just before each of its runs
   python3 - "$1" <<'PY'
 import sys, statistics, collections
-times = collections.defaultdict(list)
+times, ratios, before = collections.defaultdict(list), collections.defaultdict(list), None
 for line in open(sys.argv[1]):
-    name, ms = line.split(); times[name].append(int(ms))
-base = statistics.median(times["untraced"])
+    name, ms = line.split(); ms = int(ms)
+    times[name].append(ms)
+    if name == "untraced":
+        before = ms
+    elif before:
+        ratios[name].append(ms / before)
 for name, values in times.items():
-    m = statistics.median(values)
-    print(f"{name:22s} median {m:8.0f} ms  ({m / base:5.1f}x untraced)  of {values}")
+    ratio = f"{statistics.median(ratios[name]):5.1f}x untraced, paired" if ratios[name] else "the baseline"
+    print(f"{name:22s} median {statistics.median(values):8.0f} ms  ({ratio})  of {values}")
 PY
 }
 echo "the whole JVM, start-up and exit included:"
