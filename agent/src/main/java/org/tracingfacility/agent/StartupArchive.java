@@ -42,7 +42,7 @@ final class StartupArchive {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length > 2) {
+        if (args.length > 2 || (args.length == 2 && args[1].startsWith("-"))) {
             err.println("usage: java [JVM options] -jar tf-agent.jar archive [file]");
             return AttachClient.USAGE;
         }
