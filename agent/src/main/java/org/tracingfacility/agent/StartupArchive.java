@@ -90,8 +90,9 @@ final class StartupArchive {
     private static List<String> matchingOptions() {
         List<String> options = new ArrayList<>();
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            boolean archiveOption = option.contains("SharedArchiveFile") || option.contains("AOT")
-                    || option.startsWith("-Xshare");
+            // Options that choose or make an archive are the dump's own to set.
+            boolean archiveOption = option.contains("Archive") || option.contains("Shared")
+                    || option.contains("AOT") || option.contains("ClassList") || option.startsWith("-Xshare");
             if ((option.startsWith("-XX:") || option.startsWith("-Xmx")) && !archiveOption) {
                 options.add(option);
             }
