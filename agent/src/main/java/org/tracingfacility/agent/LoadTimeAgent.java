@@ -204,6 +204,6 @@ final class LoadTimeAgent {
         return transformer.enhanced.get() + " classes enhanced, " + transformer.leftAsTheyWere.get()
                 + " left as they were; " + transformer.coreCalls.get() + " calls of the core ("
                 + CoreReplies.fromCache() + " answered by earlier runs' replies), "
-                + transformer.coreNanos.get() / 1_000_000 + " ms in it";
+                + transformer.coreNanos.get() / 1_000_000 + " ms in it" + StartupArchive.hintForThisJvm();
     }
 }

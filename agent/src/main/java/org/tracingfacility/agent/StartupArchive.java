@@ -86,6 +86,29 @@ final class StartupArchive {
         return 0;
     }
 
+    /**
+     * For the agent's summary at exit ({@code verbose}): the command that would shorten the next
+     * start, when this JVM could use a start-up archive and runs with none of its own; else empty.
+     * The command line is read from the operating system ({@code ProcessHandle}), not from the
+     * management beans, which would cost the exit more than the hint is worth.
+     */
+    static String hintForThisJvm() {
+        if (Runtime.version().feature() < FIRST_JDK) {
+            return "";
+        }
+        String[] arguments = ProcessHandle.current().info().arguments().orElse(new String[0]);
+        if (arguments.length == 0) {
+            return ""; // not known here: say nothing rather than something wrong
+        }
+        for (String argument : arguments) {
+            if (argument.startsWith("-XX:SharedArchiveFile") || argument.startsWith("-XX:AOTCache")) {
+                return "";
+            }
+        }
+        return "; this JVM booted without an archived module graph, which any agent costs: "
+                + "java -jar tf-agent.jar archive writes one for this JDK (README, Start-up)";
+    }
+
     /** The options of this command's JVM that an archive must be dumped with to be mapped later. */
     private static List<String> matchingOptions() {
         List<String> options = new ArrayList<>();

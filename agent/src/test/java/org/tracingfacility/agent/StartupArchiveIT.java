@@ -58,6 +58,14 @@ class StartupArchiveIT {
         }
         assertFalse(without.stdout.contains(GRAPH_USED), without::describe);
         assertTrue(with.stdout.contains(GRAPH_USED), with::describe);
+        assertTrue(hintedAt(without), without::describe);
+        assertFalse(hintedAt(with), with::describe);
+    }
+
+    /** Whether the agent's summary at exit ({@code verbose}) pointed at the archive command. */
+    private static boolean hintedAt(AgentProcess.Result run) {
+        return run.agentLines().stream().anyMatch(line -> line.contains("calls of the core")
+                && line.contains("java -jar tf-agent.jar archive writes one for this JDK"));
     }
 
     @Test
@@ -89,7 +97,7 @@ class StartupArchiveIT {
         List<String> command = new ArrayList<>(List.of(java.toString(), "-Xlog:cds=info",
                 "-Dtf.native.dir=" + System.getProperty("tf.native.dir")));
         command.addAll(options);
-        command.addAll(List.of("-javaagent:" + AgentProcess.agentJar() + "=filter=app.Hello::next,monitor=Filtered=timing",
+        command.addAll(List.of("-javaagent:" + AgentProcess.agentJar() + "=filter=app.Hello::next,monitor=Filtered=timing,verbose",
                 "-cp", classes.toString(), "app.Hello"));
         return AgentProcess.exec(command);
     }
