@@ -204,9 +204,10 @@ public final class ProfileFactory implements MethodMonitorFactory {
      * The tree of a thread without a claim, from the {@code ThreadLocal}, at work (it is JDK
      * code, and so is what creating a tree runs); the thread claims the first slot from its
      * home on that nobody holds, or whose thread has ended and retired. Null when no slot is
-     * free to mark the thread at work: the event is dropped.
+     * free to mark the thread at work: the event is dropped. For a thread whose claim was
+     * searched for already ({@link #claimedSlot}), and not found.
      */
-    private ThreadProfile unclaimed() {
+    ThreadProfile unclaimed() {
         if (!ThreadsAtWork.enter()) {
             return null;
         }

@@ -71,7 +71,7 @@ final class ProfileMonitor implements SelfGuardedMonitor {
     /** {@link #enterWithToken} of a thread whose claim is not at its home slot, or who has none. */
     private long enterAway(int ident, int home) {
         int slot = factory.claimedSlot(home);
-        ThreadProfile profile = slot >= 0 ? claims[slot] : factory.threadProfile();
+        ThreadProfile profile = slot >= 0 ? claims[slot] : factory.unclaimed();
         if (profile != null) {
             profile.enter(frames[ident]);
         }
