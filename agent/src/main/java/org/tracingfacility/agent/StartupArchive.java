@@ -100,8 +100,12 @@ final class StartupArchive {
         if (arguments.length == 0) {
             return ""; // not known here: say nothing rather than something wrong
         }
-        for (String argument : arguments) {
-            if (argument.startsWith("-XX:SharedArchiveFile") || argument.startsWith("-XX:AOTCache")) {
+        // Options may also come from the environment, which the command line does not show.
+        List<String> sources = new ArrayList<>(List.of(arguments));
+        sources.add(String.valueOf(System.getenv("JAVA_TOOL_OPTIONS")));
+        sources.add(String.valueOf(System.getenv("JDK_JAVA_OPTIONS")));
+        for (String source : sources) {
+            if (source.contains("-XX:SharedArchiveFile") || source.contains("-XX:AOTCache")) {
                 return "";
             }
         }
